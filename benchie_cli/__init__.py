@@ -1,0 +1,13 @@
+"""benchie-cli: fact-level evaluation of Open Information Extraction with BenchIE.
+
+The package is a library first: the ``benchie`` command (``benchie_cli.cli``) only parses
+arguments and calls the functions below it, so that tests and notebooks can call them too.
+"""
+
+__version__ = "0.1.0"
+
+#: The gold version a run uses when none is asked for. Reports always name the version and
+#: its sha256, so changing this default can never silently change a published number.
+DEFAULT_GOLD_VERSION = "1.0.0"
+
+LANGUAGES = ("en", "de", "zh")

@@ -1,0 +1,76 @@
+"""Exit statuses, the one exception type the CLI turns into a message, and diagnostics.
+
+Every failure a user can cause (a missing file, bad bytes, an unknown gold version) is a
+:class:`BenchieError` carrying its exit status, so that the CLI can print one line and never
+a traceback. Diagnostics are the validator's findings, formatted the way compilers do
+(``PATH:LINE: error: message``) so that editors and CI annotators can jump to the line.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import IntEnum
+
+
+class ExitCode(IntEnum):
+    """The documented exit statuses of every ``benchie`` command."""
+
+    OK = 0
+    #: The run worked, but its verdict is negative: validation errors, a gold file whose
+    #: hash differs from the manifest or from ``--expect-gold``, a submission in a batch failed.
+    FAILED = 1
+    #: The input could not be used at all: missing or unreadable file, bad bytes, bad usage.
+    USAGE = 2
+
+
+class BenchieError(Exception):
+    """A failure to report as one line (``PATH:LINE: error: message``) and an exit status."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        path: str | None = None,
+        line: int | None = None,
+        exit_code: ExitCode = ExitCode.USAGE,
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.path = path
+        self.line = line
+        self.exit_code = exit_code
+
+    def __str__(self) -> str:
+        return format_location(self.path, self.line) + f"error: {self.message}"
+
+
+def format_location(path: str | None, line: int | None) -> str:
+    """``PATH:LINE: `` / ``PATH: `` / empty, the prefix compilers put before a message."""
+    if path is None:
+        return ""
+    return f"{path}:{line}: " if line is not None else f"{path}: "
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    """One finding of the validator (or a warning of the scorer) about one line of a file."""
+
+    path: str
+    line: int | None
+    severity: str  # "error" or "warning"
+    code: str  # stable kebab-case name scripts can filter on, e.g. "lone-bracket"
+    message: str
+
+    def format(self) -> str:
+        """The compiler-style line, with the code in brackets as linters print it."""
+        where = format_location(self.path, self.line)
+        return f"{where}{self.severity}: {self.message} [{self.code}]"
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "path": self.path,
+            "line": self.line,
+            "severity": self.severity,
+            "code": self.code,
+            "message": self.message,
+        }

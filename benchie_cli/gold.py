@@ -1,0 +1,202 @@
+"""The gold annotation format (SPEC §1): parsed into sentences, fact synsets and triples.
+
+One pass over the file builds the model and records every format defect as a diagnostic, so
+that ``score`` and ``validate`` read gold identically: the validator only adds checks that
+need more than one line (tokens absent from the sentence). The leniency rules are the ones
+needed to reproduce the published numbers: a malformed line that mentions ``Cluster`` is
+still a header; any other unrecognised line is ignored and the triples after it stay in the
+current synset.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+from benchie_cli.errors import BenchieError, Diagnostic
+from benchie_cli.slots import SlotIssue, SlotPattern, parse_slot
+from benchie_cli.textio import display_name, read_text_lines
+
+ARROW = " --> "
+SENTENCE_PREFIX = "sent_id:"
+_HEADER = re.compile(r"^([^\s]+)--> Cluster \d+:$")
+_BLANKS = re.compile(r"\s{2,}")
+
+
+class GoldTriple(NamedTuple):
+    """One acceptable triple line of a synset; its slots may hold optional units."""
+
+    line: int
+    slots: tuple[SlotPattern, SlotPattern, SlotPattern]
+
+
+@dataclass(slots=True)
+class Cluster:
+    """A fact synset: every triple in it states the same fact."""
+
+    line: int
+    triples: list[GoldTriple] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class GoldSentence:
+    sent_id: str
+    text: str
+    line: int
+    clusters: list[Cluster] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class Gold:
+    """A parsed gold file. ``sentences`` keeps file order, which reports follow."""
+
+    path: str
+    sentences: dict[str, GoldSentence]
+    diagnostics: list[Diagnostic]
+
+    @property
+    def synset_count(self) -> int:
+        return sum(len(s.clusters) for s in self.sentences.values())
+
+    @property
+    def triple_count(self) -> int:
+        return sum(len(c.triples) for s in self.sentences.values() for c in s.clusters)
+
+
+class _Parser:
+    """Line-by-line state machine; see the module docstring for the leniency rules."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.sentences: dict[str, GoldSentence] = {}
+        self.diagnostics: list[Diagnostic] = []
+        self.sentence: GoldSentence | None = None
+        self.cluster: Cluster | None = None
+        self.skipping_duplicate = False
+        # Slots repeat across the triples of a synset ("He", "served as"): parse each once.
+        self.slot_cache: dict[str, tuple[SlotPattern, list[SlotIssue]]] = {}
+
+    def report(self, line: int, severity: str, code: str, message: str) -> None:
+        self.diagnostics.append(Diagnostic(self.path, line, severity, code, message))
+
+    def close_cluster(self) -> None:
+        if self.cluster is not None and not self.cluster.triples:
+            self.report(self.cluster.line, "error", "empty-cluster", "fact synset has no triple")
+        self.cluster = None
+
+    def feed(self, n: int, line: str) -> None:
+        if line.startswith(SENTENCE_PREFIX):
+            self.sentence_line(n, line)
+        elif not line.strip():
+            if line:
+                self.report(n, "warning", "whitespace", "line of only whitespace")
+        elif self.skipping_duplicate:
+            return
+        elif _HEADER.match(line):
+            self.header(n, line, malformed=False)
+        elif line.count(ARROW) == 2:
+            self.triple(n, line)
+        elif "Cluster" in line:
+            self.header(n, line, malformed=True)
+        else:
+            self.report(
+                n,
+                "error",
+                "stray-line",
+                f"neither a sentence, a cluster header nor a triple; ignored: {line!r}",
+            )
+
+    def sentence_line(self, n: int, line: str) -> None:
+        self.close_cluster()
+        body = line[len(SENTENCE_PREFIX) :]
+        sent_id, tab, text = body.partition("\t")
+        if not tab:
+            self.report(n, "error", "malformed-sentence", "no TAB between sentence id and text")
+            sent_id, _, text = body.strip().partition(" ")
+        sent_id = sent_id.strip()
+        if not sent_id:
+            self.report(n, "error", "malformed-sentence", "empty sentence id")
+        if sent_id in self.sentences:
+            first = self.sentences[sent_id].line
+            self.report(
+                n,
+                "error",
+                "duplicate-sentence-id",
+                f"sentence id {sent_id!r} already used on line {first}; this block is ignored",
+            )
+            self.sentence, self.skipping_duplicate = None, True
+            return
+        self.skipping_duplicate = False
+        self.sentence = GoldSentence(sent_id, text, n)
+        self.sentences[sent_id] = self.sentence
+
+    def header(self, n: int, line: str, *, malformed: bool) -> None:
+        if self.sentence is None:
+            self.report(n, "error", "outside-sentence", "cluster header before any sentence line")
+            return
+        self.close_cluster()
+        if malformed:
+            self.report(
+                n,
+                "error",
+                "malformed-header",
+                f"malformed cluster header, read as one: {line!r} "
+                f"(expected '{self.sentence.sent_id}--> Cluster N:')",
+            )
+        else:
+            header_id = line.partition("-->")[0]
+            if header_id != self.sentence.sent_id:
+                self.report(
+                    n,
+                    "warning",
+                    "header-id",
+                    f"header names sentence {header_id!r} inside sentence "
+                    f"{self.sentence.sent_id!r}",
+                )
+        self.cluster = Cluster(n)
+        self.sentence.clusters.append(self.cluster)
+
+    def triple(self, n: int, line: str) -> None:
+        if self.cluster is None:
+            where = "sentence line" if self.sentence is None else "cluster header"
+            self.report(n, "error", "outside-cluster", f"triple before any {where}; ignored")
+            return
+        raw = line.split(ARROW)
+        parsed: list[SlotPattern] = []
+        for name, text in zip(("subject", "relation", "object"), raw):
+            if text != text.strip() or _BLANKS.search(text):
+                self.report(
+                    n,
+                    "warning",
+                    "whitespace",
+                    f"doubled or edge whitespace in the {name} {text!r} (around '-->' or "
+                    f"inside); normalised to single spaces",
+                )
+            cached = self.slot_cache.get(text)
+            if cached is None:
+                cached = self.slot_cache[text] = parse_slot(text)
+            pattern, issues = cached
+            for issue in issues:
+                severity = "warning" if issue.code == "bracket-spacing" else "error"
+                self.report(n, severity, issue.code, f"{name}: {issue.message}")
+            if not pattern.units:
+                self.report(n, "error", "empty-slot", f"empty {name}")
+            parsed.append(pattern)
+        self.cluster.triples.append(GoldTriple(n, (parsed[0], parsed[1], parsed[2])))
+
+
+def parse_gold_lines(lines: list[str], path: str) -> Gold:
+    """Parse gold text already split into lines (line ``i`` is numbered ``i + 1``)."""
+    parser = _Parser(path)
+    for n, line in enumerate(lines, 1):
+        parser.feed(n, line)
+    parser.close_cluster()
+    if not parser.sentences:
+        raise BenchieError("no 'sent_id:' line: not a BenchIE gold file", path=path)
+    return Gold(path, parser.sentences, parser.diagnostics)
+
+
+def load_gold(path: str) -> Gold:
+    """Read and parse a gold file; unusable bytes raise :class:`BenchieError`."""
+    return parse_gold_lines(read_text_lines(path), display_name(path))

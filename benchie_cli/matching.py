@@ -1,0 +1,126 @@
+"""Deciding which fact synsets an extraction covers, per facet, through a per-sentence index.
+
+For each sentence and each slot position (subject, relation, object) the index maps a slot
+string to the bit set of the triple lines that accept it; an extraction's triples are the
+AND of its three look-ups, and its synsets follow from its triples. A slot with more than
+``FORM_LIMIT`` forms is not listed: its triples stay candidates in every look-up and are
+confirmed by the dynamic programme of :meth:`SlotPattern.matches`. The index therefore grows
+with the gold's size, never with 2**(optional units), and one look-up costs three dict probes.
+
+- ``default`` and ``entity``: slot by slot, every form of a gold triple.
+- ``minimal``: slot by slot, only the mandatory tokens (one form a triple).
+- ``concat``: the extraction's tokens are cut into three parts in every way that the subject
+  and relation maps allow (a prefix must be a known subject form before relations are tried),
+  so slot boundaries do not matter; listed-too-large triples use the DP on the three slots
+  read as one pattern.
+
+An extraction covers ONE synset: the first, in gold order, that lists its form. The gold
+occasionally lists one form under two synsets (sentence 255 of the English gold); crediting
+both would make one extraction two facts, and the published numbers (SPEC §6, OpenIE6) count
+one. Triples are numbered in synset order, so the synset is that of the lowest matching triple,
+which also makes the result independent of the order of the submission's lines.
+"""
+
+from __future__ import annotations
+
+from benchie_cli.gold import GoldSentence
+from benchie_cli.slots import SlotPattern, concat_patterns
+
+#: Forms per slot that the hash index lists; a slot with more optional units than
+#: log2(FORM_LIMIT) is matched by the DP instead. 64 keeps the English index small (most
+#: slots have at most 3 optional units) while the DP handles the long tail.
+FORM_LIMIT = 64
+
+FACETS = ("default", "concat", "minimal", "entity")
+
+
+def bits(mask: int) -> list[int]:
+    """Positions of the set bits of ``mask``, lowest first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+class SentenceIndex:
+    """The matching structures of one gold sentence under one facet."""
+
+    __slots__ = ("cluster_of", "maps", "open_bits", "open_slots", "concat_dp")
+
+    #: What the match methods return when no synset accepts the extraction.
+    NO_MATCH = -1
+
+    def __init__(self, sentence: GoldSentence, facet: str) -> None:
+        minimal = facet == "minimal"
+        #: Synset number of each triple line, by triple number (non-decreasing).
+        self.cluster_of: list[int] = []
+        self.maps: tuple[dict[str, int], dict[str, int], dict[str, int]] = ({}, {}, {})
+        #: Per slot position, the triples whose slot there is too large to list.
+        self.open_bits = [0, 0, 0]
+        #: Triple number -> [(position, pattern)] of its unlisted slots.
+        self.open_slots: dict[int, list[tuple[int, SlotPattern]]] = {}
+        #: For concat: (triple bit, whole-triple pattern) of triples with an unlisted slot.
+        self.concat_dp: list[tuple[int, SlotPattern]] = []
+        number = 0
+        for c, cluster in enumerate(sentence.clusters):
+            for triple in cluster.triples:
+                bit = 1 << number
+                self.cluster_of.append(c)
+                for pos, pattern in enumerate(triple.slots):
+                    forms = (
+                        {" ".join(pattern.mandatory_tokens())}
+                        if minimal
+                        else pattern.forms(FORM_LIMIT)
+                    )
+                    if forms is None:
+                        self.open_bits[pos] |= bit
+                        self.open_slots.setdefault(number, []).append((pos, pattern))
+                        continue
+                    slot_map = self.maps[pos]
+                    for form in forms:
+                        slot_map[form] = slot_map.get(form, 0) | bit
+                if number in self.open_slots and facet == "concat":
+                    self.concat_dp.append((bit, concat_patterns(triple.slots)))
+                number += 1
+
+    def first_cluster(self, triples: int) -> int:
+        """The synset of the lowest triple of a triple bit set (``NO_MATCH`` if empty)."""
+        if not triples:
+            return self.NO_MATCH
+        return self.cluster_of[(triples & -triples).bit_length() - 1]
+
+    def match_slots(self, subject: str, relation: str, obj: str) -> int:
+        """The synset whose triples accept the extraction slot by slot (default, minimal)."""
+        m0, m1, m2 = self.maps
+        o0, o1, o2 = self.open_bits
+        cand = (m0.get(subject, 0) | o0) & (m1.get(relation, 0) | o1) & (m2.get(obj, 0) | o2)
+        if not cand:
+            return self.NO_MATCH
+        unsure = cand & (o0 | o1 | o2)
+        if unsure:
+            slots = (subject, relation, obj)
+            for t in bits(unsure):
+                if not all(p.matches(slots[pos].split()) for pos, p in self.open_slots[t]):
+                    cand ^= 1 << t
+        return self.first_cluster(cand)
+
+    def match_concat(self, subject: str, relation: str, obj: str) -> int:
+        """The synset with a triple whose slots, concatenated, equal the extraction's."""
+        tokens = f"{subject} {relation} {obj}".split()
+        n = len(tokens)
+        m0, m1, m2 = self.maps
+        found = 0
+        for i in range(n + 1):
+            first = m0.get(" ".join(tokens[:i]), 0)
+            if not first:
+                continue
+            for j in range(i, n + 1):
+                second = first & m1.get(" ".join(tokens[i:j]), 0)
+                if second:
+                    found |= second & m2.get(" ".join(tokens[j:]), 0)
+        for bit, pattern in self.concat_dp:
+            if (not found or bit < found & -found) and pattern.matches(tokens):
+                found |= bit
+        return self.first_cluster(found)

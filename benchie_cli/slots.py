@@ -1,0 +1,229 @@
+"""Gold slots with optional units: parsing, exact matching, and bounded form listing.
+
+A gold slot such as ``[the] [first] Prime Minister [of Australia]`` stands for every string
+obtained by keeping or dropping each bracketed unit. Listing those forms costs 2**k for k
+units, so matching never depends on it: :meth:`SlotPattern.matches` runs a dynamic programme
+over token positions (O(units x tokens)), and :meth:`SlotPattern.forms` lists forms only for
+the hash index, and only when there are at most ``limit`` of them.
+
+Brackets are token boundaries (``[``\\`\\`]A`` is the optional token ````` then ``A``), as the
+gold is tokenised. Upstream has a few defects; the loader recovers as documented in the README:
+a bracket without its partner is dropped (the tokens it touched stay mandatory), and brackets
+nested inside a group are dropped (the outer group is the unit). Each is reported as an issue.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import NamedTuple
+
+#: Issue codes a slot can raise; the validator turns them into diagnostics.
+LONE_BRACKET = "lone-bracket"
+NESTED_BRACKET = "nested-bracket"
+EMPTY_BRACKETS = "empty-brackets"
+BRACKET_SPACING = "bracket-spacing"
+
+
+class Unit(NamedTuple):
+    """Consecutive tokens that are kept or dropped together (``optional``) or always kept.
+
+    A NamedTuple rather than a dataclass: the loader builds tens of thousands per gold file,
+    and tuple construction is several times cheaper.
+    """
+
+    tokens: tuple[str, ...]
+    optional: bool
+
+
+@dataclass(frozen=True, slots=True)
+class SlotIssue:
+    code: str
+    message: str
+
+
+class SlotPattern:
+    """One gold slot: a sequence of units. Tokens are joined by single spaces in every form."""
+
+    __slots__ = ("units",)
+
+    def __init__(self, units: tuple[Unit, ...]) -> None:
+        self.units = units
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, SlotPattern) and other.units == self.units
+
+    def __hash__(self) -> int:
+        return hash(self.units)
+
+    def __repr__(self) -> str:
+        return f"SlotPattern({self.units!r})"
+
+    @property
+    def optional_count(self) -> int:
+        return sum(1 for u in self.units if u.optional)
+
+    def mandatory_tokens(self) -> tuple[str, ...]:
+        """The minimal form (facet ``minimal``): every optional unit dropped."""
+        return tuple(t for u in self.units if not u.optional for t in u.tokens)
+
+    def full_tokens(self) -> tuple[str, ...]:
+        """Every unit kept: the form the annotator wrote, without brackets."""
+        return tuple(t for u in self.units for t in u.tokens)
+
+    def matches(self, tokens: tuple[str, ...] | list[str]) -> bool:
+        """Whether ``tokens`` is a form of this slot, in O(units x len(tokens)).
+
+        ``reach`` is a bit set of the token positions at which the units read so far can
+        end; an optional unit keeps every position and may also advance.
+        """
+        n = len(tokens)
+        reach = 1  # position 0
+        for unit in self.units:
+            width = len(unit.tokens)
+            advanced = 0
+            bits = reach
+            while bits:
+                low = bits & -bits
+                pos = low.bit_length() - 1
+                bits ^= low
+                if pos + width <= n and tuple(tokens[pos : pos + width]) == unit.tokens:
+                    advanced |= 1 << (pos + width)
+            reach = (reach | advanced) if unit.optional else advanced
+            if not reach:
+                return False
+        return bool(reach >> n & 1)
+
+    def forms(self, limit: int) -> set[str] | None:
+        """All forms as space-joined strings, or ``None`` when there would be more than
+        ``limit`` (the caller then falls back to :meth:`matches`)."""
+        if 1 << self.optional_count > limit:
+            return None
+        partial: list[tuple[str, ...]] = [()]
+        for unit in self.units:
+            if unit.optional:
+                partial = partial + [p + unit.tokens for p in partial]
+            else:
+                partial = [p + unit.tokens for p in partial]
+        return {" ".join(p) for p in partial}
+
+
+def concat_patterns(patterns: tuple[SlotPattern, ...]) -> SlotPattern:
+    """The slots of a triple read as one sequence (facet ``concat``)."""
+    return SlotPattern(tuple(u for p in patterns for u in p.units))
+
+
+_GROUP = re.compile(r"\[([^\[\]]*)\]")
+_EMPTY_GROUP = re.compile(r"\[\s*\]")
+_PIECES = re.compile(r"\[|\]|[^\s\[\]]+")
+
+
+def _pair_brackets(pieces: list[re.Match[str]]) -> tuple[dict[int, int], set[int], set[int]]:
+    """Match bracket pieces: ``(open -> close of outer groups, lone ones, nested ones)``."""
+    pairs: dict[int, int] = {}
+    lone: set[int] = set()
+    nested: set[int] = set()
+    stack: list[int] = []
+    for i, piece in enumerate(pieces):
+        ch = piece.group()
+        if ch == "[":
+            stack.append(i)
+        elif ch == "]":
+            if not stack:
+                lone.add(i)
+                continue
+            start = stack.pop()
+            if stack:  # closes an inner group: both of its brackets are dropped
+                nested.update((start, i))
+            else:
+                pairs[start] = i
+    lone.update(stack)
+    return pairs, lone, nested
+
+
+def parse_slot(text: str) -> tuple[SlotPattern, list[SlotIssue]]:
+    """Parse one slot's text into units, with the issues found on the way."""
+    if "[" not in text and "]" not in text:  # most slots: one mandatory unit
+        tokens = tuple(text.split())
+        return SlotPattern((Unit(tokens, False),) if tokens else ()), []
+    parts = _GROUP.split(text)  # mandatory, group, mandatory, group, ..., mandatory
+    if not any("[" in part or "]" in part for part in parts[::2]):
+        return _from_parts(parts), _spacing_issues(text)  # well-formed: no lone or nested
+    return _parse_defective(text)
+
+
+def _from_parts(parts: list[str]) -> SlotPattern:
+    units: list[Unit] = []
+    mandatory: list[str] = []
+    for i, part in enumerate(parts):
+        tokens = part.split()
+        if not i % 2:
+            mandatory.extend(tokens)
+        elif tokens:  # an empty group "[]" is reported by _spacing_issues' caller
+            if mandatory:
+                units.append(Unit(tuple(mandatory), False))
+                mandatory = []
+            units.append(Unit(tuple(tokens), True))
+    if mandatory:
+        units.append(Unit(tuple(mandatory), False))
+    return SlotPattern(tuple(units))
+
+
+def _spacing_issues(text: str) -> list[SlotIssue]:
+    issues = [
+        SlotIssue(
+            BRACKET_SPACING,
+            f"bracket at column {touch.start() + 1} touches a token; "
+            f"read as a token boundary: {text!r}",
+        )
+        for touch in _TOUCHING.finditer(text)
+    ]
+    if _EMPTY_GROUP.search(text):
+        issues.append(SlotIssue(EMPTY_BRACKETS, f"empty brackets: {text!r}"))
+    return issues
+
+
+def _parse_defective(text: str) -> tuple[SlotPattern, list[SlotIssue]]:
+    """The general path, for slots with lone or nested brackets (a handful upstream)."""
+    pieces = list(_PIECES.finditer(text))
+    pairs, lone, nested = _pair_brackets(pieces)
+    issues = [
+        SlotIssue(
+            LONE_BRACKET,
+            f"'{pieces[i].group()}' at column {pieces[i].start() + 1} has no partner; "
+            f"dropped, its tokens stay mandatory: {text!r}",
+        )
+        for i in sorted(lone)
+    ]
+    if nested:
+        issues.append(
+            SlotIssue(NESTED_BRACKET, f"nested brackets; the outer group is one unit: {text!r}")
+        )
+    issues.extend(i for i in _spacing_issues(text) if i.code == BRACKET_SPACING)
+    units: list[Unit] = []
+    current: list[str] = []
+    group_end = -1
+    for i, piece in enumerate(pieces):
+        if i in lone or i in nested:
+            continue
+        word = piece.group()
+        if i in pairs:
+            if current:
+                units.append(Unit(tuple(current), False))
+            current, group_end = [], pairs[i]
+        elif i == group_end:
+            if current:
+                units.append(Unit(tuple(current), True))
+            else:
+                issues.append(SlotIssue(EMPTY_BRACKETS, f"empty brackets: {text!r}"))
+            current, group_end = [], -1
+        else:
+            current.append(word)
+    if current:
+        units.append(Unit(tuple(current), False))
+    return SlotPattern(tuple(units)), issues
+
+
+# A bracket glued to a token: ``x[`` or ``]x`` (brackets of pairs only matter, but a lone
+# glued bracket is reported as lone already; reporting it twice would be noise).
+_TOUCHING = re.compile(r"(?<=[^\s\[\]])\[|\](?=[^\s\[\]])")

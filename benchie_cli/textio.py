@@ -1,0 +1,136 @@
+"""Reading line-based UTF-8 inputs defensively, and writing outputs atomically.
+
+Inputs come from many tools and operating systems: a UTF-8 BOM, CRLF line ends and trailing
+blank lines must not change a score, while undecodable bytes, NUL bytes and directories must
+stop the run with the file and line named. Lines are split on ``\\n`` only (not on the other
+Unicode line separators ``str.splitlines`` knows), because that is what the formats define.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sys
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import BinaryIO, Protocol
+
+from benchie_cli.errors import BenchieError
+
+STDIN = "-"
+
+
+class Hasher(Protocol):
+    def update(self, data: bytes, /) -> None: ...
+
+_BOM = b"\xef\xbb\xbf"
+
+
+def display_name(path: str) -> str:
+    """How diagnostics name a file: ``<stdin>`` for ``-``, else the path as given."""
+    return "<stdin>" if path == STDIN else path
+
+
+def _open_binary(path: str) -> BinaryIO:
+    if path == STDIN:
+        return sys.stdin.buffer
+    p = Path(path)
+    if p.is_dir():
+        raise BenchieError("is a directory, not a file", path=path)
+    try:
+        return p.open("rb")
+    except FileNotFoundError:
+        raise BenchieError("no such file", path=path) from None
+    except OSError as exc:
+        raise BenchieError(f"cannot read: {exc.strerror or exc}", path=path) from None
+
+
+def decode_line(raw: bytes, path: str, lineno: int) -> str:
+    """One line's text, or a :class:`BenchieError` naming the line and the bad byte."""
+    if b"\x00" in raw:
+        raise BenchieError("NUL byte in line (binary file?)", path=path, line=lineno)
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise BenchieError(
+            f"not valid UTF-8 (byte 0x{raw[exc.start]:02x} at column {exc.start + 1})",
+            path=path,
+            line=lineno,
+        ) from None
+
+
+def iter_raw_lines(path: str, digest: Hasher | None = None) -> Iterator[tuple[int, bytes]]:
+    """``(line number, bytes without line end)`` for every line, streaming.
+
+    A BOM on the first line and a ``\\r`` before ``\\n`` are removed here, so every reader
+    above sees the same bytes for the same content. ``digest``, when given, is fed the bytes
+    exactly as read, so that a file read from stdin can still be named by its sha256.
+    """
+    name = display_name(path)
+    fh = _open_binary(path)
+    try:
+        lineno = 0
+        for raw in fh:
+            lineno += 1
+            if digest is not None:
+                digest.update(raw)
+            if lineno == 1 and raw.startswith(_BOM):
+                raw = raw[3:]
+            if raw.endswith(b"\n"):
+                raw = raw[:-1]
+            if raw.endswith(b"\r"):
+                raw = raw[:-1]
+            yield lineno, raw
+    except OSError as exc:
+        raise BenchieError(f"cannot read: {exc.strerror or exc}", path=name) from None
+    finally:
+        if fh is not sys.stdin.buffer:
+            fh.close()
+
+
+def read_text_lines(path: str) -> list[str]:
+    """All lines of a (small) file, decoded strictly; for gold files and bucket files."""
+    name = display_name(path)
+    return [decode_line(raw, name, n) for n, raw in iter_raw_lines(path)]
+
+
+def sha256_file(path: Path) -> str:
+    """Hex sha256 of a file's bytes, read in blocks (gold files are hashed on every run)."""
+    digest = hashlib.sha256()
+    with path.open("rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def atomic_write(path: str, data: bytes) -> None:
+    """Write ``data`` to ``path`` via a temporary file and a rename, or to stdout for ``-``.
+
+    A failure at any point leaves either the old file or none, never half a report.
+    """
+    if path == STDIN:
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
+        return
+    target = Path(path)
+    if target.is_dir():
+        raise BenchieError("is a directory; give a file name for the output", path=path)
+    directory = target.parent if str(target.parent) else Path(".")
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
+    except OSError as exc:
+        raise BenchieError(f"cannot write: {exc.strerror or exc}", path=path) from None
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        # mkstemp creates 0600 files; a report is an ordinary file the user shares.
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
