@@ -1,0 +1,374 @@
+"""The versioned gold store: where gold lives, what each version holds, and its integrity.
+
+Layout (one directory per version, so a repaired 1.1.0 sits beside 1.0.0)::
+
+    gold/
+      1.0.0/
+        manifest.json          every file: language, facet, sha256, counts
+        ATTRIBUTION.md         CC BY 4.0 attribution of the upstream data
+        en/default/benchie_gold_annotations_en.txt
+        de/default/...  zh/default/...
+        en/reference/carb_explicit.txt
+
+Facets ``concat`` and ``minimal`` have no files: they are derived from ``default`` when the
+gold is loaded. ``entity`` is a facet of its own file, which upstream has not published; a
+version that lacks it says so. The directory is tracked by DVC (``gold.dvc``), not by git.
+
+Every run hashes the gold file it reads and refuses one that differs from its manifest: a
+report's ``gold.sha256`` is then both what was read and what the manifest promises.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from benchie_cli import LANGUAGES
+from benchie_cli.errors import BenchieError, ExitCode
+from benchie_cli.textio import sha256_file
+
+MANIFEST = "manifest.json"
+MANIFEST_SCHEMA = 1
+ENV_GOLD_DIR = "BENCHIE_GOLD_DIR"
+
+#: Facets with their own gold file, and facets derived from another one at load time.
+FILE_FACETS = ("default", "entity")
+DERIVED_FACETS = {"concat": "default", "minimal": "default"}
+ALL_FACETS = ("default", "concat", "minimal", "entity")
+
+_VERSION = re.compile(r"^\d+\.\d+\.\d+$")
+_DVC_HINT = (
+    "get it with `dvc pull` in a checkout (install DVC with `pip install 'benchie-cli[dvc]'`), "
+    f"or point --gold-dir / ${ENV_GOLD_DIR} at a gold directory"
+)
+
+
+def version_key(version: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in version.split("."))
+
+
+def checkout_gold_dir() -> Path | None:
+    """``gold/`` of the source checkout this package runs from (editable installs), if any."""
+    root = Path(__file__).resolve().parent.parent
+    return root / "gold" if (root / "gold.dvc").is_file() else None
+
+
+def installed_gold_dir() -> Path:
+    """Where an installed copy keeps its gold (the container image puts it there)."""
+    return Path(sys.prefix) / "share" / "benchie-cli" / "gold"
+
+
+def resolve_gold_dir(option: str | None) -> tuple[Path, str]:
+    """The gold directory in use and how it was chosen.
+
+    Order: ``--gold-dir``, then ``$BENCHIE_GOLD_DIR``, then the checkout's ``gold/``, then
+    the installed location. An explicit choice that does not exist is an error, never a
+    silent fall-through to another gold.
+    """
+    explicit = [(option, "--gold-dir"), (os.environ.get(ENV_GOLD_DIR) or None, f"${ENV_GOLD_DIR}")]
+    for value, source in explicit:
+        if value:
+            path = Path(value)
+            if not path.is_dir():
+                raise BenchieError(f"gold directory {value!r} (from {source}) does not exist")
+            return path, source
+    checkout = checkout_gold_dir()
+    if checkout is not None and checkout.is_dir():
+        return checkout, "checkout"
+    installed = installed_gold_dir()
+    if installed.is_dir():
+        return installed, "installed"
+    if checkout is not None:
+        raise BenchieError(f"no gold in this checkout ({checkout} is missing): {_DVC_HINT}")
+    raise BenchieError(f"no gold directory found: {_DVC_HINT}")
+
+
+@dataclass(frozen=True, slots=True)
+class GoldFileEntry:
+    """One file of a version's manifest."""
+
+    path: str
+    language: str
+    facet: str | None
+    kind: str  # "gold" (scorable) or "reference" (kept for provenance, e.g. CaRB)
+    sha256: str
+    bytes: int
+    sentences: int | None
+    synsets: int | None
+    upstream_path: str | None
+
+    @classmethod
+    def from_json(cls, data: Any, where: str) -> GoldFileEntry:
+        try:
+            entry = cls(
+                path=str(data["path"]),
+                language=str(data["language"]),
+                facet=data.get("facet"),
+                kind=str(data.get("kind", "gold")),
+                sha256=str(data["sha256"]),
+                bytes=int(data["bytes"]),
+                sentences=data.get("sentences"),
+                synsets=data.get("synsets"),
+                upstream_path=data.get("upstream_path"),
+            )
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise BenchieError(f"corrupt manifest: bad file entry ({exc!r})", path=where) from None
+        if ".." in Path(entry.path).parts or Path(entry.path).is_absolute():
+            raise BenchieError(f"corrupt manifest: path {entry.path!r} leaves the version", path=where)
+        return entry
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "path": self.path,
+            "language": self.language,
+            "facet": self.facet,
+            "kind": self.kind,
+            "sha256": self.sha256,
+            "bytes": self.bytes,
+            "sentences": self.sentences,
+            "synsets": self.synsets,
+            "upstream_path": self.upstream_path,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Manifest:
+    version: str
+    description: str
+    license: str
+    files: tuple[GoldFileEntry, ...]
+
+    def gold_entry(self, language: str, facet: str) -> GoldFileEntry | None:
+        for entry in self.files:
+            if entry.kind == "gold" and entry.language == language and entry.facet == facet:
+                return entry
+        return None
+
+    def languages(self) -> list[str]:
+        return sorted({e.language for e in self.files if e.kind == "gold"}, key=_lang_order)
+
+    def facets(self, language: str) -> list[tuple[str, str | None]]:
+        """``(facet, derived_from)`` available for ``language``, in canonical order."""
+        out: list[tuple[str, str | None]] = []
+        for facet in ALL_FACETS:
+            if self.gold_entry(language, facet) is not None:
+                out.append((facet, None))
+            elif facet in DERIVED_FACETS and self.gold_entry(language, DERIVED_FACETS[facet]):
+                out.append((facet, DERIVED_FACETS[facet]))
+        return out
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "schema": MANIFEST_SCHEMA,
+            "version": self.version,
+            "description": self.description,
+            "license": self.license,
+            "derived_facets": DERIVED_FACETS,
+            "files": [e.as_json() for e in self.files],
+        }
+
+
+def _lang_order(lang: str) -> tuple[int, str]:
+    return (LANGUAGES.index(lang) if lang in LANGUAGES else len(LANGUAGES), lang)
+
+
+@dataclass(frozen=True, slots=True)
+class ResolvedGold:
+    """The gold file one run scores against, with everything a report must say about it."""
+
+    version: str  # a store version, or "file" for --gold-file
+    language: str
+    facet: str
+    derived_from: str | None
+    path: Path
+    display_path: str  # relative to the store (stable across machines), or as given
+    sha256: str
+
+
+class GoldStore:
+    """Read access to a gold directory. Manifests are parsed on first use."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self._manifests: dict[str, Manifest] = {}
+
+    def versions(self) -> list[str]:
+        found = [
+            p.name for p in self.root.iterdir() if p.is_dir() and _VERSION.match(p.name)
+        ] if self.root.is_dir() else []
+        return sorted(found, key=version_key)
+
+    def manifest(self, version: str) -> Manifest:
+        if version in self._manifests:
+            return self._manifests[version]
+        if not _VERSION.match(version) or not (self.root / version).is_dir():
+            known = ", ".join(self.versions()) or "none"
+            raise BenchieError(
+                f"unknown gold version {version!r} in {self.root} (available: {known})"
+            )
+        path = self.root / version / MANIFEST
+        where = str(path)
+        try:
+            data = orjson.loads(path.read_bytes())
+        except FileNotFoundError:
+            raise BenchieError("gold version has no manifest.json", path=where) from None
+        except orjson.JSONDecodeError as exc:
+            raise BenchieError(f"corrupt manifest: not JSON ({exc})", path=where) from None
+        if not isinstance(data, dict) or data.get("schema") != MANIFEST_SCHEMA:
+            raise BenchieError(
+                f"corrupt manifest: expected an object with schema {MANIFEST_SCHEMA}", path=where
+            )
+        if data.get("version") != version:
+            raise BenchieError(
+                f"corrupt manifest: says version {data.get('version')!r}, directory is {version!r}",
+                path=where,
+            )
+        files = data.get("files")
+        if not isinstance(files, list):
+            raise BenchieError("corrupt manifest: 'files' is not a list", path=where)
+        manifest = Manifest(
+            version=version,
+            description=str(data.get("description", "")),
+            license=str(data.get("license", "")),
+            files=tuple(GoldFileEntry.from_json(f, where) for f in files),
+        )
+        self._manifests[version] = manifest
+        return manifest
+
+    def resolve(self, version: str, language: str, facet: str) -> ResolvedGold:
+        """The file behind (version, language, facet), hashed and checked against the manifest."""
+        manifest = self.manifest(version)
+        if language not in manifest.languages():
+            raise BenchieError(
+                f"gold {version} has no language {language!r} "
+                f"(available: {', '.join(manifest.languages())})"
+            )
+        derived_from = DERIVED_FACETS.get(facet)
+        entry = manifest.gold_entry(language, derived_from or facet)
+        if entry is None:
+            if facet == "entity":
+                raise BenchieError(
+                    f"gold {version} has no entity-facet gold for {language!r}: upstream has not "
+                    "published BenchIE-E; score it with --gold-file FILE if you have one"
+                )
+            raise BenchieError(f"gold {version} has no {facet!r} file for {language!r}")
+        path = self.root / version / entry.path
+        if not path.is_file():
+            raise BenchieError(
+                f"gold file missing: {path} (listed in the manifest); run `benchie gold verify`"
+            )
+        sha = sha256_file(path)
+        if sha != entry.sha256:
+            raise BenchieError(
+                f"gold file {path} differs from its manifest (sha256 {sha[:12]}…, manifest "
+                f"{entry.sha256[:12]}…); run `benchie gold verify`",
+                exit_code=ExitCode.FAILED,
+            )
+        return ResolvedGold(
+            version, language, facet, derived_from, path, f"{version}/{entry.path}", sha
+        )
+
+    def verify(self, versions: list[str] | None = None) -> list[tuple[str, str]]:
+        """``(file, problem)`` for every file that is missing or differs from its manifest."""
+        problems: list[tuple[str, str]] = []
+        for version in versions or self.versions():
+            manifest = self.manifest(version)
+            for entry in manifest.files:
+                path = self.root / version / entry.path
+                name = f"{version}/{entry.path}"
+                if not path.is_file():
+                    problems.append((name, "missing"))
+                    continue
+                sha = sha256_file(path)
+                if sha != entry.sha256:
+                    problems.append((name, f"sha256 {sha} != manifest {entry.sha256}"))
+        return problems
+
+
+def resolve_gold_file(path: str, language: str, facet: str) -> ResolvedGold:
+    """An annotation file outside the store (``--gold-file``): an organiser's own gold.
+
+    ``concat`` and ``minimal`` are derived from it as from any default-facet file.
+    """
+    p = Path(path)
+    if p.is_dir():
+        raise BenchieError("is a directory, not a gold file", path=path)
+    if not p.is_file():
+        raise BenchieError("no such file", path=path)
+    return ResolvedGold(
+        "file", language, facet, DERIVED_FACETS.get(facet), p, path, sha256_file(p)
+    )
+
+
+def build_manifest(
+    version_dir: Path, *, description: str | None = None, license: str | None = None
+) -> Manifest:
+    """A manifest for a version directory laid out as ``<lang>/<facet>/<file>``.
+
+    For maintainers adding a version, and organisers adding private gold: files under
+    ``<lang>/reference/`` are kept for provenance but not scored. Description, licence and
+    upstream paths of an existing manifest are kept, so re-running only refreshes hashes
+    and counts.
+    """
+    from benchie_cli.gold import load_gold  # the store itself does not parse gold
+
+    version = version_dir.name
+    if not _VERSION.match(version):
+        raise BenchieError(f"a version directory is named MAJOR.MINOR.PATCH, not {version!r}")
+    previous: dict[str, Any] = {}
+    old_path = version_dir / MANIFEST
+    if old_path.is_file():
+        try:
+            previous = orjson.loads(old_path.read_bytes())
+        except orjson.JSONDecodeError:
+            previous = {}
+    upstream = {f.get("path"): f.get("upstream_path") for f in previous.get("files", [])}
+    entries = []
+    for path in sorted(version_dir.glob("*/*/*")):
+        if not path.is_file():
+            continue
+        rel = path.relative_to(version_dir).as_posix()
+        language, facet_dir, _ = rel.split("/")
+        if language not in LANGUAGES or facet_dir not in (*FILE_FACETS, "reference"):
+            raise BenchieError(
+                f"unexpected file {rel}: gold files go in <{'|'.join(LANGUAGES)}>/"
+                f"<{'|'.join(FILE_FACETS)}|reference>/",
+                path=str(version_dir),
+            )
+        kind = "reference" if facet_dir == "reference" else "gold"
+        sentences = synsets = None
+        if kind == "gold":
+            gold = load_gold(str(path))
+            sentences, synsets = len(gold.sentences), gold.synset_count
+        entries.append(
+            GoldFileEntry(
+                path=rel,
+                language=language,
+                facet=None if kind == "reference" else facet_dir,
+                kind=kind,
+                sha256=sha256_file(path),
+                bytes=path.stat().st_size,
+                sentences=sentences,
+                synsets=synsets,
+                upstream_path=upstream.get(rel),
+            )
+        )
+    if not any(e.kind == "gold" for e in entries):
+        raise BenchieError("no gold file found under <lang>/<facet>/", path=str(version_dir))
+    return Manifest(
+        version=version,
+        description=description or str(previous.get("description", "")),
+        license=license or str(previous.get("license", "")),
+        files=tuple(entries),
+    )
+
+
+def manifest_bytes(manifest: Manifest) -> bytes:
+    """The manifest as committed: indented, keys in a fixed order, trailing newline."""
+    return orjson.dumps(manifest.as_json(), option=orjson.OPT_INDENT_2) + b"\n"
