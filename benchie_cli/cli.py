@@ -1,0 +1,460 @@
+"""The ``benchie`` command line: argument parsing only; the work is in the library modules.
+
+Exit statuses (``benchie --help`` repeats them): 0 success; 1 the run worked but its verdict
+is negative (validation errors, gold that differs from its manifest or from --expect-gold,
+--strict warnings); 2 unusable input or usage (missing or unreadable file, bad bytes, unknown
+gold version). Errors are one line on stderr, ``PATH:LINE: error: message``, never a traceback.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+import orjson
+
+from benchie_cli import DEFAULT_GOLD_VERSION, LANGUAGES, __version__
+from benchie_cli.errors import BenchieError, ExitCode
+from benchie_cli.gold import Gold, load_gold
+from benchie_cli.gold_store import (
+    ALL_FACETS,
+    GoldStore,
+    ResolvedGold,
+    build_manifest,
+    manifest_bytes,
+    resolve_gold_dir,
+    resolve_gold_file,
+)
+from benchie_cli.scoring import ScoreOptions, Scorer, SystemResult, no_cyclic_gc
+from benchie_cli.textio import STDIN, atomic_write
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+EPILOG_EXIT = "Exit status: 0 success, 1 negative verdict, 2 unusable input or usage."
+
+
+class BenchieGroup(click.Group):
+    """Turns every :class:`BenchieError` into one stderr line and its exit status."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except BenchieError as exc:
+            click.echo(f"benchie: {exc}", err=True)
+            ctx.exit(int(exc.exit_code))
+        except BrokenPipeError:  # `benchie ... | head`: not an error of ours
+            sys.stderr.close()
+            ctx.exit(0)
+
+
+def gold_options(*, facet: bool = True) -> Callable[[F], F]:
+    """The options every gold-reading command shares."""
+
+    def decorate(f: F) -> F:
+        options = [
+            click.option("--lang", type=click.Choice(LANGUAGES), default="en", show_default=True,
+                         help="Language of the gold and the submissions."),
+            click.option("--gold-version", default=DEFAULT_GOLD_VERSION, show_default=True,
+                         metavar="V", help="Gold version from the store."),
+            click.option("--gold-file", type=str, default=None, metavar="FILE",
+                         help="Score against this annotation file instead of the store "
+                              "(e.g. an organiser's own gold)."),
+            click.option("--gold-dir", type=str, default=None, metavar="DIR",
+                         help="Gold store directory (default: $BENCHIE_GOLD_DIR, the checkout's "
+                              "gold/, the installed copy)."),
+        ]
+        if facet:
+            options.insert(1, click.option(
+                "--facet", type=click.Choice(ALL_FACETS), default="default", show_default=True,
+                help="default (BenchIE), concat (BenchIE-C), minimal (BenchIE-M), "
+                     "entity (BenchIE-E)."))
+        for option in reversed(options):
+            f = option(f)
+        return f
+
+    return decorate
+
+
+def resolve(gold_dir: str | None, version: str, gold_file: str | None, lang: str,
+            facet: str) -> ResolvedGold:
+    if gold_file is not None:
+        return resolve_gold_file(gold_file, lang, facet)
+    root, _ = resolve_gold_dir(gold_dir)
+    return GoldStore(root).resolve(version, lang, facet)
+
+
+def load(resolved: ResolvedGold) -> Gold:
+    with no_cyclic_gc():
+        gold = load_gold(str(resolved.path))
+    gold.path = resolved.display_path
+    return gold
+
+
+@click.group(cls=BenchieGroup, context_settings={"help_option_names": ["-h", "--help"]},
+             epilog=EPILOG_EXIT)
+@click.version_option(__version__, "-V", "--version", prog_name="benchie",
+                      message=f"%(prog)s %(version)s (default gold {DEFAULT_GOLD_VERSION})")
+def main() -> None:
+    """Fact-level evaluation of Open Information Extraction with BenchIE.
+
+    \b
+    Example:
+      benchie score --lang en examples/submissions/en/clausie.tsv -o clausie.json
+    """
+
+
+# --------------------------------------------------------------------------- score
+
+
+def parse_submission_arg(arg: str) -> tuple[str, str]:
+    """``NAME=PATH`` or ``PATH`` -> (name, path); ``-`` is stdin, named ``stdin``."""
+    if arg == STDIN:
+        return "stdin", STDIN
+    name, eq, path = arg.partition("=")
+    if eq and name and not Path(arg).exists():
+        return name, path
+    return Path(arg).stem, arg
+
+
+def expect_gold_ok(expected: str, actual: str) -> bool:
+    """``--expect-gold`` takes the full sha256 or a prefix of at least 12 hex digits."""
+    expected = expected.strip().lower()
+    return len(expected) >= 12 and actual.startswith(expected)
+
+
+@main.command(epilog=EPILOG_EXIT)
+@click.argument("submissions", nargs=-1, required=True, metavar="SUBMISSION...")
+@gold_options()
+@click.option("--strip-implicit/--keep-implicit", default=True, show_default=True,
+              help="Remove extractions with tokens absent from their sentence before scoring.")
+@click.option("--case-sensitive", is_flag=True,
+              help="Compare tokens case-sensitively in the implicit test.")
+@click.option("--format", "fmt", type=click.Choice(["table", "json", "markdown"]), default=None,
+              help="Output format [default: table on stdout, json with -o].")
+@click.option("-o", "--output", type=str, default=None, metavar="FILE",
+              help="Write the report here, atomically ('-' for stdout).")
+@click.option("--per-sentence", is_flag=True, help="Add per-sentence counts to the JSON report.")
+@click.option("--strict", is_flag=True,
+              help="Turn warnings (unknown sentence ids, empty slots) into errors (exit 1).")
+@click.option("--expect-gold", metavar="SHA256", default=None,
+              help="Refuse to score (exit 1) unless the gold's sha256 starts with this.")
+def score(submissions: tuple[str, ...], lang: str, facet: str, gold_version: str,
+          gold_file: str | None, gold_dir: str | None, strip_implicit: bool,
+          case_sensitive: bool, fmt: str | None, output: str | None, per_sentence: bool,
+          strict: bool, expect_gold: str | None) -> None:
+    """Score SUBMISSIONs (PATH, NAME=PATH, or - for stdin) against BenchIE gold.
+
+    A submission has one extraction per line: sent_id, subject, relation, object,
+    TAB-separated; further columns are joined into the object (n-ary).
+
+    \b
+    Examples:
+      benchie score --lang en examples/submissions/en/*.tsv
+      benchie score --facet concat -o report.json mine=out.tsv
+      cat out.tsv | benchie score --lang de --format markdown -
+    """
+    from benchie_cli.report import build_report, to_json, to_markdown, to_table
+
+    resolved = resolve(gold_dir, gold_version, gold_file, lang, facet)
+    if expect_gold is not None and not expect_gold_ok(expect_gold, resolved.sha256):
+        raise BenchieError(
+            f"gold {resolved.display_path} has sha256 {resolved.sha256}, "
+            f"not the expected {expect_gold}", exit_code=ExitCode.FAILED)
+    gold = load(resolved)
+    options = ScoreOptions(lang, facet, strip_implicit, case_sensitive)
+    scorer = Scorer(gold, options)
+    results: list[SystemResult] = []
+    for arg in submissions:
+        name, path = parse_submission_arg(arg)
+        result = scorer.score(path, name, strict=strict)
+        _summarise_warnings(result)
+        results.append(result)
+    report = build_report(resolved, options, results, per_sentence=per_sentence)
+    fmt = fmt or ("json" if output not in (None, STDIN) else "table")
+    data = {"json": lambda: to_json(report),
+            "table": lambda: to_table(report).encode(),
+            "markdown": lambda: to_markdown(report).encode()}[fmt]()
+    atomic_write(output or STDIN, data)
+
+
+def _summarise_warnings(result: SystemResult) -> None:
+    """What a user at 2 a.m. must know about a submission, in a few stderr lines."""
+    if result.implicit:
+        click.echo(f"benchie: {result.name}: {len(result.implicit)} implicit extraction(s) "
+                   "removed (listed in the JSON report)", err=True)
+    if result.warning_count:
+        first = result.warnings[0]
+        click.echo(f"benchie: {result.name}: {result.warning_count} warning(s); first: "
+                   f"{first.format()}", err=True)
+
+
+# --------------------------------------------------------------------------- validate
+
+
+@main.command(epilog=EPILOG_EXIT)
+@click.argument("files", nargs=-1, required=True, metavar="FILE...")
+@click.option("--kind", type=click.Choice(["auto", "gold", "submission"]), default="auto",
+              show_default=True, help="What the files are; auto looks for 'sent_id:' lines.")
+@gold_options(facet=False)
+@click.option("--case-sensitive", is_flag=True, help="Case-sensitive token tests.")
+@click.option("--strict", is_flag=True, help="Fail (exit 1) on warnings too.")
+@click.option("--max-errors", type=click.IntRange(min=0), default=100, show_default=True,
+              help="Stop reading a file after this many errors (0: never).")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              show_default=True)
+def validate(files: tuple[str, ...], kind: str, lang: str, gold_version: str,
+             gold_file: str | None, gold_dir: str | None, case_sensitive: bool, strict: bool,
+             max_errors: int, fmt: str) -> None:
+    """Check gold or submission FILEs; print every problem as PATH:LINE: severity: message.
+
+    Submissions are checked against the gold (unknown sentence ids, implicit extractions).
+
+    \b
+    Examples:
+      benchie validate --lang en my_system.tsv
+      benchie validate --kind gold --lang de my_gold.txt
+    """
+    from benchie_cli.validate import detect_kind, validate_gold, validate_submission
+
+    for path in files:
+        if path != STDIN and not Path(path).exists():
+            raise BenchieError("no such file", path=path)
+        if Path(path).is_dir():
+            raise BenchieError("is a directory, not a file", path=path)
+    gold: Gold | None = None
+    reports = []
+    for path in files:
+        file_kind = kind if kind != "auto" else ("submission" if path == STDIN else detect_kind(path))
+        if file_kind == "gold":
+            reports.append(validate_gold(path, lang, case_sensitive=case_sensitive))
+            continue
+        if gold is None:
+            gold = load(resolve(gold_dir, gold_version, gold_file, lang, "default"))
+        reports.append(validate_submission(path, gold, lang, case_sensitive=case_sensitive,
+                                           max_errors=max_errors))
+    errors = sum(r.errors for r in reports)
+    warnings = sum(r.warnings for r in reports)
+    if fmt == "json":
+        doc = {"errors": errors, "warnings": warnings, "files": [
+            {"path": r.path, "kind": r.kind, "errors": r.errors, "warnings": r.warnings,
+             "truncated": r.truncated, "diagnostics": [d.as_dict() for d in r.diagnostics]}
+            for r in reports]}
+        click.echo(orjson.dumps(doc, option=orjson.OPT_INDENT_2).decode())
+    else:
+        for r in reports:
+            for d in r.diagnostics:
+                click.echo(d.format())
+            if r.truncated:
+                click.echo(f"{r.path}: note: stopped after {max_errors} errors (--max-errors)")
+        click.echo(f"{errors} error(s), {warnings} warning(s) in {len(reports)} file(s)", err=True)
+    if errors or (strict and warnings):
+        sys.exit(int(ExitCode.FAILED))
+
+
+# --------------------------------------------------------------------------- strip-implicit
+
+
+@main.command("strip-implicit", epilog=EPILOG_EXIT)
+@click.argument("submission", metavar="SUBMISSION")
+@gold_options(facet=False)
+@click.option("--case-sensitive", is_flag=True, help="Compare tokens case-sensitively.")
+@click.option("-o", "--output", default=STDIN, metavar="KEPT",
+              help="Explicit lines, unchanged and in order [default: stdout].")
+@click.option("--removed", default=None, metavar="REMOVED",
+              help="Implicit lines as LINE<TAB>TOKENS<TAB>original line.")
+def strip_implicit_cmd(submission: str, lang: str, gold_version: str, gold_file: str | None,
+                       gold_dir: str | None, case_sensitive: bool, output: str,
+                       removed: str | None) -> None:
+    """Remove implicit extractions (tokens absent from the sentence) from SUBMISSION.
+
+    \b
+    Example:
+      benchie strip-implicit --lang en out.tsv -o explicit.tsv --removed implicit.tsv
+    """
+    from benchie_cli.implicit import strip_implicit
+
+    gold = load(resolve(gold_dir, gold_version, gold_file, lang, "default"))
+    result = strip_implicit(submission, gold, lang, case_sensitive=case_sensitive)
+    atomic_write(output, result.kept)
+    if removed is not None:
+        atomic_write(removed, result.removed)
+    click.echo(f"benchie: kept {result.kept_count}, removed {result.removed_count} implicit"
+               + (f", {result.unknown_ids} with unknown sentence ids kept untested"
+                  if result.unknown_ids else ""), err=True)
+
+
+# --------------------------------------------------------------------------- gold
+
+
+@main.group(cls=BenchieGroup)
+def gold() -> None:
+    """Inspect and check the versioned gold store.
+
+    \b
+    Example:
+      benchie gold stats --gold-version 1.0.0
+    """
+
+
+def _store(gold_dir: str | None) -> GoldStore:
+    root, _ = resolve_gold_dir(gold_dir)
+    return GoldStore(root)
+
+
+gold_dir_option = click.option("--gold-dir", default=None, metavar="DIR",
+                               help="Gold store directory.")
+format_option = click.option("--format", "fmt", type=click.Choice(["table", "json"]),
+                             default="table", show_default=True)
+
+
+def _emit(fmt: str, doc: Any, rows: list[list[str]]) -> None:
+    if fmt == "json":
+        click.echo(orjson.dumps(doc, option=orjson.OPT_INDENT_2).decode())
+        return
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    for n, row in enumerate(rows):
+        click.echo("  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip())
+        if n == 0:
+            click.echo("  ".join("-" * w for w in widths))
+
+
+@gold.command("path")
+@gold_dir_option
+def gold_path(gold_dir: str | None) -> None:
+    """Print the gold directory in use (and how it was chosen, on stderr).
+
+    \b
+    Example:
+      benchie gold path
+    """
+    root, source = resolve_gold_dir(gold_dir)
+    click.echo(str(root.resolve()))
+    click.echo(f"benchie: from {source}", err=True)
+
+
+@gold.command("list")
+@gold_dir_option
+@format_option
+def gold_list(gold_dir: str | None, fmt: str) -> None:
+    """List versions, languages and facets (derived facets marked).
+
+    \b
+    Example:
+      benchie gold list --format json
+    """
+    store = _store(gold_dir)
+    doc = []
+    rows = [["version", "language", "facets"]]
+    for version in store.versions():
+        manifest = store.manifest(version)
+        for lang in manifest.languages():
+            facets = manifest.facets(lang)
+            doc.append({"version": version, "default": version == DEFAULT_GOLD_VERSION,
+                        "language": lang,
+                        "facets": [{"facet": f, "derived_from": d} for f, d in facets]})
+            rows.append([version + (" (default)" if version == DEFAULT_GOLD_VERSION else ""),
+                         lang, ", ".join(f if d is None else f"{f} (from {d})" for f, d in facets)])
+    _emit(fmt, doc, rows)
+
+
+@gold.command("info")
+@click.option("--gold-version", default=DEFAULT_GOLD_VERSION, show_default=True, metavar="V")
+@gold_dir_option
+@format_option
+def gold_info(gold_version: str, gold_dir: str | None, fmt: str) -> None:
+    """Show a version's manifest: files, hashes, counts, licence.
+
+    \b
+    Example:
+      benchie gold info --gold-version 1.0.0
+    """
+    manifest = _store(gold_dir).manifest(gold_version)
+    rows = [["file", "language", "facet", "sha256", "sentences", "synsets"]]
+    for e in manifest.files:
+        rows.append([e.path, e.language, e.facet or e.kind, e.sha256,
+                     str(e.sentences if e.sentences is not None else "-"),
+                     str(e.synsets if e.synsets is not None else "-")])
+    if fmt == "table":
+        click.echo(f"gold {manifest.version}: {manifest.description} ({manifest.license})")
+    _emit(fmt, manifest.as_json(), rows)
+
+
+@gold.command("stats")
+@click.option("--gold-version", default=DEFAULT_GOLD_VERSION, show_default=True, metavar="V")
+@click.option("--lang", type=click.Choice(LANGUAGES), default=None,
+              help="Only this language [default: all].")
+@gold_dir_option
+@format_option
+def gold_stats(gold_version: str, lang: str | None, gold_dir: str | None, fmt: str) -> None:
+    """Sentences, synsets and expanded extractions per language and facet.
+
+    \b
+    Example:
+      benchie gold stats --lang en --format json
+    """
+    from benchie_cli.gold_stats import count_gold
+
+    store = _store(gold_dir)
+    manifest = store.manifest(gold_version)
+    doc = []
+    rows = [["language", "facet", "sentences", "synsets", "triple lines", "extractions"]]
+    for language in manifest.languages():
+        if lang is not None and language != lang:
+            continue
+        for facet, derived in manifest.facets(language):
+            gold_data = load(store.resolve(gold_version, language, facet))
+            counts = count_gold(gold_data, facet)
+            doc.append({"version": gold_version, "language": language, "facet": facet,
+                        "derived_from": derived, **counts.as_json()})
+            rows.append([language, facet if derived is None else f"{facet} (from {derived})",
+                         str(counts.sentences), str(counts.synsets), str(counts.triple_lines),
+                         f"{counts.extractions}{'' if counts.exact else ' (approx.)'}"])
+    _emit(fmt, doc, rows)
+
+
+@gold.command("verify")
+@click.option("--gold-version", default=None, metavar="V", help="Only this version [default: all].")
+@gold_dir_option
+def gold_verify(gold_version: str | None, gold_dir: str | None) -> None:
+    """Recompute every sha256 against the manifests; exit 1 naming each file that differs.
+
+    \b
+    Example:
+      benchie gold verify
+    """
+    store = _store(gold_dir)
+    versions = [gold_version] if gold_version else store.versions()
+    if not versions:
+        raise BenchieError(f"no gold version in {store.root}")
+    problems = store.verify(versions)
+    for name, problem in problems:
+        click.echo(f"{store.root / name}: error: {problem}", err=True)
+    files = sum(len(store.manifest(v).files) for v in versions)
+    if problems:
+        click.echo(f"benchie: {len(problems)} of {files} gold file(s) differ from the manifest",
+                   err=True)
+        sys.exit(int(ExitCode.FAILED))
+    click.echo(f"ok: {files} file(s) in {len(versions)} version(s) match their manifests")
+
+
+@gold.command("manifest")
+@click.argument("version_dir", type=click.Path(file_okay=False, exists=True))
+@click.option("--description", default=None, help="Description of the version.")
+@click.option("--license", "license_", default=None, help="Licence of the data.")
+def gold_manifest(version_dir: str, description: str | None, license_: str | None) -> None:
+    """(Re)write VERSION_DIR/manifest.json from its <lang>/<facet>/<file> layout.
+
+    For maintainers adding a gold version and organisers adding private gold; then
+    `dvc add gold && dvc push`.
+
+    \b
+    Example:
+      benchie gold manifest gold/1.1.0 --description "repaired 1.0.0" --license "CC BY 4.0"
+    """
+    path = Path(version_dir)
+    manifest = build_manifest(path, description=description, license=license_)
+    atomic_write(str(path / "manifest.json"), manifest_bytes(manifest))
+    click.echo(f"wrote {path / 'manifest.json'} ({len(manifest.files)} file(s))")

@@ -1,0 +1,175 @@
+"""``benchie validate``: every problem of a gold or submission file, one per line.
+
+Gold checks are the loader's own (malformed headers, stray lines, brackets, whitespace,
+duplicate ids, empty synsets) plus two that look across lines: gold tokens absent from their
+sentence, and one form listed under several synsets of a sentence. Submission checks are the
+reader's (columns, bytes) plus those that need the gold: unknown sentence ids and implicit
+extractions, and duplicate lines.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from itertools import product
+
+from benchie_cli.errors import BenchieError, Diagnostic
+from benchie_cli.gold import Gold, GoldSentence, load_gold
+from benchie_cli.submission import FileFacts, read_submission
+from benchie_cli.textio import display_name
+from benchie_cli.tokens import implicit_tokens
+
+#: Forms per triple the duplicate-form check lists; larger triples are skipped by it.
+DUPLICATE_CHECK_LIMIT = 1 << 12
+
+
+@dataclass(slots=True)
+class FileReport:
+    path: str
+    kind: str
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    truncated: bool = False
+
+    @property
+    def errors(self) -> int:
+        return sum(1 for d in self.diagnostics if d.severity == "error")
+
+    @property
+    def warnings(self) -> int:
+        return sum(1 for d in self.diagnostics if d.severity == "warning")
+
+
+def detect_kind(path: str) -> str:
+    """``gold`` when the first non-blank line is a sentence line, else ``submission``."""
+    try:
+        with open(path, "rb") as fh:
+            for raw in fh:
+                if raw.strip():
+                    return "gold" if raw.lstrip(b"\xef\xbb\xbf").startswith(b"sent_id:") else "submission"
+    except OSError:
+        pass
+    return "submission"
+
+
+def _absent_tokens(gold: Gold, sentence: GoldSentence, lang: str, case_sensitive: bool) -> list[Diagnostic]:
+    known = frozenset(implicit_tokens(sentence.text, lang, case_sensitive=case_sensitive))
+    out = []
+    for cluster in sentence.clusters:
+        for triple in cluster.triples:
+            words = " ".join(" ".join(s.full_tokens()) for s in triple.slots)
+            missing = list(
+                dict.fromkeys(
+                    t for t in implicit_tokens(words, lang, case_sensitive=case_sensitive)
+                    if t not in known
+                )
+            )
+            if missing:
+                out.append(
+                    Diagnostic(
+                        gold.path, triple.line, "warning", "absent-token",
+                        f"token{'s' if len(missing) > 1 else ''} not in sentence "
+                        f"{sentence.sent_id}: {' '.join(missing)}",
+                    )
+                )
+    return out
+
+
+def _duplicate_forms(gold: Gold, sentence: GoldSentence) -> list[Diagnostic]:
+    """Forms that two synsets of one sentence both list: an extraction of such a form
+    covers only the first synset (see ``matching``), which the annotator rarely meant."""
+    owner: dict[tuple[str, ...], int] = {}
+    reported: set[tuple[int, int]] = set()
+    out = []
+    for c, cluster in enumerate(sentence.clusters):
+        for triple in cluster.triples:
+            slot_forms = [s.forms(DUPLICATE_CHECK_LIMIT) for s in triple.slots]
+            if any(f is None for f in slot_forms):
+                continue
+            sizes = [len(f) for f in slot_forms if f is not None]
+            if sizes[0] * sizes[1] * sizes[2] > DUPLICATE_CHECK_LIMIT:
+                continue
+            for form in product(*[sorted(f) for f in slot_forms if f is not None]):
+                first = owner.setdefault(form, c)
+                if first != c and (first, c) not in reported:
+                    reported.add((first, c))
+                    out.append(
+                        Diagnostic(
+                            gold.path, triple.line, "warning", "duplicate-form",
+                            f"form ({' ; '.join(form)}) is also listed in synset "
+                            f"{first + 1} of sentence {sentence.sent_id} (header line "
+                            f"{sentence.clusters[first].line}); it covers that synset only",
+                        )
+                    )
+    return out
+
+
+def validate_gold(path: str, lang: str, *, case_sensitive: bool = False) -> FileReport:
+    report = FileReport(display_name(path), "gold")
+    try:
+        gold = load_gold(path)
+    except BenchieError as exc:
+        report.diagnostics.append(Diagnostic(report.path, exc.line, "error", "unreadable", exc.message))
+        return report
+    report.diagnostics.extend(gold.diagnostics)
+    for sentence in gold.sentences.values():
+        report.diagnostics.extend(_absent_tokens(gold, sentence, lang, case_sensitive))
+        report.diagnostics.extend(_duplicate_forms(gold, sentence))
+    report.diagnostics.sort(key=lambda d: (d.line or 0))
+    return report
+
+
+def validate_submission(
+    path: str,
+    gold: Gold | None,
+    lang: str,
+    *,
+    case_sensitive: bool = False,
+    max_errors: int = 0,
+) -> FileReport:
+    """Check a submission; ``gold`` enables the unknown-id and implicit checks."""
+    facts = FileFacts(path)
+    report = FileReport(display_name(path), "submission")
+    seen: dict[tuple[str, str, str, str], int] = {}
+    sentence_tokens: dict[str, frozenset[str]] = {}
+    for item in read_submission(path, facts):
+        if isinstance(item, Diagnostic):
+            report.diagnostics.append(item)
+        else:
+            where = (report.path, item.line)
+            for name, value in (("subject", item.subject), ("relation", item.relation), ("object", item.object)):
+                if not value:
+                    report.diagnostics.append(Diagnostic(*where, "error", "empty-slot", f"empty {name}"))
+            key = (item.sent_id, item.subject, item.relation, item.object)
+            first = seen.setdefault(key, item.line)
+            if first != item.line:
+                report.diagnostics.append(
+                    Diagnostic(*where, "warning", "duplicate-line",
+                               f"same extraction as line {first} (counted again: a second FP if wrong)")
+                )
+            if gold is not None:
+                sentence = gold.sentences.get(item.sent_id)
+                if sentence is None:
+                    report.diagnostics.append(
+                        Diagnostic(*where, "warning", "unknown-sentence-id",
+                                   f"sentence id {item.sent_id!r} is not in the gold; score leaves it out")
+                    )
+                else:
+                    known = sentence_tokens.get(item.sent_id)
+                    if known is None:
+                        known = sentence_tokens[item.sent_id] = frozenset(
+                            implicit_tokens(sentence.text, lang, case_sensitive=case_sensitive)
+                        )
+                    text = f"{item.subject} {item.relation} {item.object}"
+                    missing = list(dict.fromkeys(
+                        t for t in implicit_tokens(text, lang, case_sensitive=case_sensitive)
+                        if t not in known
+                    ))
+                    if missing:
+                        report.diagnostics.append(
+                            Diagnostic(*where, "warning", "implicit",
+                                       f"implicit extraction (not in sentence {item.sent_id}: "
+                                       f"{' '.join(missing)}); score strips it")
+                        )
+        if max_errors and report.errors >= max_errors:
+            report.truncated = True
+            break
+    return report
