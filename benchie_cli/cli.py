@@ -55,22 +55,49 @@ def gold_options(*, facet: bool = True) -> Callable[[F], F]:
 
     def decorate(f: F) -> F:
         options = [
-            click.option("--lang", type=click.Choice(LANGUAGES), default="en", show_default=True,
-                         help="Language of the gold and the submissions."),
-            click.option("--gold-version", default=DEFAULT_GOLD_VERSION, show_default=True,
-                         metavar="V", help="Gold version from the store."),
-            click.option("--gold-file", type=str, default=None, metavar="FILE",
-                         help="Score against this annotation file instead of the store "
-                              "(e.g. an organiser's own gold)."),
-            click.option("--gold-dir", type=str, default=None, metavar="DIR",
-                         help="Gold store directory (default: $BENCHIE_GOLD_DIR, the checkout's "
-                              "gold/, the installed copy)."),
+            click.option(
+                "--lang",
+                type=click.Choice(LANGUAGES),
+                default="en",
+                show_default=True,
+                help="Language of the gold and the submissions.",
+            ),
+            click.option(
+                "--gold-version",
+                default=DEFAULT_GOLD_VERSION,
+                show_default=True,
+                metavar="V",
+                help="Gold version from the store.",
+            ),
+            click.option(
+                "--gold-file",
+                type=str,
+                default=None,
+                metavar="FILE",
+                help="Score against this annotation file instead of the store "
+                "(e.g. an organiser's own gold).",
+            ),
+            click.option(
+                "--gold-dir",
+                type=str,
+                default=None,
+                metavar="DIR",
+                help="Gold store directory (default: $BENCHIE_GOLD_DIR, the checkout's "
+                "gold/, the installed copy).",
+            ),
         ]
         if facet:
-            options.insert(1, click.option(
-                "--facet", type=click.Choice(ALL_FACETS), default="default", show_default=True,
-                help="default (BenchIE), concat (BenchIE-C), minimal (BenchIE-M), "
-                     "entity (BenchIE-E)."))
+            options.insert(
+                1,
+                click.option(
+                    "--facet",
+                    type=click.Choice(ALL_FACETS),
+                    default="default",
+                    show_default=True,
+                    help="default (BenchIE), concat (BenchIE-C), minimal (BenchIE-M), "
+                    "entity (BenchIE-E).",
+                ),
+            )
         for option in reversed(options):
             f = option(f)
         return f
@@ -78,8 +105,9 @@ def gold_options(*, facet: bool = True) -> Callable[[F], F]:
     return decorate
 
 
-def resolve(gold_dir: str | None, version: str, gold_file: str | None, lang: str,
-            facet: str) -> ResolvedGold:
+def resolve(
+    gold_dir: str | None, version: str, gold_file: str | None, lang: str, facet: str
+) -> ResolvedGold:
     if gold_file is not None:
         return resolve_gold_file(gold_file, lang, facet)
     root, _ = resolve_gold_dir(gold_dir)
@@ -93,10 +121,16 @@ def load(resolved: ResolvedGold) -> Gold:
     return gold
 
 
-@click.group(cls=BenchieGroup, context_settings={"help_option_names": ["-h", "--help"]},
-             epilog=EPILOG_EXIT)
-@click.version_option(__version__, "-V", "--version", prog_name="benchie",
-                      message=f"%(prog)s %(version)s (default gold {DEFAULT_GOLD_VERSION})")
+@click.group(
+    cls=BenchieGroup, context_settings={"help_option_names": ["-h", "--help"]}, epilog=EPILOG_EXIT
+)
+@click.version_option(
+    __version__,
+    "-V",
+    "--version",
+    prog_name="benchie",
+    message=f"%(prog)s %(version)s (default gold {DEFAULT_GOLD_VERSION})",
+)
 def main() -> None:
     """Fact-level evaluation of Open Information Extraction with BenchIE.
 
@@ -128,23 +162,57 @@ def expect_gold_ok(expected: str, actual: str) -> bool:
 @main.command(epilog=EPILOG_EXIT)
 @click.argument("submissions", nargs=-1, required=True, metavar="SUBMISSION...")
 @gold_options()
-@click.option("--strip-implicit/--keep-implicit", default=True, show_default=True,
-              help="Remove extractions with tokens absent from their sentence before scoring.")
-@click.option("--case-sensitive", is_flag=True,
-              help="Compare tokens case-sensitively in the implicit test.")
-@click.option("--format", "fmt", type=click.Choice(["table", "json", "markdown"]), default=None,
-              help="Output format [default: table on stdout, json with -o].")
-@click.option("-o", "--output", type=str, default=None, metavar="FILE",
-              help="Write the report here, atomically ('-' for stdout).")
+@click.option(
+    "--strip-implicit/--keep-implicit",
+    default=True,
+    show_default=True,
+    help="Remove extractions with tokens absent from their sentence before scoring.",
+)
+@click.option(
+    "--case-sensitive", is_flag=True, help="Compare tokens case-sensitively in the implicit test."
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["table", "json", "markdown"]),
+    default=None,
+    help="Output format [default: table on stdout, json with -o].",
+)
+@click.option(
+    "-o",
+    "--output",
+    type=str,
+    default=None,
+    metavar="FILE",
+    help="Write the report here, atomically ('-' for stdout).",
+)
 @click.option("--per-sentence", is_flag=True, help="Add per-sentence counts to the JSON report.")
-@click.option("--strict", is_flag=True,
-              help="Turn warnings (unknown sentence ids, empty slots) into errors (exit 1).")
-@click.option("--expect-gold", metavar="SHA256", default=None,
-              help="Refuse to score (exit 1) unless the gold's sha256 starts with this.")
-def score(submissions: tuple[str, ...], lang: str, facet: str, gold_version: str,
-          gold_file: str | None, gold_dir: str | None, strip_implicit: bool,
-          case_sensitive: bool, fmt: str | None, output: str | None, per_sentence: bool,
-          strict: bool, expect_gold: str | None) -> None:
+@click.option(
+    "--strict",
+    is_flag=True,
+    help="Turn warnings (unknown sentence ids, empty slots) into errors (exit 1).",
+)
+@click.option(
+    "--expect-gold",
+    metavar="SHA256",
+    default=None,
+    help="Refuse to score (exit 1) unless the gold's sha256 starts with this.",
+)
+def score(
+    submissions: tuple[str, ...],
+    lang: str,
+    facet: str,
+    gold_version: str,
+    gold_file: str | None,
+    gold_dir: str | None,
+    strip_implicit: bool,
+    case_sensitive: bool,
+    fmt: str | None,
+    output: str | None,
+    per_sentence: bool,
+    strict: bool,
+    expect_gold: str | None,
+) -> None:
     """Score SUBMISSIONs (PATH, NAME=PATH, or - for stdin) against BenchIE gold.
 
     A submission has one extraction per line: sent_id, subject, relation, object,
@@ -162,7 +230,9 @@ def score(submissions: tuple[str, ...], lang: str, facet: str, gold_version: str
     if expect_gold is not None and not expect_gold_ok(expect_gold, resolved.sha256):
         raise BenchieError(
             f"gold {resolved.display_path} has sha256 {resolved.sha256}, "
-            f"not the expected {expect_gold}", exit_code=ExitCode.FAILED)
+            f"not the expected {expect_gold}",
+            exit_code=ExitCode.FAILED,
+        )
     gold = load(resolved)
     options = ScoreOptions(lang, facet, strip_implicit, case_sensitive)
     scorer = Scorer(gold, options)
@@ -174,21 +244,28 @@ def score(submissions: tuple[str, ...], lang: str, facet: str, gold_version: str
         results.append(result)
     report = build_report(resolved, options, results, per_sentence=per_sentence)
     fmt = fmt or ("json" if output not in (None, STDIN) else "table")
-    data = {"json": lambda: to_json(report),
-            "table": lambda: to_table(report).encode(),
-            "markdown": lambda: to_markdown(report).encode()}[fmt]()
+    data = {
+        "json": lambda: to_json(report),
+        "table": lambda: to_table(report).encode(),
+        "markdown": lambda: to_markdown(report).encode(),
+    }[fmt]()
     atomic_write(output or STDIN, data)
 
 
 def _summarise_warnings(result: SystemResult) -> None:
     """What a user at 2 a.m. must know about a submission, in a few stderr lines."""
     if result.implicit:
-        click.echo(f"benchie: {result.name}: {len(result.implicit)} implicit extraction(s) "
-                   "removed (listed in the JSON report)", err=True)
+        click.echo(
+            f"benchie: {result.name}: {len(result.implicit)} implicit extraction(s) "
+            "removed (listed in the JSON report)",
+            err=True,
+        )
     if result.warning_count:
         first = result.warnings[0]
-        click.echo(f"benchie: {result.name}: {result.warning_count} warning(s); first: "
-                   f"{first.format()}", err=True)
+        click.echo(
+            f"benchie: {result.name}: {result.warning_count} warning(s); first: {first.format()}",
+            err=True,
+        )
 
 
 # --------------------------------------------------------------------------- validate
@@ -196,18 +273,38 @@ def _summarise_warnings(result: SystemResult) -> None:
 
 @main.command(epilog=EPILOG_EXIT)
 @click.argument("files", nargs=-1, required=True, metavar="FILE...")
-@click.option("--kind", type=click.Choice(["auto", "gold", "submission"]), default="auto",
-              show_default=True, help="What the files are; auto looks for 'sent_id:' lines.")
+@click.option(
+    "--kind",
+    type=click.Choice(["auto", "gold", "submission"]),
+    default="auto",
+    show_default=True,
+    help="What the files are; auto looks for 'sent_id:' lines.",
+)
 @gold_options(facet=False)
 @click.option("--case-sensitive", is_flag=True, help="Case-sensitive token tests.")
 @click.option("--strict", is_flag=True, help="Fail (exit 1) on warnings too.")
-@click.option("--max-errors", type=click.IntRange(min=0), default=100, show_default=True,
-              help="Stop reading a file after this many errors (0: never).")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
-              show_default=True)
-def validate(files: tuple[str, ...], kind: str, lang: str, gold_version: str,
-             gold_file: str | None, gold_dir: str | None, case_sensitive: bool, strict: bool,
-             max_errors: int, fmt: str) -> None:
+@click.option(
+    "--max-errors",
+    type=click.IntRange(min=0),
+    default=100,
+    show_default=True,
+    help="Stop reading a file after this many errors (0: never).",
+)
+@click.option(
+    "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
+)
+def validate(
+    files: tuple[str, ...],
+    kind: str,
+    lang: str,
+    gold_version: str,
+    gold_file: str | None,
+    gold_dir: str | None,
+    case_sensitive: bool,
+    strict: bool,
+    max_errors: int,
+    fmt: str,
+) -> None:
     """Check gold or submission FILEs; print every problem as PATH:LINE: severity: message.
 
     Submissions are checked against the gold (unknown sentence ids, implicit extractions).
@@ -227,21 +324,37 @@ def validate(files: tuple[str, ...], kind: str, lang: str, gold_version: str,
     gold: Gold | None = None
     reports = []
     for path in files:
-        file_kind = kind if kind != "auto" else ("submission" if path == STDIN else detect_kind(path))
+        file_kind = (
+            kind if kind != "auto" else ("submission" if path == STDIN else detect_kind(path))
+        )
         if file_kind == "gold":
             reports.append(validate_gold(path, lang, case_sensitive=case_sensitive))
             continue
         if gold is None:
             gold = load(resolve(gold_dir, gold_version, gold_file, lang, "default"))
-        reports.append(validate_submission(path, gold, lang, case_sensitive=case_sensitive,
-                                           max_errors=max_errors))
+        reports.append(
+            validate_submission(
+                path, gold, lang, case_sensitive=case_sensitive, max_errors=max_errors
+            )
+        )
     errors = sum(r.errors for r in reports)
     warnings = sum(r.warnings for r in reports)
     if fmt == "json":
-        doc = {"errors": errors, "warnings": warnings, "files": [
-            {"path": r.path, "kind": r.kind, "errors": r.errors, "warnings": r.warnings,
-             "truncated": r.truncated, "diagnostics": [d.as_dict() for d in r.diagnostics]}
-            for r in reports]}
+        doc = {
+            "errors": errors,
+            "warnings": warnings,
+            "files": [
+                {
+                    "path": r.path,
+                    "kind": r.kind,
+                    "errors": r.errors,
+                    "warnings": r.warnings,
+                    "truncated": r.truncated,
+                    "diagnostics": [d.as_dict() for d in r.diagnostics],
+                }
+                for r in reports
+            ],
+        }
         click.echo(orjson.dumps(doc, option=orjson.OPT_INDENT_2).decode())
     else:
         for r in reports:
@@ -261,13 +374,29 @@ def validate(files: tuple[str, ...], kind: str, lang: str, gold_version: str,
 @click.argument("submission", metavar="SUBMISSION")
 @gold_options(facet=False)
 @click.option("--case-sensitive", is_flag=True, help="Compare tokens case-sensitively.")
-@click.option("-o", "--output", default=STDIN, metavar="KEPT",
-              help="Explicit lines, unchanged and in order [default: stdout].")
-@click.option("--removed", default=None, metavar="REMOVED",
-              help="Implicit lines as LINE<TAB>TOKENS<TAB>original line.")
-def strip_implicit_cmd(submission: str, lang: str, gold_version: str, gold_file: str | None,
-                       gold_dir: str | None, case_sensitive: bool, output: str,
-                       removed: str | None) -> None:
+@click.option(
+    "-o",
+    "--output",
+    default=STDIN,
+    metavar="KEPT",
+    help="Explicit lines, unchanged and in order [default: stdout].",
+)
+@click.option(
+    "--removed",
+    default=None,
+    metavar="REMOVED",
+    help="Implicit lines as LINE<TAB>TOKENS<TAB>original line.",
+)
+def strip_implicit_cmd(
+    submission: str,
+    lang: str,
+    gold_version: str,
+    gold_file: str | None,
+    gold_dir: str | None,
+    case_sensitive: bool,
+    output: str,
+    removed: str | None,
+) -> None:
     """Remove implicit extractions (tokens absent from the sentence) from SUBMISSION.
 
     \b
@@ -281,9 +410,15 @@ def strip_implicit_cmd(submission: str, lang: str, gold_version: str, gold_file:
     atomic_write(output, result.kept)
     if removed is not None:
         atomic_write(removed, result.removed)
-    click.echo(f"benchie: kept {result.kept_count}, removed {result.removed_count} implicit"
-               + (f", {result.unknown_ids} with unknown sentence ids kept untested"
-                  if result.unknown_ids else ""), err=True)
+    click.echo(
+        f"benchie: kept {result.kept_count}, removed {result.removed_count} implicit"
+        + (
+            f", {result.unknown_ids} with unknown sentence ids kept untested"
+            if result.unknown_ids
+            else ""
+        ),
+        err=True,
+    )
 
 
 # --------------------------------------------------------------------------- gold
@@ -304,10 +439,12 @@ def _store(gold_dir: str | None) -> GoldStore:
     return GoldStore(root)
 
 
-gold_dir_option = click.option("--gold-dir", default=None, metavar="DIR",
-                               help="Gold store directory.")
-format_option = click.option("--format", "fmt", type=click.Choice(["table", "json"]),
-                             default="table", show_default=True)
+gold_dir_option = click.option(
+    "--gold-dir", default=None, metavar="DIR", help="Gold store directory."
+)
+format_option = click.option(
+    "--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True
+)
 
 
 def _emit(fmt: str, doc: Any, rows: list[list[str]]) -> None:
@@ -316,7 +453,7 @@ def _emit(fmt: str, doc: Any, rows: list[list[str]]) -> None:
         return
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     for n, row in enumerate(rows):
-        click.echo("  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip())
+        click.echo("  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip())
         if n == 0:
             click.echo("  ".join("-" * w for w in widths))
 
@@ -352,11 +489,21 @@ def gold_list(gold_dir: str | None, fmt: str) -> None:
         manifest = store.manifest(version)
         for lang in manifest.languages():
             facets = manifest.facets(lang)
-            doc.append({"version": version, "default": version == DEFAULT_GOLD_VERSION,
-                        "language": lang,
-                        "facets": [{"facet": f, "derived_from": d} for f, d in facets]})
-            rows.append([version + (" (default)" if version == DEFAULT_GOLD_VERSION else ""),
-                         lang, ", ".join(f if d is None else f"{f} (from {d})" for f, d in facets)])
+            doc.append(
+                {
+                    "version": version,
+                    "default": version == DEFAULT_GOLD_VERSION,
+                    "language": lang,
+                    "facets": [{"facet": f, "derived_from": d} for f, d in facets],
+                }
+            )
+            rows.append(
+                [
+                    version + (" (default)" if version == DEFAULT_GOLD_VERSION else ""),
+                    lang,
+                    ", ".join(f if d is None else f"{f} (from {d})" for f, d in facets),
+                ]
+            )
     _emit(fmt, doc, rows)
 
 
@@ -374,9 +521,16 @@ def gold_info(gold_version: str, gold_dir: str | None, fmt: str) -> None:
     manifest = _store(gold_dir).manifest(gold_version)
     rows = [["file", "language", "facet", "sha256", "sentences", "synsets"]]
     for e in manifest.files:
-        rows.append([e.path, e.language, e.facet or e.kind, e.sha256,
-                     str(e.sentences if e.sentences is not None else "-"),
-                     str(e.synsets if e.synsets is not None else "-")])
+        rows.append(
+            [
+                e.path,
+                e.language,
+                e.facet or e.kind,
+                e.sha256,
+                str(e.sentences if e.sentences is not None else "-"),
+                str(e.synsets if e.synsets is not None else "-"),
+            ]
+        )
     if fmt == "table":
         click.echo(f"gold {manifest.version}: {manifest.description} ({manifest.license})")
     _emit(fmt, manifest.as_json(), rows)
@@ -384,8 +538,9 @@ def gold_info(gold_version: str, gold_dir: str | None, fmt: str) -> None:
 
 @gold.command("stats")
 @click.option("--gold-version", default=DEFAULT_GOLD_VERSION, show_default=True, metavar="V")
-@click.option("--lang", type=click.Choice(LANGUAGES), default=None,
-              help="Only this language [default: all].")
+@click.option(
+    "--lang", type=click.Choice(LANGUAGES), default=None, help="Only this language [default: all]."
+)
 @gold_dir_option
 @format_option
 def gold_stats(gold_version: str, lang: str | None, gold_dir: str | None, fmt: str) -> None:
@@ -407,11 +562,25 @@ def gold_stats(gold_version: str, lang: str | None, gold_dir: str | None, fmt: s
         for facet, derived in manifest.facets(language):
             gold_data = load(store.resolve(gold_version, language, facet))
             counts = count_gold(gold_data, facet)
-            doc.append({"version": gold_version, "language": language, "facet": facet,
-                        "derived_from": derived, **counts.as_json()})
-            rows.append([language, facet if derived is None else f"{facet} (from {derived})",
-                         str(counts.sentences), str(counts.synsets), str(counts.triple_lines),
-                         f"{counts.extractions}{'' if counts.exact else ' (approx.)'}"])
+            doc.append(
+                {
+                    "version": gold_version,
+                    "language": language,
+                    "facet": facet,
+                    "derived_from": derived,
+                    **counts.as_json(),
+                }
+            )
+            rows.append(
+                [
+                    language,
+                    facet if derived is None else f"{facet} (from {derived})",
+                    str(counts.sentences),
+                    str(counts.synsets),
+                    str(counts.triple_lines),
+                    f"{counts.extractions}{'' if counts.exact else ' (approx.)'}",
+                ]
+            )
     _emit(fmt, doc, rows)
 
 
@@ -434,8 +603,9 @@ def gold_verify(gold_version: str | None, gold_dir: str | None) -> None:
         click.echo(f"{store.root / name}: error: {problem}", err=True)
     files = sum(len(store.manifest(v).files) for v in versions)
     if problems:
-        click.echo(f"benchie: {len(problems)} of {files} gold file(s) differ from the manifest",
-                   err=True)
+        click.echo(
+            f"benchie: {len(problems)} of {files} gold file(s) differ from the manifest", err=True
+        )
         sys.exit(int(ExitCode.FAILED))
     click.echo(f"ok: {files} file(s) in {len(versions)} version(s) match their manifests")
 

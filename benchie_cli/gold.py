@@ -164,7 +164,7 @@ class _Parser:
             return
         raw = line.split(ARROW)
         parsed: list[SlotPattern] = []
-        for name, text in zip(("subject", "relation", "object"), raw):
+        for name, text in zip(("subject", "relation", "object"), raw, strict=True):
             if text != text.strip() or _BLANKS.search(text):
                 self.report(
                     n,

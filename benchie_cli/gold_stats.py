@@ -42,7 +42,10 @@ def _triple_forms(triple: GoldTriple, facet: str) -> tuple[set[object] | None, i
     if facet == "minimal":
         return {tuple(" ".join(s.mandatory_tokens()) for s in triple.slots)}, 1
     slot_forms = [s.forms(EXPAND_LIMIT) for s in triple.slots]
-    sizes = [len(f) if f is not None else 1 << s.optional_count for f, s in zip(slot_forms, triple.slots)]
+    sizes = [
+        len(f) if f is not None else 1 << s.optional_count
+        for f, s in zip(slot_forms, triple.slots, strict=True)
+    ]
     total = sizes[0] * sizes[1] * sizes[2]
     if total > EXPAND_LIMIT or any(f is None for f in slot_forms):
         return None, total

@@ -54,9 +54,15 @@ def version_key(version: str) -> tuple[int, ...]:
 
 
 def checkout_gold_dir() -> Path | None:
-    """``gold/`` of the source checkout this package runs from (editable installs), if any."""
-    root = Path(__file__).resolve().parent.parent
-    return root / "gold" if (root / "gold.dvc").is_file() else None
+    """``gold/`` of the benchie-cli checkout in use, if any: the one this package runs from
+    (editable installs), else the one containing the working directory (a clone with a
+    regular install). A checkout is recognised by its ``gold.dvc``."""
+    package_root = Path(__file__).resolve().parent.parent
+    cwd = Path.cwd().resolve()
+    for root in (package_root, cwd, *cwd.parents):
+        if (root / "gold.dvc").is_file():
+            return root / "gold"
+    return None
 
 
 def installed_gold_dir() -> Path:
@@ -120,7 +126,9 @@ class GoldFileEntry:
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise BenchieError(f"corrupt manifest: bad file entry ({exc!r})", path=where) from None
         if ".." in Path(entry.path).parts or Path(entry.path).is_absolute():
-            raise BenchieError(f"corrupt manifest: path {entry.path!r} leaves the version", path=where)
+            raise BenchieError(
+                f"corrupt manifest: path {entry.path!r} leaves the version", path=where
+            )
         return entry
 
     def as_json(self) -> dict[str, Any]:
@@ -199,9 +207,11 @@ class GoldStore:
         self._manifests: dict[str, Manifest] = {}
 
     def versions(self) -> list[str]:
-        found = [
-            p.name for p in self.root.iterdir() if p.is_dir() and _VERSION.match(p.name)
-        ] if self.root.is_dir() else []
+        found = (
+            [p.name for p in self.root.iterdir() if p.is_dir() and _VERSION.match(p.name)]
+            if self.root.is_dir()
+            else []
+        )
         return sorted(found, key=version_key)
 
     def manifest(self, version: str) -> Manifest:
@@ -301,9 +311,7 @@ def resolve_gold_file(path: str, language: str, facet: str) -> ResolvedGold:
         raise BenchieError("is a directory, not a gold file", path=path)
     if not p.is_file():
         raise BenchieError("no such file", path=path)
-    return ResolvedGold(
-        "file", language, facet, DERIVED_FACETS.get(facet), p, path, sha256_file(p)
-    )
+    return ResolvedGold("file", language, facet, DERIVED_FACETS.get(facet), p, path, sha256_file(p))
 
 
 def build_manifest(

@@ -25,7 +25,9 @@ class StripResult:
     unknown_ids: int
 
 
-def strip_implicit(path: str, gold: Gold, lang: str, *, case_sensitive: bool = False) -> StripResult:
+def strip_implicit(
+    path: str, gold: Gold, lang: str, *, case_sensitive: bool = False
+) -> StripResult:
     """Split ``path``; unusable lines raise :class:`BenchieError` (nothing is written then).
 
     Lines whose sentence id is not in the gold cannot be tested and are kept.
@@ -42,8 +44,10 @@ def strip_implicit(path: str, gold: Gold, lang: str, *, case_sensitive: bool = F
             cols = text.split("\t")
             if len(cols) < 4:
                 raise BenchieError(
-                    f"{len(cols)} TAB-separated columns, need 4: sent_id, subject, relation, object",
-                    path=name, line=lineno,
+                    f"{len(cols)} TAB-separated columns, need 4: "
+                    "sent_id, subject, relation, object",
+                    path=name,
+                    line=lineno,
                 )
             sent_id = cols[0].strip()
             sentence = gold.sentences.get(sent_id)
@@ -55,10 +59,15 @@ def strip_implicit(path: str, gold: Gold, lang: str, *, case_sensitive: bool = F
                     known = tokens_of[sent_id] = frozenset(
                         implicit_tokens(sentence.text, lang, case_sensitive=case_sensitive)
                     )
-                missing = list(dict.fromkeys(
-                    t for t in implicit_tokens(" ".join(cols[1:]), lang, case_sensitive=case_sensitive)
-                    if t not in known
-                ))
+                missing = list(
+                    dict.fromkeys(
+                        t
+                        for t in implicit_tokens(
+                            " ".join(cols[1:]), lang, case_sensitive=case_sensitive
+                        )
+                        if t not in known
+                    )
+                )
                 if missing:
                     removed.append(f"{lineno}\t{' '.join(missing)}\t".encode() + raw + b"\n")
                     counts[1] += 1

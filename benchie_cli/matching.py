@@ -47,7 +47,7 @@ def bits(mask: int) -> list[int]:
 class SentenceIndex:
     """The matching structures of one gold sentence under one facet."""
 
-    __slots__ = ("cluster_of", "maps", "open_bits", "open_slots", "concat_dp")
+    __slots__ = ("cluster_of", "concat_dp", "maps", "open_bits", "open_slots")
 
     #: What the match methods return when no synset accepts the extraction.
     NO_MATCH = -1

@@ -56,7 +56,7 @@ def system_json(result: SystemResult, *, per_sentence: bool) -> dict[str, Any]:
         out["per_sentence"] = [
             {"sent_id": sid, "extractions": k, "tp": t, "fp": p, "fn": n}
             for sid, k, t, p, n in zip(
-                result.sentence_ids, result.kept, result.tp, result.fp, result.fn
+                result.sentence_ids, result.kept, result.tp, result.fp, result.fn, strict=True
             )
         ]
     return out
@@ -125,7 +125,9 @@ def to_table(report: dict[str, Any]) -> str:
     widths = [max(len(r[i]) for r in rows) for i in range(len(_COLUMNS))]
     lines = []
     for n, row in enumerate(rows):
-        cells = [row[0].ljust(widths[0])] + [c.rjust(w) for c, w in zip(row[1:], widths[1:])]
+        cells = [row[0].ljust(widths[0])] + [
+            c.rjust(w) for c, w in zip(row[1:], widths[1:], strict=True)
+        ]
         lines.append("  ".join(cells).rstrip())
         if n == 0:
             lines.append("  ".join("-" * w for w in widths))

@@ -129,7 +129,9 @@ class Scorer:
         """Tokens of the extraction absent from its sentence (empty: explicit)."""
         known = self.sentence_tokens(i)
         text = f"{ex.subject} {ex.relation} {ex.object}"
-        tokens = implicit_tokens(text, self.options.lang, case_sensitive=self.options.case_sensitive)
+        tokens = implicit_tokens(
+            text, self.options.lang, case_sensitive=self.options.case_sensitive
+        )
         return list(dict.fromkeys(t for t in tokens if t not in known))
 
     def score(self, path: str, name: str, *, strict: bool = False) -> SystemResult:
@@ -151,7 +153,9 @@ class Scorer:
         def warn(diag: Diagnostic) -> None:
             if strict:
                 raise BenchieError(
-                    f"{diag.message} (--strict)", path=diag.path, line=diag.line,
+                    f"{diag.message} (--strict)",
+                    path=diag.path,
+                    line=diag.line,
                     exit_code=ExitCode.FAILED,
                 )
             result.warning_count += 1
@@ -165,13 +169,26 @@ class Scorer:
             if i is None:
                 result.unknown_count += 1
                 result.unknown_ids[item.sent_id] = result.unknown_ids.get(item.sent_id, 0) + 1
-                warn(Diagnostic(facts.path if path != "-" else "<stdin>", item.line, "warning",
-                                "unknown-sentence-id",
-                                f"sentence id {item.sent_id!r} is not in the gold; left out"))
+                warn(
+                    Diagnostic(
+                        facts.path if path != "-" else "<stdin>",
+                        item.line,
+                        "warning",
+                        "unknown-sentence-id",
+                        f"sentence id {item.sent_id!r} is not in the gold; left out",
+                    )
+                )
                 continue
             if not (item.subject and item.relation and item.object):
-                warn(Diagnostic(facts.path if path != "-" else "<stdin>", item.line, "warning",
-                                "empty-slot", "an empty slot; scored as it is"))
+                warn(
+                    Diagnostic(
+                        facts.path if path != "-" else "<stdin>",
+                        item.line,
+                        "warning",
+                        "empty-slot",
+                        "an empty slot; scored as it is",
+                    )
+                )
             if strip:
                 missing = self.implicit_of(i, item)
                 if missing:

@@ -24,6 +24,7 @@ STDIN = "-"
 class Hasher(Protocol):
     def update(self, data: bytes, /) -> None: ...
 
+
 _BOM = b"\xef\xbb\xbf"
 
 
@@ -70,9 +71,7 @@ def iter_raw_lines(path: str, digest: Hasher | None = None) -> Iterator[tuple[in
     name = display_name(path)
     fh = _open_binary(path)
     try:
-        lineno = 0
-        for raw in fh:
-            lineno += 1
+        for lineno, raw in enumerate(fh, 1):
             if digest is not None:
                 digest.update(raw)
             if lineno == 1 and raw.startswith(_BOM):

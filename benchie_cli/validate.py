@@ -44,13 +44,19 @@ def detect_kind(path: str) -> str:
         with open(path, "rb") as fh:
             for raw in fh:
                 if raw.strip():
-                    return "gold" if raw.lstrip(b"\xef\xbb\xbf").startswith(b"sent_id:") else "submission"
+                    return (
+                        "gold"
+                        if raw.lstrip(b"\xef\xbb\xbf").startswith(b"sent_id:")
+                        else "submission"
+                    )
     except OSError:
         pass
     return "submission"
 
 
-def _absent_tokens(gold: Gold, sentence: GoldSentence, lang: str, case_sensitive: bool) -> list[Diagnostic]:
+def _absent_tokens(
+    gold: Gold, sentence: GoldSentence, lang: str, case_sensitive: bool
+) -> list[Diagnostic]:
     known = frozenset(implicit_tokens(sentence.text, lang, case_sensitive=case_sensitive))
     out = []
     for cluster in sentence.clusters:
@@ -58,14 +64,18 @@ def _absent_tokens(gold: Gold, sentence: GoldSentence, lang: str, case_sensitive
             words = " ".join(" ".join(s.full_tokens()) for s in triple.slots)
             missing = list(
                 dict.fromkeys(
-                    t for t in implicit_tokens(words, lang, case_sensitive=case_sensitive)
+                    t
+                    for t in implicit_tokens(words, lang, case_sensitive=case_sensitive)
                     if t not in known
                 )
             )
             if missing:
                 out.append(
                     Diagnostic(
-                        gold.path, triple.line, "warning", "absent-token",
+                        gold.path,
+                        triple.line,
+                        "warning",
+                        "absent-token",
                         f"token{'s' if len(missing) > 1 else ''} not in sentence "
                         f"{sentence.sent_id}: {' '.join(missing)}",
                     )
@@ -93,7 +103,10 @@ def _duplicate_forms(gold: Gold, sentence: GoldSentence) -> list[Diagnostic]:
                     reported.add((first, c))
                     out.append(
                         Diagnostic(
-                            gold.path, triple.line, "warning", "duplicate-form",
+                            gold.path,
+                            triple.line,
+                            "warning",
+                            "duplicate-form",
                             f"form ({' ; '.join(form)}) is also listed in synset "
                             f"{first + 1} of sentence {sentence.sent_id} (header line "
                             f"{sentence.clusters[first].line}); it covers that synset only",
@@ -107,13 +120,15 @@ def validate_gold(path: str, lang: str, *, case_sensitive: bool = False) -> File
     try:
         gold = load_gold(path)
     except BenchieError as exc:
-        report.diagnostics.append(Diagnostic(report.path, exc.line, "error", "unreadable", exc.message))
+        report.diagnostics.append(
+            Diagnostic(report.path, exc.line, "error", "unreadable", exc.message)
+        )
         return report
     report.diagnostics.extend(gold.diagnostics)
     for sentence in gold.sentences.values():
         report.diagnostics.extend(_absent_tokens(gold, sentence, lang, case_sensitive))
         report.diagnostics.extend(_duplicate_forms(gold, sentence))
-    report.diagnostics.sort(key=lambda d: (d.line or 0))
+    report.diagnostics.sort(key=lambda d: d.line or 0)
     return report
 
 
@@ -135,22 +150,36 @@ def validate_submission(
             report.diagnostics.append(item)
         else:
             where = (report.path, item.line)
-            for name, value in (("subject", item.subject), ("relation", item.relation), ("object", item.object)):
+            for name, value in (
+                ("subject", item.subject),
+                ("relation", item.relation),
+                ("object", item.object),
+            ):
                 if not value:
-                    report.diagnostics.append(Diagnostic(*where, "error", "empty-slot", f"empty {name}"))
+                    report.diagnostics.append(
+                        Diagnostic(*where, "error", "empty-slot", f"empty {name}")
+                    )
             key = (item.sent_id, item.subject, item.relation, item.object)
             first = seen.setdefault(key, item.line)
             if first != item.line:
                 report.diagnostics.append(
-                    Diagnostic(*where, "warning", "duplicate-line",
-                               f"same extraction as line {first} (counted again: a second FP if wrong)")
+                    Diagnostic(
+                        *where,
+                        "warning",
+                        "duplicate-line",
+                        f"same extraction as line {first} (counted again: a second FP if wrong)",
+                    )
                 )
             if gold is not None:
                 sentence = gold.sentences.get(item.sent_id)
                 if sentence is None:
                     report.diagnostics.append(
-                        Diagnostic(*where, "warning", "unknown-sentence-id",
-                                   f"sentence id {item.sent_id!r} is not in the gold; score leaves it out")
+                        Diagnostic(
+                            *where,
+                            "warning",
+                            "unknown-sentence-id",
+                            f"sentence id {item.sent_id!r} is not in the gold; score leaves it out",
+                        )
                     )
                 else:
                     known = sentence_tokens.get(item.sent_id)
@@ -159,15 +188,22 @@ def validate_submission(
                             implicit_tokens(sentence.text, lang, case_sensitive=case_sensitive)
                         )
                     text = f"{item.subject} {item.relation} {item.object}"
-                    missing = list(dict.fromkeys(
-                        t for t in implicit_tokens(text, lang, case_sensitive=case_sensitive)
-                        if t not in known
-                    ))
+                    missing = list(
+                        dict.fromkeys(
+                            t
+                            for t in implicit_tokens(text, lang, case_sensitive=case_sensitive)
+                            if t not in known
+                        )
+                    )
                     if missing:
                         report.diagnostics.append(
-                            Diagnostic(*where, "warning", "implicit",
-                                       f"implicit extraction (not in sentence {item.sent_id}: "
-                                       f"{' '.join(missing)}); score strips it")
+                            Diagnostic(
+                                *where,
+                                "warning",
+                                "implicit",
+                                f"implicit extraction (not in sentence {item.sent_id}: "
+                                f"{' '.join(missing)}); score strips it",
+                            )
                         )
         if max_errors and report.errors >= max_errors:
             report.truncated = True

@@ -1,0 +1,92 @@
+"""Shared fixtures: the repository's gold store and example submissions, and CLI runners.
+
+Tests read only what the repository holds: ``gold/`` (restored by ``dvc pull``, which tox
+runs first) and ``examples/``. They never read ../shared.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from benchie_cli.cli import main
+
+REPO = Path(__file__).resolve().parent.parent
+GOLD_DIR = REPO / "gold"
+EXAMPLES = REPO / "examples" / "submissions"
+ENGLISH_SYSTEMS = (
+    "clausie",
+    "minie",
+    "stanford",
+    "openie6",
+    "roi_t",
+    "roi_n",
+    "naive_oie",
+    "m2oie_en",
+)
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    if not (GOLD_DIR / "1.0.0" / "manifest.json").is_file():
+        pytest.exit(
+            f"gold missing: {GOLD_DIR} has no 1.0.0/manifest.json; run `dvc pull` first "
+            "(tox does this for you)",
+            returncode=3,
+        )
+
+
+@pytest.fixture(autouse=True)
+def _gold_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Point every test at the checkout's gold, also when the package is installed
+    non-editable (as tox does), where the checkout cannot be found from the package."""
+    monkeypatch.setenv("BENCHIE_GOLD_DIR", str(GOLD_DIR))
+
+
+@pytest.fixture
+def gold_dir() -> Path:
+    return GOLD_DIR
+
+
+def example(lang: str, system: str) -> Path:
+    return EXAMPLES / lang / f"{system}.tsv"
+
+
+RunCli = Callable[..., Result]
+
+
+@pytest.fixture
+def cli() -> Iterator[RunCli]:
+    """Run ``benchie ARGS...`` in-process; returns click's Result (stdout, stderr, exit_code)."""
+    runner = CliRunner()
+
+    def run(*args: str, input: str | bytes | None = None) -> Result:
+        return runner.invoke(main, [str(a) for a in args], input=input, catch_exceptions=False)
+
+    yield run
+
+
+@pytest.fixture
+def cli_process() -> Callable[..., subprocess.CompletedProcess[str]]:
+    """Run ``python -m benchie_cli ARGS...`` as a real process, as a user would."""
+
+    def run(
+        *args: str, input: str | None = None, cwd: Path | None = None
+    ) -> subprocess.CompletedProcess[str]:
+        env = dict(os.environ, BENCHIE_GOLD_DIR=str(GOLD_DIR))
+        return subprocess.run(
+            [sys.executable, "-m", "benchie_cli", *map(str, args)],
+            input=input,
+            capture_output=True,
+            text=True,
+            env=env,
+            cwd=cwd,
+            check=False,
+        )
+
+    return run
