@@ -28,6 +28,7 @@ from benchie_cli.gold_store import (
     resolve_gold_dir,
     resolve_gold_file,
 )
+from benchie_cli.index_cache import load_compiled
 from benchie_cli.scoring import ScoreOptions, Scorer, SystemResult, no_cyclic_gc
 from benchie_cli.textio import STDIN, atomic_write
 
@@ -233,15 +234,15 @@ def score(
             f"not the expected {expect_gold}",
             exit_code=ExitCode.FAILED,
         )
-    gold = load(resolved)
     options = ScoreOptions(lang, facet, strip_implicit, case_sensitive)
-    scorer = Scorer(gold, options)
     results: list[SystemResult] = []
-    for arg in submissions:
-        name, path = parse_submission_arg(arg)
-        result = scorer.score(path, name, strict=strict)
-        _summarise_warnings(result)
-        results.append(result)
+    with no_cyclic_gc():  # a short run building acyclic structures: see no_cyclic_gc
+        scorer = Scorer(load_compiled(resolved), options)
+        for arg in submissions:
+            name, path = parse_submission_arg(arg)
+            result = scorer.score(path, name, strict=strict)
+            _summarise_warnings(result)
+            results.append(result)
     report = build_report(resolved, options, results, per_sentence=per_sentence)
     fmt = fmt or ("json" if output not in (None, STDIN) else "table")
     data = {

@@ -23,8 +23,10 @@ which also makes the result independent of the order of the submission's lines.
 
 from __future__ import annotations
 
-from benchie_cli.gold import GoldSentence
-from benchie_cli.slots import SlotPattern, concat_patterns
+from typing import Any
+
+from benchie_cli.gold import Gold, GoldSentence
+from benchie_cli.slots import SlotPattern, Unit, concat_patterns
 
 #: Forms per slot that the hash index lists; a slot with more optional units than
 #: log2(FORM_LIMIT) is matched by the DP instead. 64 keeps the English index small (most
@@ -44,6 +46,18 @@ def bits(mask: int) -> list[int]:
     return out
 
 
+#: A slot pattern as plain tuples, for the on-disk index (see ``index_cache``).
+PatternData = tuple[tuple[tuple[str, ...], bool], ...]
+
+
+def _pattern_data(pattern: SlotPattern) -> PatternData:
+    return tuple((tuple(u.tokens), bool(u.optional)) for u in pattern.units)
+
+
+def _pattern(data: PatternData) -> SlotPattern:
+    return SlotPattern(tuple(Unit(tuple(tokens), optional) for tokens, optional in data))
+
+
 class SentenceIndex:
     """The matching structures of one gold sentence under one facet."""
 
@@ -52,38 +66,88 @@ class SentenceIndex:
     #: What the match methods return when no synset accepts the extraction.
     NO_MATCH = -1
 
-    def __init__(self, sentence: GoldSentence, facet: str) -> None:
-        minimal = facet == "minimal"
+    def __init__(
+        self,
+        cluster_of: list[int],
+        maps: tuple[dict[str, int], dict[str, int], dict[str, int]],
+        open_bits: list[int],
+        open_slots: dict[int, list[tuple[int, SlotPattern]]],
+        concat_dp: list[tuple[int, SlotPattern]],
+    ) -> None:
         #: Synset number of each triple line, by triple number (non-decreasing).
-        self.cluster_of: list[int] = []
-        self.maps: tuple[dict[str, int], dict[str, int], dict[str, int]] = ({}, {}, {})
+        self.cluster_of = cluster_of
+        #: Per slot position: slot string -> bit set of the triples that accept it.
+        self.maps = maps
         #: Per slot position, the triples whose slot there is too large to list.
-        self.open_bits = [0, 0, 0]
+        self.open_bits = open_bits
         #: Triple number -> [(position, pattern)] of its unlisted slots.
-        self.open_slots: dict[int, list[tuple[int, SlotPattern]]] = {}
+        self.open_slots = open_slots
         #: For concat: (triple bit, whole-triple pattern) of triples with an unlisted slot.
-        self.concat_dp: list[tuple[int, SlotPattern]] = []
+        self.concat_dp = concat_dp
+
+    @classmethod
+    def build(
+        cls,
+        sentence: GoldSentence,
+        facet: str,
+        forms_of: dict[int, set[str] | None] | None = None,
+    ) -> SentenceIndex:
+        """Index ``sentence`` for ``facet``.
+
+        ``forms_of`` memoises forms by pattern identity across sentences: the loader shares
+        one pattern object between equal slot texts ("He", "served as").
+        """
+        minimal = facet == "minimal"
+        if forms_of is None:
+            forms_of = {}
+        index = cls([], ({}, {}, {}), [0, 0, 0], {}, [])
         number = 0
         for c, cluster in enumerate(sentence.clusters):
             for triple in cluster.triples:
                 bit = 1 << number
-                self.cluster_of.append(c)
+                index.cluster_of.append(c)
                 for pos, pattern in enumerate(triple.slots):
-                    forms = (
-                        {" ".join(pattern.mandatory_tokens())}
-                        if minimal
-                        else pattern.forms(FORM_LIMIT)
-                    )
+                    key = id(pattern)
+                    if key in forms_of:
+                        forms = forms_of[key]
+                    else:
+                        forms = forms_of[key] = (
+                            {" ".join(pattern.mandatory_tokens())}
+                            if minimal
+                            else pattern.forms(FORM_LIMIT)
+                        )
                     if forms is None:
-                        self.open_bits[pos] |= bit
-                        self.open_slots.setdefault(number, []).append((pos, pattern))
+                        index.open_bits[pos] |= bit
+                        index.open_slots.setdefault(number, []).append((pos, pattern))
                         continue
-                    slot_map = self.maps[pos]
+                    slot_map = index.maps[pos]
                     for form in forms:
                         slot_map[form] = slot_map.get(form, 0) | bit
-                if number in self.open_slots and facet == "concat":
-                    self.concat_dp.append((bit, concat_patterns(triple.slots)))
+                if number in index.open_slots and facet == "concat":
+                    index.concat_dp.append((bit, concat_patterns(triple.slots)))
                 number += 1
+        return index
+
+    def to_data(self) -> tuple[Any, ...]:
+        """Plain builtin values (for marshal): no class instances, no NamedTuples."""
+        return (
+            self.cluster_of,
+            self.maps,
+            self.open_bits,
+            {t: [(pos, _pattern_data(p)) for pos, p in v] for t, v in self.open_slots.items()},
+            [(bit, _pattern_data(p)) for bit, p in self.concat_dp],
+        )
+
+    @classmethod
+    def from_data(cls, data: tuple[Any, ...]) -> SentenceIndex:
+        cluster_of, maps, open_bits, open_slots, concat_dp = data
+        return cls(
+            cluster_of,
+            tuple(maps),
+            open_bits,
+            {t: [(pos, _pattern(p)) for pos, p in v] for t, v in open_slots.items()},
+            [(bit, _pattern(p)) for bit, p in concat_dp],
+        )
 
     def first_cluster(self, triples: int) -> int:
         """The synset of the lowest triple of a triple bit set (``NO_MATCH`` if empty)."""
@@ -124,3 +188,53 @@ class SentenceIndex:
             if (not found or bit < found & -found) and pattern.matches(tokens):
                 found |= bit
         return self.first_cluster(found)
+
+
+class CompiledGold:
+    """Everything scoring needs from a gold file under one facet, indexed.
+
+    It is a pure function of the gold's bytes and the facet, so ``index_cache`` can keep it
+    on disk: a warm run skips parsing and indexing altogether.
+    """
+
+    __slots__ = ("facet", "indexes", "sent_ids", "synsets", "texts")
+
+    def __init__(
+        self,
+        facet: str,
+        sent_ids: list[str],
+        texts: list[str],
+        synsets: list[int],
+        indexes: list[SentenceIndex],
+    ) -> None:
+        self.facet = facet
+        self.sent_ids = sent_ids  # gold order, which reports follow
+        self.texts = texts  # the sentences, for the implicit test
+        self.synsets = synsets  # synsets per sentence
+        self.indexes = indexes
+
+    @classmethod
+    def build(cls, gold: Gold, facet: str) -> CompiledGold:
+        forms_of: dict[int, set[str] | None] = {}
+        sentences = list(gold.sentences.values())
+        return cls(
+            facet,
+            [s.sent_id for s in sentences],
+            [s.text for s in sentences],
+            [len(s.clusters) for s in sentences],
+            [SentenceIndex.build(s, facet, forms_of) for s in sentences],
+        )
+
+    def to_data(self) -> tuple[Any, ...]:
+        return (
+            self.facet,
+            self.sent_ids,
+            self.texts,
+            self.synsets,
+            [i.to_data() for i in self.indexes],
+        )
+
+    @classmethod
+    def from_data(cls, data: tuple[Any, ...]) -> CompiledGold:
+        facet, sent_ids, texts, synsets, indexes = data
+        return cls(facet, sent_ids, texts, synsets, [SentenceIndex.from_data(i) for i in indexes])

@@ -9,14 +9,17 @@ again. Scoring streams the submission, so memory does not grow with its length.
 from __future__ import annotations
 
 import gc
+import hashlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import Any
 
 from benchie_cli.errors import BenchieError, Diagnostic, ExitCode
 from benchie_cli.gold import Gold
-from benchie_cli.matching import SentenceIndex
-from benchie_cli.submission import Extraction, FileFacts, read_submission
+from benchie_cli.matching import CompiledGold
+from benchie_cli.submission import Extraction, FileFacts, empty_file, parse_line
+from benchie_cli.textio import display_name, iter_raw_lines
 from benchie_cli.tokens import implicit_tokens
 
 #: How many examples of a repeated warning (unknown ids, empty slots) a result keeps.
@@ -90,121 +93,145 @@ class SystemResult:
         return prf(*self.totals)
 
 
+#: Distinct lines whose outcome a scorer remembers. Real submissions repeat lines (and
+#: systems repeat each other); the bound keeps memory flat on a file of distinct lines:
+#: at most ~25 MiB.
+MEMO_LIMIT = 1 << 17
+
+# What one line amounts to, memoised by its bytes: (kind, ...).
+_BLANK, _UNKNOWN, _IMPLICIT, _SCORED = range(4)
+Outcome = tuple[Any, ...]
+
+
 class Scorer:
     """Scores submissions against one gold under one set of options.
 
-    The per-sentence index is built lazily, on the first extraction of a sentence, and kept
-    for every further submission of the run.
+    ``gold`` is a parsed gold file (indexed here) or an already compiled one (from
+    ``index_cache``). The outcome of every distinct line is remembered for the run.
     """
 
-    def __init__(self, gold: Gold, options: ScoreOptions) -> None:
-        self.gold = gold
+    def __init__(self, gold: Gold | CompiledGold, options: ScoreOptions) -> None:
+        self.compiled = (
+            gold if isinstance(gold, CompiledGold) else CompiledGold.build(gold, options.facet)
+        )
+        if self.compiled.facet != options.facet:
+            raise ValueError(f"gold compiled for {self.compiled.facet!r}, not {options.facet!r}")
         self.options = options
-        self.sentences = list(gold.sentences.values())
-        self.position = {s.sent_id: i for i, s in enumerate(self.sentences)}
-        self.synsets = [len(s.clusters) for s in self.sentences]
-        self._index: list[SentenceIndex | None] = [None] * len(self.sentences)
-        self._tokens: list[frozenset[str] | None] = [None] * len(self.sentences)
+        self.position = {sid: i for i, sid in enumerate(self.compiled.sent_ids)}
+        self._tokens: list[tuple[frozenset[str], frozenset[str]] | None] = [None] * len(
+            self.position
+        )
+        self._memo: dict[bytes, Outcome] = {}
 
-    def index(self, i: int) -> SentenceIndex:
-        found = self._index[i]
-        if found is None:
-            with no_cyclic_gc():
-                found = self._index[i] = SentenceIndex(self.sentences[i], self.options.facet)
-        return found
+    def _fold(self, text: str) -> str:
+        return text if self.options.case_sensitive else text.casefold()
 
-    def sentence_tokens(self, i: int) -> frozenset[str]:
+    def sentence_tokens(self, i: int) -> tuple[frozenset[str], frozenset[str]]:
+        """(whitespace words, implicit-test tokens) of sentence ``i``, case-folded."""
         found = self._tokens[i]
         if found is None:
-            found = self._tokens[i] = frozenset(
-                implicit_tokens(
-                    self.sentences[i].text,
-                    self.options.lang,
-                    case_sensitive=self.options.case_sensitive,
-                )
-            )
+            text = self._fold(self.compiled.texts[i])
+            tokens = implicit_tokens(text, self.options.lang, case_sensitive=True)
+            found = self._tokens[i] = (frozenset(text.split()), frozenset(tokens))
         return found
 
     def implicit_of(self, i: int, ex: Extraction) -> list[str]:
-        """Tokens of the extraction absent from its sentence (empty: explicit)."""
-        known = self.sentence_tokens(i)
-        text = f"{ex.subject} {ex.relation} {ex.object}"
-        tokens = implicit_tokens(
-            text, self.options.lang, case_sensitive=self.options.case_sensitive
-        )
+        """Tokens of the extraction absent from its sentence (empty: explicit).
+
+        Tokens never span whitespace, so an extraction whose every word is a word of the
+        sentence is explicit; that set test settles almost every line without the regex.
+        """
+        words, known = self.sentence_tokens(i)
+        text = self._fold(f"{ex.subject} {ex.relation} {ex.object}")
+        if words.issuperset(text.split()):
+            return []
+        tokens = implicit_tokens(text, self.options.lang, case_sensitive=True)
+        if known.issuperset(tokens):
+            return []
         return list(dict.fromkeys(t for t in tokens if t not in known))
 
+    def _outcome(self, raw: bytes, name: str, lineno: int) -> Outcome:
+        item = parse_line(raw, name, lineno)
+        if item is None:
+            return (_BLANK,)
+        if isinstance(item, Diagnostic):
+            raise BenchieError(item.message, path=item.path, line=item.line)
+        empty = not (item.subject and item.relation and item.object)
+        i = self.position.get(item.sent_id)
+        if i is None:
+            return (_UNKNOWN, item.sent_id, empty)
+        if self.options.strip_implicit:
+            missing = self.implicit_of(i, item)
+            if missing:
+                return (_IMPLICIT, i, item.sent_id, missing, empty)
+        index = self.compiled.indexes[i]
+        if self.options.facet == "concat":
+            synset = index.match_concat(item.subject, item.relation, item.object)
+        else:
+            synset = index.match_slots(item.subject, item.relation, item.object)
+        return (_SCORED, i, synset, empty)
+
     def score(self, path: str, name: str, *, strict: bool = False) -> SystemResult:
-        """Score one submission file (``-`` for stdin).
+        """Score one submission file (``-`` for stdin), streaming it line by line.
 
         An unusable line raises :class:`BenchieError` (exit 2); under ``strict`` a warning
         (unknown sentence id, empty slot) raises one with exit status 1.
         """
-        n = len(self.sentences)
-        facts = FileFacts(path)
+        n = len(self.position)
+        shown = display_name(path)
+        facts = FileFacts(shown)
         result = SystemResult(
-            name, facts, [s.sent_id for s in self.sentences], [0] * n, [0] * n, [0] * n, [0] * n
+            name, facts, list(self.compiled.sent_ids), [0] * n, [0] * n, [0] * n, [0] * n
         )
         covered = [0] * n
         kept, fp = result.kept, result.fp
-        concat = self.options.facet == "concat"
-        strip = self.options.strip_implicit
+        memo = self._memo
+        digest = hashlib.sha256()
 
-        def warn(diag: Diagnostic) -> None:
+        def warn(lineno: int, code: str, message: str) -> None:
             if strict:
                 raise BenchieError(
-                    f"{diag.message} (--strict)",
-                    path=diag.path,
-                    line=diag.line,
-                    exit_code=ExitCode.FAILED,
+                    f"{message} (--strict)", path=shown, line=lineno, exit_code=ExitCode.FAILED
                 )
             result.warning_count += 1
             if len(result.warnings) < EXAMPLES_KEPT:
-                result.warnings.append(diag)
+                result.warnings.append(Diagnostic(shown, lineno, "warning", code, message))
 
-        for item in read_submission(path, facts):
-            if isinstance(item, Diagnostic):
-                raise BenchieError(item.message, path=item.path, line=item.line)
-            i = self.position.get(item.sent_id)
-            if i is None:
-                result.unknown_count += 1
-                result.unknown_ids[item.sent_id] = result.unknown_ids.get(item.sent_id, 0) + 1
-                warn(
-                    Diagnostic(
-                        facts.path if path != "-" else "<stdin>",
-                        item.line,
-                        "warning",
-                        "unknown-sentence-id",
-                        f"sentence id {item.sent_id!r} is not in the gold; left out",
-                    )
-                )
+        lineno = 0
+        for lineno, raw in iter_raw_lines(path, digest):
+            out = memo.get(raw)
+            if out is None:
+                out = self._outcome(raw, shown, lineno)
+                if len(memo) < MEMO_LIMIT:
+                    memo[raw] = out
+            kind = out[0]
+            if kind == _SCORED:
+                i, synset = out[1], out[2]
+                kept[i] += 1
+                if synset >= 0:
+                    covered[i] |= 1 << synset
+                else:
+                    fp[i] += 1
+            elif kind == _BLANK:
                 continue
-            if not (item.subject and item.relation and item.object):
+            elif kind == _UNKNOWN:
+                result.unknown_count += 1
+                result.unknown_ids[out[1]] = result.unknown_ids.get(out[1], 0) + 1
                 warn(
-                    Diagnostic(
-                        facts.path if path != "-" else "<stdin>",
-                        item.line,
-                        "warning",
-                        "empty-slot",
-                        "an empty slot; scored as it is",
-                    )
+                    lineno,
+                    "unknown-sentence-id",
+                    f"sentence id {out[1]!r} is not in the gold; left out",
                 )
-            if strip:
-                missing = self.implicit_of(i, item)
-                if missing:
-                    result.implicit.append(ImplicitExtraction(item.line, item.sent_id, missing))
-                    continue
-            index = self.index(i)
-            if concat:
-                synset = index.match_concat(item.subject, item.relation, item.object)
             else:
-                synset = index.match_slots(item.subject, item.relation, item.object)
-            kept[i] += 1
-            if synset >= 0:
-                covered[i] |= 1 << synset
-            else:
-                fp[i] += 1
+                result.implicit.append(ImplicitExtraction(lineno, out[2], out[3]))
+            facts.extractions += 1
+            if out[-1]:
+                warn(lineno, "empty-slot", "an empty slot; scored as it is")
+        facts.lines = lineno
+        facts.sha256 = digest.hexdigest()
+        if facts.extractions == 0:
+            raise BenchieError(empty_file(shown, facts).message, path=shown)
         for i in range(n):
             result.tp[i] = covered[i].bit_count()
-            result.fn[i] = self.synsets[i] - result.tp[i]
+            result.fn[i] = self.compiled.synsets[i] - result.tp[i]
         return result

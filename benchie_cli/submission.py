@@ -39,6 +39,36 @@ class FileFacts:
     extractions: int = 0
 
 
+def parse_line(raw: bytes, name: str, lineno: int) -> Extraction | Diagnostic | None:
+    """One line (without its line end) as an extraction, a diagnostic, or None if blank."""
+    if not raw.strip():
+        return None
+    try:
+        text = decode_line(raw, name, lineno)
+    except BenchieError as exc:
+        code = "nul-byte" if b"\x00" in raw else "encoding"
+        return Diagnostic(name, lineno, "error", code, exc.message)
+    cols = text.split("\t")
+    if len(cols) < 4:
+        return Diagnostic(
+            name,
+            lineno,
+            "error",
+            "columns",
+            f"{len(cols)} TAB-separated column{'s' if len(cols) != 1 else ''}, "
+            "need 4: sent_id, subject, relation, object",
+        )
+    obj = cols[3] if len(cols) == 4 else " ".join(cols[3:])
+    return Extraction(
+        lineno,
+        cols[0].strip(),
+        " ".join(cols[1].split()),
+        " ".join(cols[2].split()),
+        " ".join(obj.split()),
+        len(cols) - 1,
+    )
+
+
 def read_submission(path: str, facts: FileFacts) -> Iterator[Extraction | Diagnostic]:
     """Each extraction of ``path`` in order, and a diagnostic for each bad line.
 
@@ -49,32 +79,17 @@ def read_submission(path: str, facts: FileFacts) -> Iterator[Extraction | Diagno
     digest = hashlib.sha256()
     for lineno, raw in iter_raw_lines(path, digest):
         facts.lines = lineno
-        if not raw.strip():
+        item = parse_line(raw, name, lineno)
+        if item is None:
             continue
-        try:
-            text = decode_line(raw, name, lineno)
-        except BenchieError as exc:
-            code = "nul-byte" if b"\x00" in raw else "encoding"
-            yield Diagnostic(name, lineno, "error", code, exc.message)
-            continue
-        cols = text.split("\t")
-        if len(cols) < 4:
-            yield Diagnostic(
-                name,
-                lineno,
-                "error",
-                "columns",
-                f"{len(cols)} TAB-separated column{'s' if len(cols) != 1 else ''}, "
-                "need 4: sent_id, subject, relation, object",
-            )
-            continue
-        facts.extractions += 1
-        sent_id = cols[0].strip()
-        subject = " ".join(cols[1].split())
-        relation = " ".join(cols[2].split())
-        obj = " ".join(cols[3].split()) if len(cols) == 4 else " ".join(" ".join(cols[3:]).split())
-        yield Extraction(lineno, sent_id, subject, relation, obj, len(cols) - 1)
+        if isinstance(item, Extraction):
+            facts.extractions += 1
+        yield item
     facts.sha256 = digest.hexdigest()
     if facts.extractions == 0:
-        what = "no lines" if facts.lines == 0 else "only blank or unreadable lines"
-        yield Diagnostic(name, None, "error", "empty-file", f"no extraction in the file ({what})")
+        yield empty_file(name, facts)
+
+
+def empty_file(name: str, facts: FileFacts) -> Diagnostic:
+    what = "no lines" if facts.lines == 0 else "only blank or unreadable lines"
+    return Diagnostic(name, None, "error", "empty-file", f"no extraction in the file ({what})")

@@ -41,11 +41,18 @@ def pytest_sessionstart(session: pytest.Session) -> None:
         )
 
 
+@pytest.fixture(scope="session")
+def index_cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One compiled-index cache for the session, never the user's own."""
+    return tmp_path_factory.mktemp("index-cache")
+
+
 @pytest.fixture(autouse=True)
-def _gold_env(monkeypatch: pytest.MonkeyPatch) -> None:
+def _gold_env(monkeypatch: pytest.MonkeyPatch, index_cache_dir: Path) -> None:
     """Point every test at the checkout's gold, also when the package is installed
     non-editable (as tox does), where the checkout cannot be found from the package."""
     monkeypatch.setenv("BENCHIE_GOLD_DIR", str(GOLD_DIR))
+    monkeypatch.setenv("BENCHIE_CACHE_DIR", str(index_cache_dir))
 
 
 @pytest.fixture
@@ -78,7 +85,7 @@ def cli_process() -> Callable[..., subprocess.CompletedProcess[str]]:
     def run(
         *args: str, input: str | None = None, cwd: Path | None = None
     ) -> subprocess.CompletedProcess[str]:
-        env = dict(os.environ, BENCHIE_GOLD_DIR=str(GOLD_DIR))
+        env = dict(os.environ)  # carries the autouse fixture's gold and cache settings
         return subprocess.run(
             [sys.executable, "-m", "benchie_cli", *map(str, args)],
             input=input,
