@@ -12,8 +12,9 @@ from dataclasses import dataclass
 
 from benchie_cli.errors import BenchieError
 from benchie_cli.gold import Gold
-from benchie_cli.textio import decode_line, display_name, iter_raw_lines
-from benchie_cli.tokens import implicit_tokens
+from benchie_cli.submission import split_line
+from benchie_cli.textio import display_name, iter_raw_lines
+from benchie_cli.tokens import ImplicitTest
 
 
 @dataclass(slots=True)
@@ -33,47 +34,27 @@ def strip_implicit(
     Lines whose sentence id is not in the gold cannot be tested and are kept.
     """
     name = display_name(path)
+    test = ImplicitTest(
+        {sid: s.text for sid, s in gold.sentences.items()}, lang, case_sensitive=case_sensitive
+    )
     kept: list[bytes] = []
     removed: list[bytes] = []
-    unknown = 0
-    counts = [0, 0]
-    tokens_of: dict[str, frozenset[str]] = {}
+    unknown = kept_count = 0
     for lineno, raw in iter_raw_lines(path):
-        if raw.strip():
-            text = decode_line(raw, name, lineno)
-            cols = text.split("\t")
-            if len(cols) < 4:
-                raise BenchieError(
-                    f"{len(cols)} TAB-separated columns, need 4: "
-                    "sent_id, subject, relation, object",
-                    path=name,
-                    line=lineno,
-                )
-            sent_id = cols[0].strip()
-            sentence = gold.sentences.get(sent_id)
-            if sentence is None:
+        fields = split_line(raw)
+        if fields is not None:
+            if len(fields) == 2:
+                raise BenchieError(fields[1], path=name, line=lineno)
+            sent_id, subject, relation, obj, _ = fields
+            if sent_id not in gold.sentences:
                 unknown += 1
             else:
-                known = tokens_of.get(sent_id)
-                if known is None:
-                    known = tokens_of[sent_id] = frozenset(
-                        implicit_tokens(sentence.text, lang, case_sensitive=case_sensitive)
-                    )
-                missing = list(
-                    dict.fromkeys(
-                        t
-                        for t in implicit_tokens(
-                            " ".join(cols[1:]), lang, case_sensitive=case_sensitive
-                        )
-                        if t not in known
-                    )
-                )
+                missing = test.missing(sent_id, f"{subject} {relation} {obj}")
                 if missing:
                     removed.append(f"{lineno}\t{' '.join(missing)}\t".encode() + raw + b"\n")
-                    counts[1] += 1
                     continue
-            counts[0] += 1
+            kept_count += 1
         kept.append(raw + b"\n")
-    if counts == [0, 0]:
+    if kept_count == 0 and not removed:
         raise BenchieError("no extraction in the file", path=name)
-    return StripResult(b"".join(kept), b"".join(removed), counts[0], counts[1], unknown)
+    return StripResult(b"".join(kept), b"".join(removed), kept_count, len(removed), unknown)

@@ -18,9 +18,9 @@ from typing import Any
 from benchie_cli.errors import BenchieError, Diagnostic, ExitCode
 from benchie_cli.gold import Gold
 from benchie_cli.matching import CompiledGold
-from benchie_cli.submission import Extraction, FileFacts, empty_file, parse_line
+from benchie_cli.submission import FileFacts, empty_file, split_line
 from benchie_cli.textio import display_name, iter_raw_lines
-from benchie_cli.tokens import implicit_tokens
+from benchie_cli.tokens import ImplicitTest
 
 #: How many examples of a repeated warning (unknown ids, empty slots) a result keeps.
 EXAMPLES_KEPT = 20
@@ -118,57 +118,32 @@ class Scorer:
             raise ValueError(f"gold compiled for {self.compiled.facet!r}, not {options.facet!r}")
         self.options = options
         self.position = {sid: i for i, sid in enumerate(self.compiled.sent_ids)}
-        self._tokens: list[tuple[frozenset[str], frozenset[str]] | None] = [None] * len(
-            self.position
+        self.implicit = ImplicitTest(
+            self.compiled.texts, options.lang, case_sensitive=options.case_sensitive
         )
         self._memo: dict[bytes, Outcome] = {}
-
-    def _fold(self, text: str) -> str:
-        return text if self.options.case_sensitive else text.casefold()
-
-    def sentence_tokens(self, i: int) -> tuple[frozenset[str], frozenset[str]]:
-        """(whitespace words, implicit-test tokens) of sentence ``i``, case-folded."""
-        found = self._tokens[i]
-        if found is None:
-            text = self._fold(self.compiled.texts[i])
-            tokens = implicit_tokens(text, self.options.lang, case_sensitive=True)
-            found = self._tokens[i] = (frozenset(text.split()), frozenset(tokens))
-        return found
-
-    def implicit_of(self, i: int, ex: Extraction) -> list[str]:
-        """Tokens of the extraction absent from its sentence (empty: explicit).
-
-        Tokens never span whitespace, so an extraction whose every word is a word of the
-        sentence is explicit; that set test settles almost every line without the regex.
-        """
-        words, known = self.sentence_tokens(i)
-        text = self._fold(f"{ex.subject} {ex.relation} {ex.object}")
-        if words.issuperset(text.split()):
-            return []
-        tokens = implicit_tokens(text, self.options.lang, case_sensitive=True)
-        if known.issuperset(tokens):
-            return []
-        return list(dict.fromkeys(t for t in tokens if t not in known))
+        self.concat = options.facet == "concat"
 
     def _outcome(self, raw: bytes, name: str, lineno: int) -> Outcome:
-        item = parse_line(raw, name, lineno)
-        if item is None:
+        """What one distinct line amounts to; the scorer's hot path on distinct lines."""
+        fields = split_line(raw)
+        if fields is None:
             return (_BLANK,)
-        if isinstance(item, Diagnostic):
-            raise BenchieError(item.message, path=item.path, line=item.line)
-        empty = not (item.subject and item.relation and item.object)
-        i = self.position.get(item.sent_id)
+        if len(fields) == 2:
+            raise BenchieError(fields[1], path=name, line=lineno)
+        sent_id, subject, relation, obj, _ = fields
+        empty = not (subject and relation and obj)
+        i = self.position.get(sent_id)
         if i is None:
-            return (_UNKNOWN, item.sent_id, empty)
+            return (_UNKNOWN, sent_id, empty)
         if self.options.strip_implicit:
-            missing = self.implicit_of(i, item)
+            missing = self.implicit.missing(i, f"{subject} {relation} {obj}")
             if missing:
-                return (_IMPLICIT, i, item.sent_id, missing, empty)
-        index = self.compiled.indexes[i]
-        if self.options.facet == "concat":
-            synset = index.match_concat(item.subject, item.relation, item.object)
+                return (_IMPLICIT, i, sent_id, missing, empty)
+        if self.concat:
+            synset = self.compiled.indexes[i].match_concat(subject, relation, obj)
         else:
-            synset = index.match_slots(item.subject, item.relation, item.object)
+            synset = self.compiled.indexes[i].match_slots(subject, relation, obj)
         return (_SCORED, i, synset, empty)
 
     def score(self, path: str, name: str, *, strict: bool = False) -> SystemResult:

@@ -13,8 +13,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from benchie_cli.errors import BenchieError, Diagnostic
-from benchie_cli.textio import decode_line, display_name, iter_raw_lines
+from benchie_cli.errors import Diagnostic
+from benchie_cli.textio import display_name, iter_raw_lines
 
 
 class Extraction(NamedTuple):
@@ -39,34 +39,54 @@ class FileFacts:
     extractions: int = 0
 
 
-def parse_line(raw: bytes, name: str, lineno: int) -> Extraction | Diagnostic | None:
-    """One line (without its line end) as an extraction, a diagnostic, or None if blank."""
-    if not raw.strip():
+#: ``split_line``'s result: ``(sent_id, subject, relation, object, slot columns)`` for an
+#: extraction, ``(code, message)`` for an unusable line, None for a blank one.
+Fields = tuple[str, str, str, str, int] | tuple[str, str] | None
+
+
+def split_line(raw: bytes) -> Fields:
+    """The fields of one line (without its line end): the one definition of the format.
+
+    Plain tuples rather than :class:`Extraction`, because the scorer calls this once per
+    distinct line and a NamedTuple's constructor is a Python-level call.
+    """
+    if not raw or raw.isspace():
         return None
+    if b"\x00" in raw:
+        return ("nul-byte", "NUL byte in line (binary file?)")
     try:
-        text = decode_line(raw, name, lineno)
-    except BenchieError as exc:
-        code = "nul-byte" if b"\x00" in raw else "encoding"
-        return Diagnostic(name, lineno, "error", code, exc.message)
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return (
+            "encoding",
+            f"not valid UTF-8 (byte 0x{raw[exc.start]:02x} at column {exc.start + 1})",
+        )
     cols = text.split("\t")
-    if len(cols) < 4:
-        return Diagnostic(
-            name,
-            lineno,
-            "error",
+    n = len(cols)
+    if n < 4:
+        return (
             "columns",
-            f"{len(cols)} TAB-separated column{'s' if len(cols) != 1 else ''}, "
+            f"{n} TAB-separated column{'s' if n != 1 else ''}, "
             "need 4: sent_id, subject, relation, object",
         )
-    obj = cols[3] if len(cols) == 4 else " ".join(cols[3:])
-    return Extraction(
-        lineno,
+    obj = cols[3] if n == 4 else " ".join(cols[3:])
+    return (
         cols[0].strip(),
         " ".join(cols[1].split()),
         " ".join(cols[2].split()),
         " ".join(obj.split()),
-        len(cols) - 1,
+        n - 1,
     )
+
+
+def parse_line(raw: bytes, name: str, lineno: int) -> Extraction | Diagnostic | None:
+    """One line as an extraction, a diagnostic naming file and line, or None if blank."""
+    fields = split_line(raw)
+    if fields is None:
+        return None
+    if len(fields) == 2:
+        return Diagnostic(name, lineno, "error", fields[0], fields[1])
+    return Extraction(lineno, *fields)
 
 
 def read_submission(path: str, facts: FileFacts) -> Iterator[Extraction | Diagnostic]:

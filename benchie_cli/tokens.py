@@ -10,6 +10,8 @@ compares characters.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 _TOKEN = re.compile(r"[^\W\d_]+|\d+|\S")
 
@@ -28,12 +30,47 @@ def implicit_tokens(text: str, lang: str, *, case_sensitive: bool = False) -> li
     return _TOKEN.findall(text)
 
 
-def missing_tokens(
-    text: str, sentence_tokens: frozenset[str], lang: str, *, case_sensitive: bool = False
-) -> list[str]:
-    """Tokens of ``text`` absent from the sentence, in order, each once."""
-    missing: dict[str, None] = {}
-    for token in implicit_tokens(text, lang, case_sensitive=case_sensitive):
-        if token not in sentence_tokens:
-            missing[token] = None
-    return list(missing)
+class ImplicitTest:
+    """SPEC §5 for many extractions of one gold: which tokens a text lacks from its sentence.
+
+    ``sentences`` maps a key (a sentence id, or a position in gold order) to the sentence's
+    text; each sentence is tokenised once, on first use.
+    """
+
+    def __init__(
+        self, sentences: Mapping[Any, str] | Sequence[str], lang: str, *, case_sensitive: bool
+    ) -> None:
+        self.sentences = sentences
+        self.lang = lang
+        self.case_sensitive = case_sensitive
+        self._tokens: dict[Any, tuple[frozenset[str], frozenset[str]]] = {}
+
+    def _sentence(self, key: Any) -> tuple[frozenset[str], frozenset[str]]:
+        """(whitespace words, tokens) of a sentence, case-folded unless case-sensitive."""
+        found = self._tokens.get(key)
+        if found is None:
+            text = self.sentences[key]
+            if not self.case_sensitive:
+                text = text.casefold()
+            found = self._tokens[key] = (
+                frozenset(text.split()),
+                frozenset(implicit_tokens(text, self.lang, case_sensitive=True)),
+            )
+        return found
+
+    def missing(self, key: Any, text: str) -> list[str]:
+        """Tokens of ``text`` absent from sentence ``key``, in order, each once (empty:
+        explicit).
+
+        Tokens never span whitespace, so a text whose every word is a word of the sentence
+        is explicit: that set test settles almost every line without the regex.
+        """
+        words, known = self._sentence(key)
+        if not self.case_sensitive:
+            text = text.casefold()
+        if words.issuperset(text.split()):
+            return []
+        tokens = implicit_tokens(text, self.lang, case_sensitive=True)
+        if known.issuperset(tokens):
+            return []
+        return list(dict.fromkeys(t for t in tokens if t not in known))

@@ -16,7 +16,7 @@ from benchie_cli.errors import BenchieError, Diagnostic
 from benchie_cli.gold import Gold, GoldSentence, load_gold
 from benchie_cli.submission import FileFacts, read_submission
 from benchie_cli.textio import display_name
-from benchie_cli.tokens import implicit_tokens
+from benchie_cli.tokens import ImplicitTest, implicit_tokens
 
 #: Forms per triple the duplicate-form check lists; larger triples are skipped by it.
 DUPLICATE_CHECK_LIMIT = 1 << 12
@@ -144,7 +144,13 @@ def validate_submission(
     facts = FileFacts(path)
     report = FileReport(display_name(path), "submission")
     seen: dict[tuple[str, str, str, str], int] = {}
-    sentence_tokens: dict[str, frozenset[str]] = {}
+    test = (
+        ImplicitTest(
+            {sid: s.text for sid, s in gold.sentences.items()}, lang, case_sensitive=case_sensitive
+        )
+        if gold is not None
+        else None
+    )
     for item in read_submission(path, facts):
         if isinstance(item, Diagnostic):
             report.diagnostics.append(item)
@@ -170,7 +176,7 @@ def validate_submission(
                         f"same extraction as line {first} (counted again: a second FP if wrong)",
                     )
                 )
-            if gold is not None:
+            if gold is not None and test is not None:
                 sentence = gold.sentences.get(item.sent_id)
                 if sentence is None:
                     report.diagnostics.append(
@@ -182,18 +188,8 @@ def validate_submission(
                         )
                     )
                 else:
-                    known = sentence_tokens.get(item.sent_id)
-                    if known is None:
-                        known = sentence_tokens[item.sent_id] = frozenset(
-                            implicit_tokens(sentence.text, lang, case_sensitive=case_sensitive)
-                        )
-                    text = f"{item.subject} {item.relation} {item.object}"
-                    missing = list(
-                        dict.fromkeys(
-                            t
-                            for t in implicit_tokens(text, lang, case_sensitive=case_sensitive)
-                            if t not in known
-                        )
+                    missing = test.missing(
+                        item.sent_id, f"{item.subject} {item.relation} {item.object}"
                     )
                     if missing:
                         report.diagnostics.append(
