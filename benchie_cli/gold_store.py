@@ -228,6 +228,8 @@ class GoldStore:
             data = orjson.loads(path.read_bytes())
         except FileNotFoundError:
             raise BenchieError("gold version has no manifest.json", path=where) from None
+        except OSError as exc:
+            raise BenchieError(f"cannot read manifest: {exc.strerror or exc}", path=where) from None
         except orjson.JSONDecodeError as exc:
             raise BenchieError(f"corrupt manifest: not JSON ({exc})", path=where) from None
         if not isinstance(data, dict) or data.get("schema") != MANIFEST_SCHEMA:
@@ -285,10 +287,17 @@ class GoldStore:
         )
 
     def verify(self, versions: list[str] | None = None) -> list[tuple[str, str]]:
-        """``(file, problem)`` for every file that is missing or differs from its manifest."""
+        """``(file, problem)`` for every file that is missing, differs from its manifest, or
+        lies in a version's ``<lang>/`` tree without being listed (the manifest must describe
+        the version exactly, or a report's provenance would be incomplete)."""
         problems: list[tuple[str, str]] = []
         for version in versions or self.versions():
             manifest = self.manifest(version)
+            listed = {entry.path for entry in manifest.files}
+            for path in sorted((self.root / version).glob("*/**/*")):
+                rel = path.relative_to(self.root / version).as_posix()
+                if path.is_file() and rel not in listed:
+                    problems.append((f"{version}/{rel}", "not listed in the manifest"))
             for entry in manifest.files:
                 path = self.root / version / entry.path
                 name = f"{version}/{entry.path}"

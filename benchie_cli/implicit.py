@@ -1,7 +1,8 @@
 """``benchie strip-implicit``: split a submission into its explicit and implicit lines.
 
-Explicit lines are written unchanged and in order, so the output is still the system's own
-file minus what BenchIE cannot judge (paper §4.1). Each removed line is written as
+Explicit lines are written unchanged and in order, byte for byte (line ends, a BOM, a
+missing final newline), so the output is still the system's own file minus what BenchIE
+cannot judge (paper §4.1). Each removed line is written as
 ``LINE<TAB>TOKENS<TAB>original line``: its line number, the tokens absent from the sentence
 (space-separated) and the line itself, so that nothing is lost and everything is explained.
 """
@@ -13,7 +14,7 @@ from dataclasses import dataclass
 from benchie_cli.errors import BenchieError
 from benchie_cli.gold import Gold
 from benchie_cli.submission import split_line
-from benchie_cli.textio import display_name, iter_raw_lines
+from benchie_cli.textio import display_name, iter_lines
 from benchie_cli.tokens import ImplicitTest
 
 
@@ -40,7 +41,7 @@ def strip_implicit(
     kept: list[bytes] = []
     removed: list[bytes] = []
     unknown = kept_count = 0
-    for lineno, raw in iter_raw_lines(path):
+    for lineno, raw, original in iter_lines(path):
         fields = split_line(raw)
         if fields is not None:
             if len(fields) == 2:
@@ -54,7 +55,7 @@ def strip_implicit(
                     removed.append(f"{lineno}\t{' '.join(missing)}\t".encode() + raw + b"\n")
                     continue
             kept_count += 1
-        kept.append(raw + b"\n")
+        kept.append(original)
     if kept_count == 0 and not removed:
         raise BenchieError("no extraction in the file", path=name)
     return StripResult(b"".join(kept), b"".join(removed), kept_count, len(removed), unknown)

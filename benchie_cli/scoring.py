@@ -19,7 +19,7 @@ from benchie_cli.errors import BenchieError, Diagnostic, ExitCode
 from benchie_cli.gold import Gold
 from benchie_cli.matching import CompiledGold
 from benchie_cli.submission import FileFacts, empty_file, split_line
-from benchie_cli.textio import display_name, iter_raw_lines
+from benchie_cli.textio import display_name, iter_lines
 from benchie_cli.tokens import ImplicitTest
 
 #: How many examples of a repeated warning (unknown ids, empty slots) a result keeps.
@@ -173,7 +173,7 @@ class Scorer:
                 result.warnings.append(Diagnostic(shown, lineno, "warning", code, message))
 
         lineno = 0
-        for lineno, raw in iter_raw_lines(path, digest):
+        for lineno, raw, _ in iter_lines(path, digest):
             out = memo.get(raw)
             if out is None:
                 out = self._outcome(raw, shown, lineno)

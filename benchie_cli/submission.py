@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from benchie_cli.errors import Diagnostic
-from benchie_cli.textio import display_name, iter_raw_lines
+from benchie_cli.textio import display_name, iter_lines
 
 
 class Extraction(NamedTuple):
@@ -97,7 +97,7 @@ def read_submission(path: str, facts: FileFacts) -> Iterator[Extraction | Diagno
     """
     name = display_name(path)
     digest = hashlib.sha256()
-    for lineno, raw in iter_raw_lines(path, digest):
+    for lineno, raw, _ in iter_lines(path, digest):
         facts.lines = lineno
         item = parse_line(raw, name, lineno)
         if item is None:

@@ -61,12 +61,13 @@ def decode_line(raw: bytes, path: str, lineno: int) -> str:
         ) from None
 
 
-def iter_raw_lines(path: str, digest: Hasher | None = None) -> Iterator[tuple[int, bytes]]:
-    """``(line number, bytes without line end)`` for every line, streaming.
+def iter_lines(path: str, digest: Hasher | None = None) -> Iterator[tuple[int, bytes, bytes]]:
+    """``(line number, content, bytes as read)`` for every line, streaming.
 
-    A BOM on the first line and a ``\\r`` before ``\\n`` are removed here, so every reader
-    above sees the same bytes for the same content. ``digest``, when given, is fed the bytes
-    exactly as read, so that a file read from stdin can still be named by its sha256.
+    The content has no BOM (first line) and no ``\\r\\n`` or ``\\n``, so every reader sees the
+    same bytes for the same text; the bytes as read let a filter write a line back exactly.
+    ``digest``, when given, is fed every byte, so that a file read from stdin can still be
+    named by its sha256.
     """
     name = display_name(path)
     fh = _open_binary(path)
@@ -74,13 +75,12 @@ def iter_raw_lines(path: str, digest: Hasher | None = None) -> Iterator[tuple[in
         for lineno, raw in enumerate(fh, 1):
             if digest is not None:
                 digest.update(raw)
-            if lineno == 1 and raw.startswith(_BOM):
-                raw = raw[3:]
-            if raw.endswith(b"\n"):
-                raw = raw[:-1]
-            if raw.endswith(b"\r"):
-                raw = raw[:-1]
-            yield lineno, raw
+            content = raw[3:] if lineno == 1 and raw.startswith(_BOM) else raw
+            if content.endswith(b"\n"):
+                content = content[:-1]
+            if content.endswith(b"\r"):
+                content = content[:-1]
+            yield lineno, content, raw
     except OSError as exc:
         raise BenchieError(f"cannot read: {exc.strerror or exc}", path=name) from None
     finally:
@@ -91,7 +91,7 @@ def iter_raw_lines(path: str, digest: Hasher | None = None) -> Iterator[tuple[in
 def read_text_lines(path: str) -> list[str]:
     """All lines of a (small) file, decoded strictly; for gold files and bucket files."""
     name = display_name(path)
-    return [decode_line(raw, name, n) for n, raw in iter_raw_lines(path)]
+    return [decode_line(raw, name, n) for n, raw, _ in iter_lines(path)]
 
 
 def sha256_file(path: Path) -> str:

@@ -1,0 +1,78 @@
+"""The compiled-index cache must be invisible: same numbers with or without it, rebuilt when
+damaged, skipped when it cannot be written, and named by everything the index depends on."""
+
+from __future__ import annotations
+
+import marshal
+from pathlib import Path
+
+import pytest
+
+from benchie_cli import index_cache
+from benchie_cli.gold import load_gold
+from benchie_cli.gold_store import GoldStore
+from benchie_cli.matching import CompiledGold
+from benchie_cli.scoring import ScoreOptions, Scorer
+
+from .conftest import GOLD_DIR, example
+
+
+def _resolved(facet: str = "default"):
+    return GoldStore(GOLD_DIR).resolve("1.0.0", "en", facet)
+
+
+@pytest.fixture
+def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    directory = tmp_path / "cache"
+    monkeypatch.setenv("BENCHIE_CACHE_DIR", str(directory))
+    return directory
+
+
+@pytest.mark.parametrize("facet", ["default", "concat", "minimal"])
+def test_cached_index_equals_fresh_build(cache: Path, facet: str) -> None:
+    resolved = _resolved(facet)
+    first = index_cache.load_compiled(resolved)  # builds and writes
+    entry = index_cache.entry_path(cache, resolved)
+    assert entry.is_file()
+    second = index_cache.load_compiled(resolved)  # reads
+    fresh = CompiledGold.build(load_gold(str(resolved.path)), facet)
+    assert marshal.dumps(second.to_data()) == marshal.dumps(fresh.to_data())
+    assert marshal.dumps(first.to_data()) == marshal.dumps(fresh.to_data())
+    for system in ("clausie", "stanford"):
+        path = str(example("en", system))
+        opts = ScoreOptions("en", facet)
+        assert Scorer(second, opts).score(path, system).totals == (
+            Scorer(fresh, opts).score(path, system).totals
+        )
+
+
+def test_entry_name_pins_gold_hash_facet_and_code(cache: Path) -> None:
+    resolved = _resolved("concat")
+    name = index_cache.entry_path(cache, resolved).name
+    assert name.startswith(resolved.sha256 + "-concat-")
+    assert index_cache.code_fingerprint() in name
+
+
+def test_corrupt_entry_is_rebuilt(cache: Path) -> None:
+    resolved = _resolved()
+    entry = index_cache.entry_path(cache, resolved)
+    entry.parent.mkdir(parents=True)
+    entry.write_bytes(b"\x00garbage, not marshal")
+    compiled = index_cache.load_compiled(resolved)
+    assert sum(compiled.synsets) == 1350
+    assert marshal.loads(entry.read_bytes())[0] == "default"  # repaired
+
+
+def test_cache_off_writes_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("BENCHIE_CACHE_DIR", "off")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    assert index_cache.cache_dir() is None
+    assert sum(index_cache.load_compiled(_resolved()).synsets) == 1350
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_unwritable_cache_is_skipped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("a file where the cache directory should be")
+    monkeypatch.setenv("BENCHIE_CACHE_DIR", str(blocker / "cache"))
+    assert sum(index_cache.load_compiled(_resolved()).synsets) == 1350
