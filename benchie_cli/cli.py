@@ -154,10 +154,33 @@ def parse_submission_arg(arg: str) -> tuple[str, str]:
     return Path(arg).stem, arg
 
 
-def expect_gold_ok(expected: str, actual: str) -> bool:
+EXPECT_GOLD_MIN = 12  # the signature shows 12 hex digits: the shortest pin accepted
+
+
+def check_expect_gold(expected: str) -> str:
     """``--expect-gold`` takes the full sha256 or a prefix of at least 12 hex digits."""
-    expected = expected.strip().lower()
-    return len(expected) >= 12 and actual.startswith(expected)
+    value = expected.strip().lower()
+    if (
+        len(value) < EXPECT_GOLD_MIN
+        or len(value) > 64
+        or any(c not in "0123456789abcdef" for c in value)
+    ):
+        raise BenchieError(
+            f"--expect-gold {expected!r}: give the gold's sha256, or its first "
+            f"{EXPECT_GOLD_MIN} hex digits or more (as in the signature)"
+        )
+    return value
+
+
+def check_output(output: str | None) -> None:
+    """Fail before the work, not after it, when the report could not be written."""
+    if output is None or output == STDIN:
+        return
+    target = Path(output)
+    if target.is_dir():
+        raise BenchieError("is a directory; give a file name for the output", path=output)
+    if not (target.parent if str(target.parent) else Path(".")).is_dir():
+        raise BenchieError("the output's directory does not exist", path=output)
 
 
 @main.command(epilog=EPILOG_EXIT)
@@ -197,7 +220,8 @@ def expect_gold_ok(expected: str, actual: str) -> bool:
     "--expect-gold",
     metavar="SHA256",
     default=None,
-    help="Refuse to score (exit 1) unless the gold's sha256 starts with this.",
+    help="Refuse to score (exit 1) unless the gold's sha256 is this, or starts with this "
+    "(12 hex digits at least, as in the signature).",
 )
 def score(
     submissions: tuple[str, ...],
@@ -227,8 +251,12 @@ def score(
     """
     from benchie_cli.report import build_report, to_json, to_markdown, to_table
 
+    check_output(output)
+    if sum(1 for arg in submissions if parse_submission_arg(arg)[1] == STDIN) > 1:
+        raise BenchieError("standard input ('-') can be read only once per run")
+    expected = check_expect_gold(expect_gold) if expect_gold is not None else None
     resolved = resolve(gold_dir, gold_version, gold_file, lang, facet)
-    if expect_gold is not None and not expect_gold_ok(expect_gold, resolved.sha256):
+    if expected is not None and not resolved.sha256.startswith(expected):
         raise BenchieError(
             f"gold {resolved.display_path} has sha256 {resolved.sha256}, "
             f"not the expected {expect_gold}",

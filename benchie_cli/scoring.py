@@ -163,14 +163,19 @@ class Scorer:
         memo = self._memo
         digest = hashlib.sha256()
 
-        def warn(lineno: int, code: str, message: str) -> None:
+        def warn(lineno: int, code: str, problem: str, consequence: str) -> None:
             if strict:
                 raise BenchieError(
-                    f"{message} (--strict)", path=shown, line=lineno, exit_code=ExitCode.FAILED
+                    f"{problem} (an error under --strict)",
+                    path=shown,
+                    line=lineno,
+                    exit_code=ExitCode.FAILED,
                 )
             result.warning_count += 1
             if len(result.warnings) < EXAMPLES_KEPT:
-                result.warnings.append(Diagnostic(shown, lineno, "warning", code, message))
+                result.warnings.append(
+                    Diagnostic(shown, lineno, "warning", code, f"{problem}; {consequence}")
+                )
 
         lineno = 0
         for lineno, raw, _ in iter_lines(path, digest):
@@ -195,13 +200,14 @@ class Scorer:
                 warn(
                     lineno,
                     "unknown-sentence-id",
-                    f"sentence id {out[1]!r} is not in the gold; left out",
+                    f"sentence id {out[1]!r} is not in the gold",
+                    "left out of the scores",
                 )
             else:
                 result.implicit.append(ImplicitExtraction(lineno, out[2], out[3]))
             facts.extractions += 1
             if out[-1]:
-                warn(lineno, "empty-slot", "an empty slot; scored as it is")
+                warn(lineno, "empty-slot", "an empty slot", "scored as it is")
         facts.lines = lineno
         facts.sha256 = digest.hexdigest()
         if facts.extractions == 0:

@@ -119,25 +119,38 @@ _PIECES = re.compile(r"\[|\]|[^\s\[\]]+")
 
 
 def _pair_brackets(pieces: list[re.Match[str]]) -> tuple[dict[int, int], set[int], set[int]]:
-    """Match bracket pieces: ``(open -> close of outer groups, lone ones, nested ones)``."""
-    pairs: dict[int, int] = {}
+    """Match bracket pieces: ``(open -> close of outer groups, lone ones, nested ones)``.
+
+    Two passes: the first finds the brackets without a partner, the second pairs the rest,
+    so that a lone ``[`` never makes the group after it look nested (``[ [a] b`` is ``[a] b``).
+    """
     lone: set[int] = set()
-    nested: set[int] = set()
     stack: list[int] = []
     for i, piece in enumerate(pieces):
         ch = piece.group()
         if ch == "[":
             stack.append(i)
         elif ch == "]":
-            if not stack:
+            if stack:
+                stack.pop()
+            else:
                 lone.add(i)
-                continue
+    lone.update(stack)
+    pairs: dict[int, int] = {}
+    nested: set[int] = set()
+    stack = []
+    for i, piece in enumerate(pieces):
+        if i in lone:
+            continue
+        ch = piece.group()
+        if ch == "[":
+            stack.append(i)
+        elif ch == "]":
             start = stack.pop()
             if stack:  # closes an inner group: both of its brackets are dropped
                 nested.update((start, i))
             else:
                 pairs[start] = i
-    lone.update(stack)
     return pairs, lone, nested
 
 
@@ -199,7 +212,18 @@ def _parse_defective(text: str) -> tuple[SlotPattern, list[SlotIssue]]:
         issues.append(
             SlotIssue(NESTED_BRACKET, f"nested brackets; the outer group is one unit: {text!r}")
         )
-    issues.extend(i for i in _spacing_issues(text) if i.code == BRACKET_SPACING)
+    # Only the brackets that delimit a group can touch a token; lone and nested ones are
+    # dropped and reported above.
+    used = {pieces[i].start() for i in (*pairs, *pairs.values())}
+    issues.extend(
+        SlotIssue(
+            BRACKET_SPACING,
+            f"bracket at column {m.start() + 1} touches a token; "
+            f"read as a token boundary: {text!r}",
+        )
+        for m in _TOUCHING.finditer(text)
+        if m.start() in used
+    )
     units: list[Unit] = []
     current: list[str] = []
     group_end = -1
@@ -224,6 +248,5 @@ def _parse_defective(text: str) -> tuple[SlotPattern, list[SlotIssue]]:
     return SlotPattern(tuple(units)), issues
 
 
-# A bracket glued to a token: ``x[`` or ``]x`` (brackets of pairs only matter, but a lone
-# glued bracket is reported as lone already; reporting it twice would be noise).
+# A bracket glued to a token: ``x[`` or ``]x``.
 _TOUCHING = re.compile(r"(?<=[^\s\[\]])\[|\](?=[^\s\[\]])")

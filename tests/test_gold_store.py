@@ -64,7 +64,10 @@ def run_process(*args: str | Path, env: dict[str, str | None]) -> subprocess.Com
             full[key] = value
     return subprocess.run(
         [sys.executable, "-m", "benchie_cli", *map(str, args)],
-        capture_output=True, text=True, env=full, check=False,
+        capture_output=True,
+        text=True,
+        env=full,
+        check=False,
     )
 
 
@@ -290,9 +293,7 @@ def test_altered_gold_is_refused(cli: RunCli, tmp_path: Path, command: tuple[str
     assert result.stdout == ""
 
 
-def test_other_languages_still_score_when_one_file_is_altered(
-    cli: RunCli, tmp_path: Path
-) -> None:
+def test_other_languages_still_score_when_one_file_is_altered(cli: RunCli, tmp_path: Path) -> None:
     """The check is per file: altering the English gold does not block German scoring."""
     root = copy_store(tmp_path)
     flip_one_byte(root / V / GOLD_FILES["en"])
@@ -384,9 +385,14 @@ def test_gold_dir_option_beats_environment_when_scoring(
 @pytest.mark.parametrize(
     "args",
     [
-        ("gold", "path"), ("gold", "list"), ("gold", "info"), ("gold", "stats"),
-        ("gold", "verify"), ("score", example("en", "clausie")),
-        ("validate", example("en", "clausie")), ("strip-implicit", example("en", "clausie")),
+        ("gold", "path"),
+        ("gold", "list"),
+        ("gold", "info"),
+        ("gold", "stats"),
+        ("gold", "verify"),
+        ("score", example("en", "clausie")),
+        ("validate", example("en", "clausie")),
+        ("strip-implicit", example("en", "clausie")),
     ],
     ids=lambda a: "-".join(str(x) for x in a[:2] if not str(x).endswith(".tsv")),
 )
@@ -396,8 +402,9 @@ def test_missing_gold_dir_option(cli_process: ProcessRunner, args: tuple[str, ..
     assert proc.returncode == 2, line
 
 
-@pytest.mark.parametrize("args", [("gold", "list"), ("score", example("en", "clausie"))],
-                         ids=["gold-list", "score"])
+@pytest.mark.parametrize(
+    "args", [("gold", "list"), ("score", example("en", "clausie"))], ids=["gold-list", "score"]
+)
 def test_missing_gold_dir_from_environment(args: tuple[str, ...]) -> None:
     proc = run_process(*args, env={"BENCHIE_GOLD_DIR": "/nonexistent"})
     assert_one_clear_error(proc, "/nonexistent", "BENCHIE_GOLD_DIR")
@@ -423,25 +430,23 @@ def test_unknown_version(cli_process: ProcessRunner, args: tuple[str, ...]) -> N
 
 
 CORRUPT_MANIFESTS = {
-    "not-json": b"{\"schema\": 1, ",
+    "not-json": b'{"schema": 1, ',
     "not-utf8": b"\xff\xfe{}",
     "empty": b"",
     "array": b"[]",
-    "wrong-schema": b"{\"schema\": 2, \"version\": \"1.0.0\", \"files\": []}",
-    "no-schema": b"{\"version\": \"1.0.0\", \"files\": []}",
-    "wrong-version": b"{\"schema\": 1, \"version\": \"2.0.0\", \"files\": []}",
-    "files-not-list": b"{\"schema\": 1, \"version\": \"1.0.0\", \"files\": {}}",
-    "entry-missing-keys": (
-        b"{\"schema\": 1, \"version\": \"1.0.0\", \"files\": [{\"path\": \"x\"}]}"
-    ),
-    "entry-not-object": b"{\"schema\": 1, \"version\": \"1.0.0\", \"files\": [\"x\"]}",
+    "wrong-schema": b'{"schema": 2, "version": "1.0.0", "files": []}',
+    "no-schema": b'{"version": "1.0.0", "files": []}',
+    "wrong-version": b'{"schema": 1, "version": "2.0.0", "files": []}',
+    "files-not-list": b'{"schema": 1, "version": "1.0.0", "files": {}}',
+    "entry-missing-keys": (b'{"schema": 1, "version": "1.0.0", "files": [{"path": "x"}]}'),
+    "entry-not-object": b'{"schema": 1, "version": "1.0.0", "files": ["x"]}',
     "entry-bad-bytes": (
-        b"{\"schema\": 1, \"version\": \"1.0.0\", \"files\": [{\"path\": \"x\", \"language\": "
-        b"\"en\", \"sha256\": \"00\", \"bytes\": \"many\"}]}"
+        b'{"schema": 1, "version": "1.0.0", "files": [{"path": "x", "language": '
+        b'"en", "sha256": "00", "bytes": "many"}]}'
     ),
     "entry-escapes": (
-        b"{\"schema\": 1, \"version\": \"1.0.0\", \"files\": [{\"path\": \"../../etc/passwd\", "
-        b"\"language\": \"en\", \"sha256\": \"00\", \"bytes\": 1}]}"
+        b'{"schema": 1, "version": "1.0.0", "files": [{"path": "../../etc/passwd", '
+        b'"language": "en", "sha256": "00", "bytes": 1}]}'
     ),
 }
 
@@ -460,8 +465,13 @@ def test_corrupt_manifest(cli_process: ProcessRunner, tmp_path: Path, content: b
 @pytest.mark.parametrize("content", ["not-json", "wrong-schema", "entry-missing-keys"])
 @pytest.mark.parametrize(
     "args",
-    [("gold", "list"), ("gold", "stats"), ("gold", "verify"),
-     ("score", example("en", "clausie")), ("validate", example("en", "clausie"))],
+    [
+        ("gold", "list"),
+        ("gold", "stats"),
+        ("gold", "verify"),
+        ("score", example("en", "clausie")),
+        ("validate", example("en", "clausie")),
+    ],
     ids=["list", "stats", "verify", "score", "validate"],
 )
 def test_corrupt_manifest_every_command(

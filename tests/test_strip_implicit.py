@@ -26,14 +26,26 @@ INJECTED: list[tuple[int, bytes, list[str], list[str]]] = [
     # A token that is not in sentence 1.
     (3, b"1\tHe\tserved as\tthe first Prime Minister of Narnia", ["narnia"], ["Narnia"]),
     # Case only: explicit after case folding, implicit when compared case-sensitively.
-    (10, b"1\tHE\tSERVED AS\tthe first prime minister", [],
-     ["HE", "SERVED", "AS", "prime", "minister"]),
+    (
+        10,
+        b"1\tHE\tSERVED AS\tthe first prime minister",
+        [],
+        ["HE", "SERVED", "AS", "prime", "minister"],
+    ),
     # Sentence 103 has "M8.7sp": M|8|.|7|sp, so a re-tokenised "M8 .7 sp" stays explicit.
-    (200, b"103\tPremark International Inc.\tpeddles\tthe M8 .7 sp Electronic Cycling Simulator",
-     [], []),
+    (
+        200,
+        b"103\tPremark International Inc.\tpeddles\tthe M8 .7 sp Electronic Cycling Simulator",
+        [],
+        [],
+    ),
     # ... but "sport" is no token of it ("simulator" is, after folding).
-    (201, b"103\tPremark International Inc.\tpeddles\tthe M8.7 sport simulator", ["sport"],
-     ["sport", "simulator"]),
+    (
+        201,
+        b"103\tPremark International Inc.\tpeddles\tthe M8.7 sport simulator",
+        ["sport"],
+        ["sport", "simulator"],
+    ),
     # An n-ary line: the implicit token is in the fifth column.
     (400, b"1\tHe\tbecame\ta founding\tjudge", ["judge"], ["judge"]),
     # The last line, after the original last line.
@@ -109,8 +121,9 @@ def test_case_sensitive_removes_case_only_differences(cli: RunCli, tmp_path: Pat
     """``--case-sensitive``: "HE SERVED AS ... prime minister" is now implicit."""
     src, lines, where = injected_file(tmp_path)
     kept, removed = tmp_path / "kept.tsv", tmp_path / "removed.tsv"
-    result = cli("strip-implicit", "--lang", "en", "--case-sensitive", src, "-o", kept,
-                 "--removed", removed)
+    result = cli(
+        "strip-implicit", "--lang", "en", "--case-sensitive", src, "-o", kept, "--removed", removed
+    )
     assert result.exit_code == 0, result.stderr
     rows = {int(r.split(b"\t", 2)[0]): r for r in removed.read_bytes().splitlines()}
     n = where[1]
@@ -120,9 +133,7 @@ def test_case_sensitive_removes_case_only_differences(cli: RunCli, tmp_path: Pat
     assert where[2] not in rows  # "M8 .7 sp" keeps the sentence's case
     # Kept and removed partition the input, each in its original order.
     kept_lines = kept.read_bytes().splitlines()
-    back = sorted(
-        [(int(r.split(b"\t", 2)[0]), r.split(b"\t", 2)[2]) for r in rows.values()]
-    )
+    back = sorted([(int(r.split(b"\t", 2)[0]), r.split(b"\t", 2)[2]) for r in rows.values()])
     assert [line for _, line in back] == [lines[k - 1] for k, _ in back]
     assert len(kept_lines) + len(rows) == len(lines)
     assert kept_lines == [line for k, line in enumerate(lines, 1) if k not in rows]
@@ -139,11 +150,17 @@ def test_validate_score_and_strip_agree(cli: RunCli, tmp_path: Path) -> None:
     """The three commands use one implicit test: same lines, same tokens."""
     src, _, where = injected_file(tmp_path)
     removed = tmp_path / "removed.tsv"
-    assert cli("strip-implicit", "--lang", "en", src, "-o", tmp_path / "k.tsv",
-               "--removed", removed).exit_code == 0
+    assert (
+        cli(
+            "strip-implicit", "--lang", "en", src, "-o", tmp_path / "k.tsv", "--removed", removed
+        ).exit_code
+        == 0
+    )
     stripped = {
-        int(n): tokens.split() for n, tokens, _ in
-        (r.split("\t", 2) for r in removed.read_text(encoding="utf-8").splitlines())
+        int(n): tokens.split()
+        for n, tokens, _ in (
+            r.split("\t", 2) for r in removed.read_text(encoding="utf-8").splitlines()
+        )
     }
     assert set(stripped) == {where[i] for i in (0, 3, 4, 5)}
 
@@ -162,11 +179,14 @@ def test_validate_score_and_strip_agree(cli: RunCli, tmp_path: Path) -> None:
 
 def test_german_uses_unicode_case_folding(cli: RunCli, tmp_path: Path) -> None:
     """SPEC §5: *case folding*, not lower-casing: "LIESS" folds to the sentence's "ließ"."""
-    sub = write(tmp_path / "de.tsv",
-                "2\tGraner\tLIESS\tihn dort\n2\tGraner\tließ\tihn dort drüben\n".encode())
+    sub = write(
+        tmp_path / "de.tsv",
+        "2\tGraner\tLIESS\tihn dort\n2\tGraner\tließ\tihn dort drüben\n".encode(),
+    )
     removed = tmp_path / "removed.tsv"
-    result = cli("strip-implicit", "--lang", "de", sub, "-o", tmp_path / "kept.tsv",
-                 "--removed", removed)
+    result = cli(
+        "strip-implicit", "--lang", "de", sub, "-o", tmp_path / "kept.tsv", "--removed", removed
+    )
     assert result.exit_code == 0, result.stderr
     assert (tmp_path / "kept.tsv").read_bytes() == b"2\tGraner\tLIESS\tihn dort\n"
     assert removed.read_text(encoding="utf-8") == "2\tdrüben\t2\tGraner\tließ\tihn dort drüben\n"
@@ -174,11 +194,13 @@ def test_german_uses_unicode_case_folding(cli: RunCli, tmp_path: Path) -> None:
 
 def test_chinese_compares_characters(cli: RunCli, tmp_path: Path) -> None:
     """Chinese is compared character by character, whatever the spacing."""
-    sub = write(tmp_path / "zh.tsv",
-                "1\t他\t担任\t澳大利亚总理\n1\t他\t担 任\t美 国 总 理\n".encode())
+    sub = write(
+        tmp_path / "zh.tsv", "1\t他\t担任\t澳大利亚总理\n1\t他\t担 任\t美 国 总 理\n".encode()
+    )
     removed = tmp_path / "removed.tsv"
-    result = cli("strip-implicit", "--lang", "zh", sub, "-o", tmp_path / "kept.tsv",
-                 "--removed", removed)
+    result = cli(
+        "strip-implicit", "--lang", "zh", sub, "-o", tmp_path / "kept.tsv", "--removed", removed
+    )
     assert result.exit_code == 0, result.stderr
     assert (tmp_path / "kept.tsv").read_text(encoding="utf-8") == "1\t他\t担任\t澳大利亚总理\n"
     assert removed.read_text(encoding="utf-8") == "2\t美 国\t1\t他\t担 任\t美 国 总 理\n"

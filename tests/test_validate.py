@@ -62,9 +62,7 @@ def parse_findings(stdout: str) -> tuple[Finding, ...]:
     for text in stdout.splitlines():
         m = DIAGNOSTIC.match(text)
         assert m, f"not a PATH:LINE: severity: message [code] line: {text!r}"
-        out.append(
-            Finding(m["path"], int(m["line"]), m["severity"], m["code"], m["message"])
-        )
+        out.append(Finding(m["path"], int(m["line"]), m["severity"], m["code"], m["message"]))
     return tuple(out)
 
 
@@ -72,7 +70,8 @@ def parse_findings(stdout: str) -> tuple[Finding, ...]:
 def validate_upstream_gold(lang: str) -> Run:
     """Validate one upstream gold file once per session (the file never changes)."""
     result = CliRunner().invoke(
-        main, ["validate", "--kind", "gold", "--lang", lang, str(GOLD_FILES[lang])],
+        main,
+        ["validate", "--kind", "gold", "--lang", lang, str(GOLD_FILES[lang])],
         catch_exceptions=False,
     )
     return Run(result.exit_code, result.stdout, result.stderr, parse_findings(result.stdout))
@@ -280,8 +279,7 @@ def test_gold_kind_is_detected_without_kind_option(cli: RunCli) -> None:
 
 def test_gold_json_has_the_same_findings_as_text(cli: RunCli) -> None:
     """``--format json`` lists the same diagnostics with the same totals."""
-    result = cli("validate", "--kind", "gold", "--lang", "en", "--format", "json",
-                 GOLD_FILES["en"])
+    result = cli("validate", "--kind", "gold", "--lang", "en", "--format", "json", GOLD_FILES["en"])
     assert result.exit_code == 1
     doc = orjson.loads(result.stdout)
     text = validate_upstream_gold("en")
@@ -417,9 +415,7 @@ def test_submission_warnings_fail_only_under_strict(cli: RunCli, tmp_path: Path)
         "1\tShe\tserved as\tPrime Minister\n",
     )
     run = run_validate(cli, "--lang", "en", sub)
-    assert [(f.line, f.code) for f in run.findings] == [
-        (2, "unknown-sentence-id"), (3, "implicit")
-    ]
+    assert [(f.line, f.code) for f in run.findings] == [(2, "unknown-sentence-id"), (3, "implicit")]
     assert run.exit_code == 0
     assert run_validate(cli, "--lang", "en", "--strict", sub).exit_code == 1
 
@@ -428,7 +424,8 @@ def test_upstream_minie_duplicates_are_warnings(cli: RunCli) -> None:
     """MinIE repeats two extractions: reported, exit 0, but --strict fails it."""
     run = run_validate(cli, "--lang", "en", example("en", "minie"))
     assert [(f.line, f.code) for f in run.findings] == [
-        (322, "duplicate-line"), (464, "duplicate-line")
+        (322, "duplicate-line"),
+        (464, "duplicate-line"),
     ]
     assert run.exit_code == 0
     assert run_validate(cli, "--lang", "en", "--strict", example("en", "minie")).exit_code == 1
