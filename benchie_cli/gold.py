@@ -22,8 +22,6 @@ ARROW = " --> "
 SENTENCE_PREFIX = "sent_id:"
 _HEADER = re.compile(r"^([^\s]+)--> Cluster \d+:$")
 _BLANKS = re.compile(r"\s{2,}")
-# Whitespace that normalisation changes: a run of two, any but a plain space, or at an edge.
-_ODD_SPACE = re.compile(r"\s{2}|[^\S ]|^\s|\s$")
 
 
 class GoldTriple(NamedTuple):
@@ -95,10 +93,10 @@ class _Parser:
                 self.report(n, "warning", "whitespace", "line of only whitespace")
         elif self.skipping_duplicate:
             return
-        elif _HEADER.match(line):
-            self.header(n, line, malformed=False)
-        elif line.count(ARROW) == 2:
+        elif line.count(ARROW) == 2:  # before the header test: most lines are triples
             self.triple(n, line)
+        elif _HEADER.match(line):  # cannot hold " --> ": no space before its arrow
+            self.header(n, line, malformed=False)
         elif "Cluster" in line:
             self.header(n, line, malformed=True)
         else:
@@ -167,7 +165,7 @@ class _Parser:
         raw = line.split(ARROW)
         parsed: list[SlotPattern] = []
         # One cheap test per line; the per-slot check runs only on the few lines it flags.
-        odd_space = _ODD_SPACE.search(line) is not None
+        odd_space = " ".join(line.split()) != line
         for name, text in zip(("subject", "relation", "object"), raw, strict=True):
             if odd_space and (text != text.strip() or _BLANKS.search(text)):
                 self.report(

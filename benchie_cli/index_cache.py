@@ -66,7 +66,7 @@ def load_compiled(gold: ResolvedGold) -> CompiledGold:
     if path is not None:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            atomic_write(str(path), marshal.dumps(compiled.to_data()))
+            atomic_write(str(path), marshal.dumps(compiled.to_data()), durable=False)
         except (OSError, BenchieError):
             pass  # a cache we cannot write only costs time
     return compiled

@@ -58,10 +58,15 @@ def _pattern(data: PatternData) -> SlotPattern:
     return SlotPattern(tuple(Unit(tuple(tokens), optional) for tokens, optional in data))
 
 
+def _lengths(slot_map: dict[str, int]) -> list[int]:
+    """Sorted distinct token counts of a slot map's forms ("" counts 0)."""
+    return sorted({len(form.split()) for form in slot_map})
+
+
 class SentenceIndex:
     """The matching structures of one gold sentence under one facet."""
 
-    __slots__ = ("cluster_of", "concat_dp", "maps", "open_bits", "open_slots")
+    __slots__ = ("cluster_of", "concat_dp", "cuts", "maps", "open_bits", "open_slots")
 
     #: What the match methods return when no synset accepts the extraction.
     NO_MATCH = -1
@@ -73,6 +78,7 @@ class SentenceIndex:
         open_bits: list[int],
         open_slots: dict[int, list[tuple[int, SlotPattern]]],
         concat_dp: list[tuple[int, SlotPattern]],
+        cuts: tuple[list[int], list[int]],
     ) -> None:
         #: Synset number of each triple line, by triple number (non-decreasing).
         self.cluster_of = cluster_of
@@ -84,6 +90,9 @@ class SentenceIndex:
         self.open_slots = open_slots
         #: For concat: (triple bit, whole-triple pattern) of triples with an unlisted slot.
         self.concat_dp = concat_dp
+        #: For concat: the token lengths of the listed subject and relation forms, the only
+        #: places where a cut between slots can fall.
+        self.cuts = cuts
 
     @classmethod
     def build(
@@ -100,7 +109,7 @@ class SentenceIndex:
         minimal = facet == "minimal"
         if forms_of is None:
             forms_of = {}
-        index = cls([], ({}, {}, {}), [0, 0, 0], {}, [])
+        index = cls([], ({}, {}, {}), [0, 0, 0], {}, [], ([], []))
         number = 0
         for c, cluster in enumerate(sentence.clusters):
             for triple in cluster.triples:
@@ -126,6 +135,7 @@ class SentenceIndex:
                 if number in index.open_slots and facet == "concat":
                     index.concat_dp.append((bit, concat_patterns(triple.slots)))
                 number += 1
+        index.cuts = (_lengths(index.maps[0]), _lengths(index.maps[1]))
         return index
 
     def to_data(self) -> tuple[Any, ...]:
@@ -136,17 +146,19 @@ class SentenceIndex:
             self.open_bits,
             {t: [(pos, _pattern_data(p)) for pos, p in v] for t, v in self.open_slots.items()},
             [(bit, _pattern_data(p)) for bit, p in self.concat_dp],
+            self.cuts,
         )
 
     @classmethod
     def from_data(cls, data: tuple[Any, ...]) -> SentenceIndex:
-        cluster_of, maps, open_bits, open_slots, concat_dp = data
+        cluster_of, maps, open_bits, open_slots, concat_dp, cuts = data
         return cls(
             cluster_of,
             tuple(maps),
             open_bits,
             {t: [(pos, _pattern(p)) for pos, p in v] for t, v in open_slots.items()},
             [(bit, _pattern(p)) for bit, p in concat_dp],
+            tuple(cuts),
         )
 
     def first_cluster(self, triples: int) -> int:
@@ -175,12 +187,18 @@ class SentenceIndex:
         tokens = f"{subject} {relation} {obj}".split()
         n = len(tokens)
         m0, m1, m2 = self.maps
+        subject_lengths, relation_lengths = self.cuts
         found = 0
-        for i in range(n + 1):
+        for i in subject_lengths:
+            if i > n:
+                break
             first = m0.get(" ".join(tokens[:i]), 0)
             if not first:
                 continue
-            for j in range(i, n + 1):
+            for width in relation_lengths:
+                j = i + width
+                if j > n:
+                    break
                 second = first & m1.get(" ".join(tokens[i:j]), 0)
                 if second:
                     found |= second & m2.get(" ".join(tokens[j:]), 0)

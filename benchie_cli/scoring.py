@@ -19,7 +19,7 @@ from benchie_cli.errors import BenchieError, Diagnostic, ExitCode
 from benchie_cli.gold import Gold
 from benchie_cli.matching import CompiledGold
 from benchie_cli.submission import FileFacts, empty_file, split_line
-from benchie_cli.textio import display_name, iter_lines
+from benchie_cli.textio import display_name, iter_line_blocks
 from benchie_cli.tokens import ImplicitTest
 
 #: How many examples of a repeated warning (unknown ids, empty slots) a result keeps.
@@ -178,36 +178,38 @@ class Scorer:
                 )
 
         lineno = 0
-        for lineno, raw, _ in iter_lines(path, digest):
-            out = memo.get(raw)
-            if out is None:
-                out = self._outcome(raw, shown, lineno)
-                if len(memo) < MEMO_LIMIT:
-                    memo[raw] = out
-            kind = out[0]
-            if kind == _SCORED:
-                i, synset = out[1], out[2]
-                kept[i] += 1
-                if synset >= 0:
-                    covered[i] |= 1 << synset
+        for block in iter_line_blocks(path, digest):
+            for raw in block:
+                lineno += 1
+                out = memo.get(raw)
+                if out is None:
+                    out = self._outcome(raw[:-1] if raw.endswith(b"\r") else raw, shown, lineno)
+                    if len(memo) < MEMO_LIMIT:
+                        memo[raw] = out
+                kind = out[0]
+                if kind == _SCORED:
+                    i, synset = out[1], out[2]
+                    kept[i] += 1
+                    if synset >= 0:
+                        covered[i] |= 1 << synset
+                    else:
+                        fp[i] += 1
+                elif kind == _BLANK:
+                    continue
+                elif kind == _UNKNOWN:
+                    result.unknown_count += 1
+                    result.unknown_ids[out[1]] = result.unknown_ids.get(out[1], 0) + 1
+                    warn(
+                        lineno,
+                        "unknown-sentence-id",
+                        f"sentence id {out[1]!r} is not in the gold",
+                        "left out of the scores",
+                    )
                 else:
-                    fp[i] += 1
-            elif kind == _BLANK:
-                continue
-            elif kind == _UNKNOWN:
-                result.unknown_count += 1
-                result.unknown_ids[out[1]] = result.unknown_ids.get(out[1], 0) + 1
-                warn(
-                    lineno,
-                    "unknown-sentence-id",
-                    f"sentence id {out[1]!r} is not in the gold",
-                    "left out of the scores",
-                )
-            else:
-                result.implicit.append(ImplicitExtraction(lineno, out[2], out[3]))
-            facts.extractions += 1
-            if out[-1]:
-                warn(lineno, "empty-slot", "an empty slot", "scored as it is")
+                    result.implicit.append(ImplicitExtraction(lineno, out[2], out[3]))
+                facts.extractions += 1
+                if out[-1]:
+                    warn(lineno, "empty-slot", "an empty slot", "scored as it is")
         facts.lines = lineno
         facts.sha256 = digest.hexdigest()
         if facts.extractions == 0:

@@ -46,14 +46,22 @@ class ImplicitTest:
         self._tokens: dict[Any, tuple[frozenset[str], frozenset[str]]] = {}
 
     def _sentence(self, key: Any) -> tuple[frozenset[str], frozenset[str]]:
-        """(whitespace words, tokens) of a sentence, case-folded unless case-sensitive."""
+        """(whitespace words, tokens) of a sentence.
+
+        The words are the sentence's own and, unless case-sensitive, their case-folded
+        forms too: a word found there is explicit without folding the extraction (casefold
+        is idempotent, so a word equal to a folded sentence word folds to it). The tokens
+        are case-folded unless case-sensitive.
+        """
         found = self._tokens.get(key)
         if found is None:
             text = self.sentences[key]
+            words = set(text.split())
             if not self.case_sensitive:
                 text = text.casefold()
+                words.update(text.split())
             found = self._tokens[key] = (
-                frozenset(text.split()),
+                frozenset(words),
                 frozenset(implicit_tokens(text, self.lang, case_sensitive=True)),
             )
         return found
@@ -66,10 +74,10 @@ class ImplicitTest:
         is explicit: that set test settles almost every line without the regex.
         """
         words, known = self._sentence(key)
-        if not self.case_sensitive:
-            text = text.casefold()
         if words.issuperset(text.split()):
             return []
+        if not self.case_sensitive:
+            text = text.casefold()
         tokens = implicit_tokens(text, self.lang, case_sensitive=True)
         if known.issuperset(tokens):
             return []
