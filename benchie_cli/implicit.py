@@ -50,7 +50,7 @@ def strip_implicit(
             if sent_id not in gold.sentences:
                 unknown += 1
             else:
-                missing = test.missing(sent_id, f"{subject} {relation} {obj}")
+                missing = test.missing(sent_id, subject + relation + obj)
                 if missing:
                     removed.append(f"{lineno}\t{' '.join(missing)}\t".encode() + raw + b"\n")
                     continue

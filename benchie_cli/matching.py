@@ -182,9 +182,9 @@ class SentenceIndex:
                     cand ^= 1 << t
         return self.first_cluster(cand)
 
-    def match_concat(self, subject: str, relation: str, obj: str) -> int:
-        """The synset with a triple whose slots, concatenated, equal the extraction's."""
-        tokens = f"{subject} {relation} {obj}".split()
+    def match_concat(self, tokens: list[str]) -> int:
+        """The synset with a triple whose slots, concatenated, equal ``tokens`` (the
+        extraction's words, slot boundaries ignored)."""
         n = len(tokens)
         m0, m1, m2 = self.maps
         subject_lengths, relation_lengths = self.cuts

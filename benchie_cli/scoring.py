@@ -137,13 +137,15 @@ class Scorer:
         if i is None:
             return (_UNKNOWN, sent_id, empty)
         if self.options.strip_implicit:
-            missing = self.implicit.missing(i, f"{subject} {relation} {obj}")
+            missing = self.implicit.missing(i, subject + relation + obj)
             if missing:
                 return (_IMPLICIT, i, sent_id, missing, empty)
         if self.concat:
-            synset = self.compiled.indexes[i].match_concat(subject, relation, obj)
+            synset = self.compiled.indexes[i].match_concat(subject + relation + obj)
         else:
-            synset = self.compiled.indexes[i].match_slots(subject, relation, obj)
+            synset = self.compiled.indexes[i].match_slots(
+                " ".join(subject), " ".join(relation), " ".join(obj)
+            )
         return (_SCORED, i, synset, empty)
 
     def score(self, path: str, name: str, *, strict: bool = False) -> SystemResult:

@@ -39,16 +39,19 @@ class FileFacts:
     extractions: int = 0
 
 
-#: ``split_line``'s result: ``(sent_id, subject, relation, object, slot columns)`` for an
-#: extraction, ``(code, message)`` for an unusable line, None for a blank one.
-Fields = tuple[str, str, str, str, int] | tuple[str, str] | None
+#: ``split_line``'s result: ``(sent_id, subject words, relation words, object words, slot
+#: columns)`` for an extraction, ``(code, message)`` for an unusable line, None for a blank
+#: one. A slot's normalised text is its words joined by single spaces.
+Words = list[str]
+Fields = tuple[str, Words, Words, Words, int] | tuple[str, str] | None
 
 
 def split_line(raw: bytes) -> Fields:
     """The fields of one line (without its line end): the one definition of the format.
 
-    Plain tuples rather than :class:`Extraction`, because the scorer calls this once per
-    distinct line and a NamedTuple's constructor is a Python-level call.
+    Plain tuples of word lists rather than :class:`Extraction`, because the scorer calls this
+    once per distinct line: a NamedTuple's constructor is a Python-level call, and the
+    implicit test and the concat facet want the words, not the joined slots.
     """
     if not raw or raw.isspace():
         return None
@@ -70,13 +73,7 @@ def split_line(raw: bytes) -> Fields:
             "need 4: sent_id, subject, relation, object",
         )
     obj = cols[3] if n == 4 else " ".join(cols[3:])
-    return (
-        cols[0].strip(),
-        " ".join(cols[1].split()),
-        " ".join(cols[2].split()),
-        " ".join(obj.split()),
-        n - 1,
-    )
+    return (cols[0].strip(), cols[1].split(), cols[2].split(), obj.split(), n - 1)
 
 
 def parse_line(raw: bytes, name: str, lineno: int) -> Extraction | Diagnostic | None:
@@ -86,7 +83,10 @@ def parse_line(raw: bytes, name: str, lineno: int) -> Extraction | Diagnostic | 
         return None
     if len(fields) == 2:
         return Diagnostic(name, lineno, "error", fields[0], fields[1])
-    return Extraction(lineno, *fields)
+    sent_id, subject, relation, obj, columns = fields
+    return Extraction(
+        lineno, sent_id, " ".join(subject), " ".join(relation), " ".join(obj), columns
+    )
 
 
 def read_submission(path: str, facts: FileFacts) -> Iterator[Extraction | Diagnostic]:

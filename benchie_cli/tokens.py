@@ -66,16 +66,17 @@ class ImplicitTest:
             )
         return found
 
-    def missing(self, key: Any, text: str) -> list[str]:
-        """Tokens of ``text`` absent from sentence ``key``, in order, each once (empty:
-        explicit).
+    def missing(self, key: Any, words: Sequence[str]) -> list[str]:
+        """Tokens of the whitespace-separated ``words`` absent from sentence ``key``, in
+        order, each once (empty: explicit).
 
-        Tokens never span whitespace, so a text whose every word is a word of the sentence
-        is explicit: that set test settles almost every line without the regex.
+        Tokens never span whitespace, so words that are all words of the sentence are
+        explicit: that set test settles almost every line without the regex.
         """
-        words, known = self._sentence(key)
-        if words.issuperset(text.split()):
+        sentence_words, known = self._sentence(key)
+        if sentence_words.issuperset(words):
             return []
+        text = " ".join(words)
         if not self.case_sensitive:
             text = text.casefold()
         tokens = implicit_tokens(text, self.lang, case_sensitive=True)

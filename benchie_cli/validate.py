@@ -189,7 +189,7 @@ def validate_submission(
                     )
                 else:
                     missing = test.missing(
-                        item.sent_id, f"{item.subject} {item.relation} {item.object}"
+                        item.sent_id, f"{item.subject} {item.relation} {item.object}".split()
                     )
                     if missing:
                         report.diagnostics.append(
