@@ -212,6 +212,13 @@ def check_output(output: str | None) -> None:
 )
 @click.option("--per-sentence", is_flag=True, help="Add per-sentence counts to the JSON report.")
 @click.option(
+    "--jobs",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Processes for a large submission file (16 MB or more) [default: one per core]. "
+    "Never changes a number.",
+)
+@click.option(
     "--strict",
     is_flag=True,
     help="Turn warnings (unknown sentence ids, empty slots) into errors (exit 1).",
@@ -235,6 +242,7 @@ def score(
     fmt: str | None,
     output: str | None,
     per_sentence: bool,
+    jobs: int | None,
     strict: bool,
     expect_gold: str | None,
 ) -> None:
@@ -268,7 +276,7 @@ def score(
         scorer = Scorer(load_compiled(resolved), options)
         for arg in submissions:
             name, path = parse_submission_arg(arg)
-            result = scorer.score(path, name, strict=strict)
+            result = scorer.score(path, name, strict=strict, jobs=jobs)
             _summarise_warnings(result)
             results.append(result)
     report = build_report(resolved, options, results, per_sentence=per_sentence)

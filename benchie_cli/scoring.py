@@ -10,16 +10,19 @@ from __future__ import annotations
 
 import gc
 import hashlib
-from collections.abc import Iterator
+import itertools
+import os
+import sys
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from benchie_cli.errors import BenchieError, Diagnostic, ExitCode
 from benchie_cli.gold import Gold
 from benchie_cli.matching import CompiledGold
 from benchie_cli.submission import FileFacts, empty_file, split_line
-from benchie_cli.textio import display_name, iter_line_blocks
+from benchie_cli.textio import BLOCK_SIZE, STDIN, display_name, iter_line_blocks
 from benchie_cli.tokens import ImplicitTest
 
 #: How many examples of a repeated warning (unknown ids, empty slots) a result keeps.
@@ -93,6 +96,114 @@ class SystemResult:
         return prf(*self.totals)
 
 
+@dataclass(slots=True)
+class _Tally:
+    """What scanning a stretch of consecutive lines found; stretches merge in file order."""
+
+    covered: list[int]  # per sentence: bit set of the synsets covered
+    kept: list[int]
+    fp: list[int]
+    implicit: list[ImplicitExtraction] = field(default_factory=list)
+    unknown_ids: dict[str, int] = field(default_factory=dict)
+    unknown_count: int = 0
+    warnings: list[Diagnostic] = field(default_factory=list)
+    warning_count: int = 0
+    lines: int = 0
+    extractions: int = 0
+
+    def shift(self, offset: int) -> None:
+        """Renumber lines counted from a stretch's start to count from the file's."""
+        if offset:
+            for x in self.implicit:
+                x.line += offset
+            self.warnings = [
+                replace(d, line=None if d.line is None else d.line + offset) for d in self.warnings
+            ]
+
+    def merge(self, later: _Tally) -> _Tally:
+        """This stretch followed by ``later`` (which must come right after it)."""
+        self.covered = [a | b for a, b in zip(self.covered, later.covered, strict=True)]
+        self.kept = [a + b for a, b in zip(self.kept, later.kept, strict=True)]
+        self.fp = [a + b for a, b in zip(self.fp, later.fp, strict=True)]
+        self.implicit.extend(later.implicit)
+        for sent_id, count in later.unknown_ids.items():
+            self.unknown_ids[sent_id] = self.unknown_ids.get(sent_id, 0) + count
+        self.unknown_count += later.unknown_count
+        self.warnings = (self.warnings + later.warnings)[:EXAMPLES_KEPT]
+        self.warning_count += later.warning_count
+        self.lines += later.lines
+        self.extractions += later.extractions
+        return self
+
+
+#: A regular file at least this large is scored by several processes: below it, starting
+#: them costs more than they save (1,000,000 extraction lines are about 60 MB).
+PARALLEL_MIN_BYTES = 16 << 20
+
+#: The scorer a forked worker uses: set by the parent just before it forks, so the workers
+#: share its compiled index copy-on-write instead of receiving it pickled.
+_FORKED: Scorer | None = None
+
+#: A worker's answer: its tally, or an error as (message, line, exit status).
+_RangeResult = tuple["_Tally | None", "tuple[str, int | None, int] | None"]
+
+
+def _workers(path: str, jobs: int | None) -> int:
+    """How many processes should score ``path``: 1 for stdin, small files, or no fork."""
+    if path == STDIN or not sys.platform.startswith("linux"):
+        return 1
+    try:
+        size = os.stat(path).st_size
+    except OSError:
+        return 1  # let the sequential reader report the problem
+    if size < PARALLEL_MIN_BYTES or not os.path.isfile(path):
+        return 1
+    wanted = jobs or len(os.sched_getaffinity(0))
+    return max(1, min(wanted, size // (PARALLEL_MIN_BYTES // 2)))
+
+
+def _line_bounds(path: str, parts: int) -> list[int]:
+    """Byte offsets ``[0, ..., size]`` cutting the file into ``parts`` ranges, each cut
+    right after a newline."""
+    size = os.path.getsize(path)
+    bounds = [0]
+    with open(path, "rb") as fh:
+        for k in range(1, parts):
+            fh.seek(max(size * k // parts - 1, bounds[-1]))
+            fh.readline()
+            cut = fh.tell()
+            if bounds[-1] < cut < size:
+                bounds.append(cut)
+    bounds.append(size)
+    return bounds
+
+
+def _hash_and_count(path: str, cuts: list[int]) -> tuple[str, list[int]]:
+    """The file's sha256 and the number of lines before each cut, in one read."""
+    digest = hashlib.sha256()
+    counts: list[int] = []
+    offset = newlines = 0
+    with open(path, "rb") as fh:
+        while chunk := fh.read(BLOCK_SIZE):
+            end = offset + len(chunk)
+            while len(counts) < len(cuts) and cuts[len(counts)] <= end:
+                counts.append(newlines + chunk.count(b"\n", 0, cuts[len(counts)] - offset))
+            newlines += chunk.count(b"\n")
+            digest.update(chunk)
+            offset = end
+    return digest.hexdigest(), counts
+
+
+def _scan_range(args: tuple[str, int, int, str, bool]) -> _RangeResult:
+    """In a forked worker: tally one byte range of a submission."""
+    path, start, end, shown, strict = args
+    assert _FORKED is not None
+    try:
+        return _FORKED._scan(iter_line_blocks(path, None, start, end), shown, strict), None
+    except BenchieError as exc:
+        return None, (exc.message, exc.line, int(exc.exit_code))
+
+
 #: Distinct lines whose outcome a scorer remembers. Real submissions repeat lines (and
 #: systems repeat each other); the bound keeps memory flat on a file of distinct lines:
 #: at most ~25 MiB.
@@ -148,22 +259,50 @@ class Scorer:
             )
         return (_SCORED, i, synset, empty)
 
-    def score(self, path: str, name: str, *, strict: bool = False) -> SystemResult:
+    def score(
+        self, path: str, name: str, *, strict: bool = False, jobs: int | None = None
+    ) -> SystemResult:
         """Score one submission file (``-`` for stdin), streaming it line by line.
 
+        A regular file of at least ``PARALLEL_MIN_BYTES`` is split at line boundaries and
+        scored by ``jobs`` processes (default: one per available core); the counts add up
+        and the coverage bit sets combine, so the result is the same to the byte.
         An unusable line raises :class:`BenchieError` (exit 2); under ``strict`` a warning
         (unknown sentence id, empty slot) raises one with exit status 1.
         """
-        n = len(self.position)
         shown = display_name(path)
-        facts = FileFacts(shown)
-        result = SystemResult(
-            name, facts, list(self.compiled.sent_ids), [0] * n, [0] * n, [0] * n, [0] * n
+        workers = _workers(path, jobs)
+        if workers > 1:
+            tally, sha256 = self._scan_parallel(path, shown, strict, workers)
+        else:
+            digest = hashlib.sha256()
+            tally = self._scan(iter_line_blocks(path, digest), shown, strict)
+            sha256 = digest.hexdigest()
+        facts = FileFacts(shown, sha256, tally.lines, tally.extractions)
+        if tally.extractions == 0:
+            raise BenchieError(empty_file(shown, facts).message, path=shown)
+        tp = [c.bit_count() for c in tally.covered]
+        return SystemResult(
+            name,
+            facts,
+            list(self.compiled.sent_ids),
+            tally.kept,
+            tp,
+            tally.fp,
+            [total - t for total, t in zip(self.compiled.synsets, tp, strict=True)],
+            tally.implicit,
+            tally.unknown_ids,
+            tally.unknown_count,
+            tally.warnings,
+            tally.warning_count,
         )
-        covered = [0] * n
-        kept, fp = result.kept, result.fp
+
+    def _scan(self, blocks: Iterable[list[bytes]], shown: str, strict: bool) -> _Tally:
+        """Tally consecutive lines, numbered from 1 (a worker's caller renumbers them)."""
+        n = len(self.position)
+        tally = _Tally([0] * n, [0] * n, [0] * n)
+        covered, kept, fp = tally.covered, tally.kept, tally.fp
         memo = self._memo
-        digest = hashlib.sha256()
 
         def warn(lineno: int, code: str, problem: str, consequence: str) -> None:
             if strict:
@@ -173,14 +312,14 @@ class Scorer:
                     line=lineno,
                     exit_code=ExitCode.FAILED,
                 )
-            result.warning_count += 1
-            if len(result.warnings) < EXAMPLES_KEPT:
-                result.warnings.append(
+            tally.warning_count += 1
+            if len(tally.warnings) < EXAMPLES_KEPT:
+                tally.warnings.append(
                     Diagnostic(shown, lineno, "warning", code, f"{problem}; {consequence}")
                 )
 
-        lineno = 0
-        for block in iter_line_blocks(path, digest):
+        lineno = extractions = 0
+        for block in blocks:
             for raw in block:
                 lineno += 1
                 out = memo.get(raw)
@@ -199,8 +338,8 @@ class Scorer:
                 elif kind == _BLANK:
                     continue
                 elif kind == _UNKNOWN:
-                    result.unknown_count += 1
-                    result.unknown_ids[out[1]] = result.unknown_ids.get(out[1], 0) + 1
+                    tally.unknown_count += 1
+                    tally.unknown_ids[out[1]] = tally.unknown_ids.get(out[1], 0) + 1
                     warn(
                         lineno,
                         "unknown-sentence-id",
@@ -208,15 +347,48 @@ class Scorer:
                         "left out of the scores",
                     )
                 else:
-                    result.implicit.append(ImplicitExtraction(lineno, out[2], out[3]))
-                facts.extractions += 1
+                    tally.implicit.append(ImplicitExtraction(lineno, out[2], out[3]))
+                extractions += 1
                 if out[-1]:
                     warn(lineno, "empty-slot", "an empty slot", "scored as it is")
-        facts.lines = lineno
-        facts.sha256 = digest.hexdigest()
-        if facts.extractions == 0:
-            raise BenchieError(empty_file(shown, facts).message, path=shown)
-        for i in range(n):
-            result.tp[i] = covered[i].bit_count()
-            result.fn[i] = self.compiled.synsets[i] - result.tp[i]
-        return result
+        tally.lines, tally.extractions = lineno, extractions
+        return tally
+
+    def _scan_parallel(
+        self, path: str, shown: str, strict: bool, workers: int
+    ) -> tuple[_Tally, str]:
+        """Scan ``workers`` line-aligned byte ranges in forked processes.
+
+        Meanwhile this process hashes the file and counts the lines before each range, to
+        renumber what the workers report. The first error in file order is raised.
+        """
+        import multiprocessing
+
+        bounds = _line_bounds(path, workers)
+        global _FORKED
+        _FORKED = self
+        try:
+            with multiprocessing.get_context("fork").Pool(len(bounds) - 1) as pool:
+                pending = pool.map_async(
+                    _scan_range,
+                    [(path, a, b, shown, strict) for a, b in itertools.pairwise(bounds)],
+                )
+                sha256, lines_before = _hash_and_count(path, bounds[1:-1])
+                parts = pending.get()
+        finally:
+            _FORKED = None
+        total: _Tally | None = None
+        for (tally, error), offset in zip(parts, [0, *lines_before], strict=True):
+            if error is not None:
+                message, line, code = error
+                raise BenchieError(
+                    message,
+                    path=shown,
+                    line=None if line is None else line + offset,
+                    exit_code=ExitCode(code),
+                )
+            assert tally is not None
+            tally.shift(offset)
+            total = tally if total is None else total.merge(tally)
+        assert total is not None
+        return total, sha256

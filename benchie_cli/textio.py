@@ -91,20 +91,31 @@ def iter_lines(path: str, digest: Hasher | None = None) -> Iterator[tuple[int, b
 BLOCK_SIZE = 1 << 20
 
 
-def iter_line_blocks(path: str, digest: Hasher | None = None) -> Iterator[list[bytes]]:
+def iter_line_blocks(
+    path: str, digest: Hasher | None = None, start: int = 0, end: int | None = None
+) -> Iterator[list[bytes]]:
     """The file's lines in blocks of about ``BLOCK_SIZE`` bytes, for the scorer's hot loop.
 
     Lines come without ``\\n`` but keep a ``\\r`` (the caller strips it only for lines it
     has not seen before); the first line has no BOM. Reading and hashing a block at a time
     avoids a generator step, a hash update and two ``endswith`` calls per line, which is a
-    third of the cost of a line whose outcome is already known.
+    third of the cost of a line whose outcome is already known. ``start`` and ``end`` (byte
+    offsets, ``start`` right after a newline) read one range of a regular file.
     """
     name = display_name(path)
     fh = _open_binary(path)
     try:
+        if start:
+            fh.seek(start)
+        remaining = None if end is None else end - start
         carry = b""
-        first = True
-        while chunk := fh.read(BLOCK_SIZE):
+        first = start == 0
+        while remaining is None or remaining > 0:
+            chunk = fh.read(BLOCK_SIZE if remaining is None else min(BLOCK_SIZE, remaining))
+            if not chunk:
+                break
+            if remaining is not None:
+                remaining -= len(chunk)
             if digest is not None:
                 digest.update(chunk)
             lines = (carry + chunk).split(b"\n")
