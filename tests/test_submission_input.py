@@ -66,25 +66,25 @@ TRANSFORMS: dict[str, Callable[[], bytes]] = {
 }
 
 
+COUNT_KEYS = (
+    "tp",
+    "fp",
+    "fn",
+    "precision",
+    "recall",
+    "f1",
+    "extractions",
+    "implicit_removed",
+    "unknown_sentence_ids",
+)
+
+
 def counts(cli: RunCli, sub: Path | str, tmp_path: Path, *, stdin: bytes | None = None) -> dict:
     out = tmp_path / "report.json"
     res = cli("score", "--lang", "en", "-o", out, sub, input=stdin)
     assert res.exit_code == 0, res.stderr
     system = orjson.loads(out.read_bytes())["systems"][0]
-    return {
-        k: system[k]
-        for k in (
-            "tp",
-            "fp",
-            "fn",
-            "precision",
-            "recall",
-            "f1",
-            "extractions",
-            "implicit_removed",
-            "unknown_sentence_ids",
-        )
-    }
+    return {k: system[k] for k in COUNT_KEYS}
 
 
 @pytest.fixture(scope="module")
@@ -100,20 +100,7 @@ def clean_counts(tmp_path_factory: pytest.TempPathFactory) -> dict:
     )
     assert res.exit_code == 0, res.stderr
     system = orjson.loads(out.read_bytes())["systems"][0]
-    return {
-        k: system[k]
-        for k in (
-            "tp",
-            "fp",
-            "fn",
-            "precision",
-            "recall",
-            "f1",
-            "extractions",
-            "implicit_removed",
-            "unknown_sentence_ids",
-        )
-    }
+    return {k: system[k] for k in COUNT_KEYS}
 
 
 def test_clean_file_has_the_published_counts(clean_counts: dict) -> None:
