@@ -8,6 +8,6 @@ __version__ = "0.1.0"
 
 #: The gold version a run uses when none is asked for. Reports always name the version and
 #: its sha256, so changing this default can never silently change a published number.
-DEFAULT_GOLD_VERSION = "1.0.0"
+DEFAULT_GOLD_VERSION = "1.1.0"
 
 LANGUAGES = ("en", "de", "zh")

@@ -14,6 +14,7 @@ from pathlib import Path
 import orjson
 import pytest
 
+from benchie_cli import DEFAULT_GOLD_VERSION
 from benchie_cli.gold import load_gold
 from benchie_cli.scoring import ScoreOptions, Scorer, SystemResult
 
@@ -352,7 +353,8 @@ def test_derived_facets_on_real_gold(cli: RunCli, facet: str, tmp_path: Path) ->
     report = orjson.loads(out.read_bytes())
     assert report["gold"]["derived_from"] == "default"
     assert report["gold"]["facet"] == facet
-    assert report["gold"]["files"][0]["path"] == "1.0.0/en/default/benchie_gold_annotations_en.txt"
+    path = f"{DEFAULT_GOLD_VERSION}/en/default/benchie_gold_annotations_en.txt"
+    assert report["gold"]["files"][0]["path"] == path
 
 
 def test_real_gold_facet_ordering(cli: RunCli, tmp_path: Path) -> None:

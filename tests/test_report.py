@@ -14,7 +14,7 @@ from pathlib import Path
 import orjson
 import pytest
 
-from benchie_cli import __version__
+from benchie_cli import DEFAULT_GOLD_VERSION, __version__
 
 from .conftest import GOLD_DIR, RunCli, example
 
@@ -22,7 +22,7 @@ EN_GOLD = "en/default/benchie_gold_annotations_en.txt"
 
 
 def manifest_sha(rel: str = EN_GOLD) -> str:
-    manifest = orjson.loads((GOLD_DIR / "1.0.0" / "manifest.json").read_bytes())
+    manifest = orjson.loads((GOLD_DIR / DEFAULT_GOLD_VERSION / "manifest.json").read_bytes())
     (entry,) = [f for f in manifest["files"] if f["path"] == rel]
     return entry["sha256"]
 
@@ -131,7 +131,7 @@ def test_signature_format(cli: RunCli, tmp_path: Path) -> None:
     sha = manifest_sha()
     assert re.fullmatch(r"[0-9a-f]{64}", sha)
     assert report["signature"] == (
-        f"benchie|lang:en|facet:default|gold:1.0.0@{sha[:12]}|implicit:strip|v:{__version__}"
+        f"benchie|lang:en|facet:default|gold:{DEFAULT_GOLD_VERSION}@{sha[:12]}|implicit:strip|v:{__version__}"
     )
 
 
@@ -149,7 +149,7 @@ def test_signature_pins_options(
     """Every option that can change a number shows in the signature."""
     report = run_json(cli, tmp_path / "r.json", *args, example("en", "clausie"))
     assert report["signature"] == (
-        f"benchie|lang:{'en'}|facet:{facet}|gold:1.0.0@{manifest_sha()[:12]}"
+        f"benchie|lang:{'en'}|facet:{facet}|gold:{DEFAULT_GOLD_VERSION}@{manifest_sha()[:12]}"
         f"|implicit:{implicit}|v:{__version__}"
     )
 
@@ -159,13 +159,13 @@ def test_gold_identity_matches_manifest_and_file(cli: RunCli, tmp_path: Path) ->
     relative to the store (no machine-dependent path)."""
     report = run_json(cli, tmp_path / "r.json", example("en", "clausie"))
     gold = report["gold"]
-    assert gold["version"] == "1.0.0"
+    assert gold["version"] == DEFAULT_GOLD_VERSION
     assert gold["language"] == "en"
     assert gold["derived_from"] is None
     (entry,) = gold["files"]
-    assert entry["path"] == f"1.0.0/{EN_GOLD}"
+    assert entry["path"] == f"{DEFAULT_GOLD_VERSION}/{EN_GOLD}"
     assert entry["sha256"] == manifest_sha()
-    actual = hashlib.sha256((GOLD_DIR / "1.0.0" / EN_GOLD).read_bytes()).hexdigest()
+    actual = hashlib.sha256((GOLD_DIR / DEFAULT_GOLD_VERSION / EN_GOLD).read_bytes()).hexdigest()
     assert entry["sha256"] == actual
     assert str(GOLD_DIR) not in out_text(tmp_path / "r.json")
 
@@ -295,7 +295,9 @@ def test_per_sentence_sums_equal_totals(cli: RunCli, tmp_path: Path) -> None:
     )
     gold_ids = [
         line.split("\t", 1)[0][len("sent_id:") :]
-        for line in (GOLD_DIR / "1.0.0" / EN_GOLD).read_text(encoding="utf-8").splitlines()
+        for line in (GOLD_DIR / DEFAULT_GOLD_VERSION / EN_GOLD)
+        .read_text(encoding="utf-8")
+        .splitlines()
         if line.startswith("sent_id:")
     ]
     for system in report["systems"]:
