@@ -17,6 +17,7 @@ import click
 import orjson
 
 from benchie_cli import DEFAULT_GOLD_VERSION, LANGUAGES, __version__
+from benchie_cli.batch import Failure, expand, score_each
 from benchie_cli.errors import BenchieError, ExitCode
 from benchie_cli.gold import Gold, load_gold
 from benchie_cli.gold_store import (
@@ -144,14 +145,8 @@ def main() -> None:
 # --------------------------------------------------------------------------- score
 
 
-def parse_submission_arg(arg: str) -> tuple[str, str]:
-    """``NAME=PATH`` or ``PATH`` -> (name, path); ``-`` is stdin, named ``stdin``."""
-    if arg == STDIN:
-        return "stdin", STDIN
-    name, eq, path = arg.partition("=")
-    if eq and name and not Path(arg).exists():
-        return name, path
-    return Path(arg).stem, arg
+#: A batch at least this long shows a progress bar (on an interactive terminal only).
+PROGRESS_MIN = 5
 
 
 EXPECT_GOLD_MIN = 12  # the signature shows 12 hex digits: the shortest pin accepted
@@ -246,22 +241,24 @@ def score(
     strict: bool,
     expect_gold: str | None,
 ) -> None:
-    """Score SUBMISSIONs (PATH, NAME=PATH, or - for stdin) against BenchIE gold.
+    """Score SUBMISSIONs (PATH, NAME=PATH, - for stdin, or a directory: every *.tsv in it)
+    against BenchIE gold, and print or write a leaderboard sorted by F1.
 
     A submission has one extraction per line: sent_id, subject, relation, object,
-    TAB-separated; further columns are joined into the object (n-ary).
+    TAB-separated; further columns are joined into the object (n-ary). A submission that
+    cannot be scored is reported with its error and the others are scored; the run then
+    exits 1 (2 when none could be scored, and no report is written).
 
     \b
     Examples:
-      benchie score --lang en examples/submissions/en/*.tsv
+      benchie score --lang en examples/submissions/en/
       benchie score --facet concat -o report.json mine=out.tsv
       cat out.tsv | benchie score --lang de --format markdown -
     """
     from benchie_cli.report import build_report, to_json, to_markdown, to_table
 
     check_output(output)
-    if sum(1 for arg in submissions if parse_submission_arg(arg)[1] == STDIN) > 1:
-        raise BenchieError("standard input ('-') can be read only once per run")
+    batch = expand(submissions)
     expected = check_expect_gold(expect_gold) if expect_gold is not None else None
     resolved = resolve(gold_dir, gold_version, gold_file, lang, facet)
     if expected is not None and not resolved.sha256.startswith(expected):
@@ -272,14 +269,24 @@ def score(
         )
     options = ScoreOptions(lang, facet, strip_implicit, case_sensitive)
     results: list[SystemResult] = []
+    failures: list[Failure] = []
+    progress = len(batch) >= PROGRESS_MIN and sys.stderr.isatty()
     with no_cyclic_gc():  # a short run building acyclic structures: see no_cyclic_gc
         scorer = Scorer(load_compiled(resolved), options)
-        for arg in submissions:
-            name, path = parse_submission_arg(arg)
-            result = scorer.score(path, name, strict=strict, jobs=jobs)
-            _summarise_warnings(result)
-            results.append(result)
-    report = build_report(resolved, options, results, per_sentence=per_sentence)
+        outcomes = score_each(scorer, batch, strict=strict, jobs=jobs)
+        with click.progressbar(
+            outcomes, length=len(batch), label="scoring", file=sys.stderr, hidden=not progress
+        ) as bar:
+            for outcome in bar:
+                if isinstance(outcome, Failure):
+                    click.echo(f"benchie: {outcome.message}", err=True)
+                    failures.append(outcome)
+                else:
+                    _summarise_warnings(outcome)
+                    results.append(outcome)
+    if not results:  # nothing to report: the exit status of the worst failure
+        sys.exit(max(int(f.exit_code) for f in failures))
+    report = build_report(resolved, options, results, per_sentence=per_sentence, failures=failures)
     fmt = fmt or ("json" if output not in (None, STDIN) else "table")
     data = {
         "json": lambda: to_json(report),
@@ -287,6 +294,12 @@ def score(
         "markdown": lambda: to_markdown(report).encode(),
     }[fmt]()
     atomic_write(output or STDIN, data)
+    if failures:
+        click.echo(
+            f"benchie: {len(failures)} of {len(batch)} submission(s) could not be scored",
+            err=True,
+        )
+        sys.exit(int(ExitCode.FAILED))
 
 
 def _summarise_warnings(result: SystemResult) -> None:

@@ -13,6 +13,7 @@ from typing import Any
 import orjson
 
 from benchie_cli import __version__
+from benchie_cli.batch import Failure
 from benchie_cli.gold_store import ResolvedGold
 from benchie_cli.scoring import ScoreOptions, SystemResult
 
@@ -30,11 +31,18 @@ def signature(gold: ResolvedGold, options: ScoreOptions) -> str:
     )
 
 
-def system_json(result: SystemResult, *, per_sentence: bool) -> dict[str, Any]:
+def ranks(results: list[SystemResult]) -> list[int]:
+    """Leaderboard rank of each result by F1 (1 is best; equal F1, equal rank: 1, 2, 2, 4)."""
+    f1s = [r.scores[2] for r in results]
+    return [1 + sum(1 for other in f1s if other > f1) for f1 in f1s]
+
+
+def system_json(result: SystemResult, rank: int, *, per_sentence: bool) -> dict[str, Any]:
     tp, fp, fn = result.totals
     precision, recall, f1 = result.scores
     out: dict[str, Any] = {
         "name": result.name,
+        "rank": rank,
         "file": result.facts.path,
         "sha256": result.facts.sha256,
         "lines": result.facts.lines,
@@ -68,8 +76,10 @@ def build_report(
     results: list[SystemResult],
     *,
     per_sentence: bool,
-    failures: list[dict[str, str]] | None = None,
+    failures: list[Failure] | None = None,
 ) -> dict[str, Any]:
+    """The report: systems in the order given (each with its leaderboard rank), then the
+    submissions that could not be scored, if any."""
     report: dict[str, Any] = {
         "schema": REPORT_SCHEMA,
         "benchie_version": __version__,
@@ -88,10 +98,13 @@ def build_report(
             "case_sensitive": options.case_sensitive,
             "per_sentence": per_sentence,
         },
-        "systems": [system_json(r, per_sentence=per_sentence) for r in results],
+        "systems": [
+            system_json(r, rank, per_sentence=per_sentence)
+            for r, rank in zip(results, ranks(results), strict=True)
+        ],
     }
     if failures:
-        report["failures"] = failures
+        report["failures"] = [f.as_json() for f in failures]
     return report
 
 
@@ -99,12 +112,18 @@ def to_json(report: dict[str, Any]) -> bytes:
     return orjson.dumps(report, option=orjson.OPT_INDENT_2) + b"\n"
 
 
-_COLUMNS = ("system", "P", "R", "F1", "TP", "FP", "FN", "extractions", "implicit")
+_COLUMNS = ("#", "system", "P", "R", "F1", "TP", "FP", "FN", "extractions", "implicit")
+
+
+def _leaderboard(report: dict[str, Any]) -> list[dict[str, Any]]:
+    """Systems best first (rank, then name for a stable order among equals)."""
+    return sorted(report["systems"], key=lambda s: (s["rank"], s["name"]))
 
 
 def _rows(report: dict[str, Any]) -> list[list[str]]:
     return [
         [
+            str(s["rank"]),
             s["name"],
             f"{s['precision']:.4f}",
             f"{s['recall']:.4f}",
@@ -115,33 +134,44 @@ def _rows(report: dict[str, Any]) -> list[list[str]]:
             str(s["extractions"]),
             str(s["implicit_removed"]),
         ]
-        for s in report["systems"]
+        for s in _leaderboard(report)
     ]
 
 
+def _failure_lines(report: dict[str, Any]) -> list[str]:
+    return [f"FAILED {f['name']}: {f['error']}" for f in report.get("failures", [])]
+
+
 def to_table(report: dict[str, Any]) -> str:
-    """A fixed-width table for the terminal, with the signature under it."""
+    """The leaderboard as a fixed-width table for the terminal, failures and signature
+    below it."""
     rows = [list(_COLUMNS), *_rows(report)]
     widths = [max(len(r[i]) for r in rows) for i in range(len(_COLUMNS))]
     lines = []
     for n, row in enumerate(rows):
-        cells = [row[0].ljust(widths[0])] + [
-            c.rjust(w) for c, w in zip(row[1:], widths[1:], strict=True)
+        cells = [
+            row[0].rjust(widths[0]),
+            row[1].ljust(widths[1]),
+            *(c.rjust(w) for c, w in zip(row[2:], widths[2:], strict=True)),
         ]
         lines.append("  ".join(cells).rstrip())
         if n == 0:
             lines.append("  ".join("-" * w for w in widths))
+    lines.extend(_failure_lines(report))
     lines.append("")
     lines.append(report["signature"])
     return "\n".join(lines) + "\n"
 
 
 def to_markdown(report: dict[str, Any]) -> str:
-    """A GitHub-flavoured markdown table, signature below, ready for a README or a paper."""
+    """The leaderboard as a GitHub-flavoured markdown table, failures and signature below,
+    ready for a README or a paper."""
     lines = [
         "| " + " | ".join(_COLUMNS) + " |",
-        "|" + "|".join(["---"] + ["---:"] * (len(_COLUMNS) - 1)) + "|",
+        "|" + "|".join(["---:", "---"] + ["---:"] * (len(_COLUMNS) - 2)) + "|",
     ]
     lines += ["| " + " | ".join(row) + " |" for row in _rows(report)]
+    if report.get("failures"):
+        lines += ["", *(f"- {line}" for line in _failure_lines(report))]
     lines += ["", f"`{report['signature']}`"]
     return "\n".join(lines) + "\n"

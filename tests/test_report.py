@@ -50,6 +50,7 @@ def test_system_keys_in_documented_order(cli: RunCli, tmp_path: Path) -> None:
     (system,) = report["systems"]
     assert list(system) == [
         "name",
+        "rank",
         "file",
         "sha256",
         "lines",
@@ -321,12 +322,13 @@ def test_no_per_sentence_without_the_flag(cli: RunCli, tmp_path: Path) -> None:
 
 
 def rows_of(text: str, names: list[str]) -> dict[str, list[str]]:
-    """Cells of each system's row in a table or markdown view."""
+    """Cells of each system's row in a table or markdown view, after its rank cell."""
     out = {}
     for line in text.splitlines():
         cells = [c for c in re.split(r"\s*\|\s*|\s{2,}", line.strip()) if c]
-        if cells and cells[0] in names:
-            out[cells[0]] = cells
+        if len(cells) > 1 and cells[1] in names:
+            assert cells[0].isdigit(), line  # the leaderboard rank
+            out[cells[1]] = cells[1:]
     return out
 
 
@@ -369,8 +371,8 @@ def test_markdown_written_to_file(cli: RunCli, tmp_path: Path) -> None:
     res = cli("score", "--lang", "en", "--format", "markdown", "-o", out, example("en", "clausie"))
     assert res.exit_code == 0, res.stderr
     text = out.read_text(encoding="utf-8")
-    assert text.startswith("| system |")
-    assert "| clausie | 0.5029 | 0.2556 | 0.3389 |" in text
+    assert text.startswith("| # | system |")
+    assert "| 1 | clausie | 0.5029 | 0.2556 | 0.3389 |" in text
 
 
 # --------------------------------------------------------------------------- implicit

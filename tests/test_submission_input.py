@@ -241,15 +241,22 @@ def test_bad_input_is_one_clear_line(
     assert proc.stdout == ""
 
 
-def test_bad_second_submission_writes_no_report(cli_process: RunProcess, tmp_path: Path) -> None:
-    """A good file then a bad one: the run fails as a whole (exit 2), nothing is written."""
+def test_bad_second_submission_is_reported_and_the_first_scored(
+    cli_process: RunProcess, tmp_path: Path
+) -> None:
+    """A good file then a bad one (a batch): the good one is scored and reported, the bad
+    one is named with its error in stderr and in the report, and the run exits 1."""
     bad = make_bad(tmp_path, "latin-1")
     out = tmp_path / "out.json"
     proc = cli_process("score", "--lang", "en", "-o", out, example("en", "clausie"), bad)
-    assert proc.returncode == 2
+    assert proc.returncode == 1
     assert f"{bad}:2:" in proc.stderr
     assert "Traceback" not in proc.stderr
-    assert not out.exists()
+    report = orjson.loads(out.read_bytes())
+    assert [s["name"] for s in report["systems"]] == ["clausie"]
+    [failure] = report["failures"]
+    assert failure["name"] == bad.stem and f"{bad}:2:" in failure["error"]
+    assert failure["exit_code"] == 2
 
 
 def test_bad_stdin_is_named(cli_process: RunProcess, tmp_path: Path) -> None:
