@@ -25,6 +25,7 @@ from benchie_cli.gold_store import (
     GoldStore,
     ResolvedGold,
     build_manifest,
+    default_gold_version,
     manifest_bytes,
     resolve_gold_dir,
     resolve_gold_file,
@@ -35,6 +36,7 @@ from benchie_cli.textio import STDIN, atomic_write
 
 F = TypeVar("F", bound=Callable[..., Any])
 
+GOLD_VERSION_SHOWN = f"{DEFAULT_GOLD_VERSION}, or $BENCHIE_GOLD_VERSION"
 EPILOG_EXIT = "Exit status: 0 success, 1 negative verdict, 2 unusable input or usage."
 
 
@@ -66,8 +68,8 @@ def gold_options(*, facet: bool = True) -> Callable[[F], F]:
             ),
             click.option(
                 "--gold-version",
-                default=DEFAULT_GOLD_VERSION,
-                show_default=True,
+                default=default_gold_version,
+                show_default=GOLD_VERSION_SHOWN,
                 metavar="V",
                 help="Gold version from the store.",
             ),
@@ -123,15 +125,23 @@ def load(resolved: ResolvedGold) -> Gold:
     return gold
 
 
+def _print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    if value and not ctx.resilient_parsing:
+        click.echo(f"benchie {__version__} (default gold {default_gold_version()})")
+        ctx.exit(0)
+
+
 @click.group(
     cls=BenchieGroup, context_settings={"help_option_names": ["-h", "--help"]}, epilog=EPILOG_EXIT
 )
-@click.version_option(
-    __version__,
+@click.option(
     "-V",
     "--version",
-    prog_name="benchie",
-    message=f"%(prog)s %(version)s (default gold {DEFAULT_GOLD_VERSION})",
+    is_flag=True,
+    expose_value=False,
+    is_eager=True,
+    callback=_print_version,
+    help="Show the version and the default gold version, then exit.",
 )
 def main() -> None:
     """Fact-level evaluation of Open Information Extraction with BenchIE.
@@ -533,6 +543,7 @@ def gold_list(gold_dir: str | None, fmt: str) -> None:
       benchie gold list --format json
     """
     store = _store(gold_dir)
+    default_version = default_gold_version()
     doc = []
     rows = [["version", "language", "facets"]]
     for version in store.versions():
@@ -542,14 +553,14 @@ def gold_list(gold_dir: str | None, fmt: str) -> None:
             doc.append(
                 {
                     "version": version,
-                    "default": version == DEFAULT_GOLD_VERSION,
+                    "default": version == default_version,
                     "language": lang,
                     "facets": [{"facet": f, "derived_from": d} for f, d in facets],
                 }
             )
             rows.append(
                 [
-                    version + (" (default)" if version == DEFAULT_GOLD_VERSION else ""),
+                    version + (" (default)" if version == default_version else ""),
                     lang,
                     ", ".join(f if d is None else f"{f} (from {d})" for f, d in facets),
                 ]
@@ -558,7 +569,9 @@ def gold_list(gold_dir: str | None, fmt: str) -> None:
 
 
 @gold.command("info")
-@click.option("--gold-version", default=DEFAULT_GOLD_VERSION, show_default=True, metavar="V")
+@click.option(
+    "--gold-version", default=default_gold_version, show_default=GOLD_VERSION_SHOWN, metavar="V"
+)
 @gold_dir_option
 @format_option
 def gold_info(gold_version: str, gold_dir: str | None, fmt: str) -> None:
@@ -587,7 +600,9 @@ def gold_info(gold_version: str, gold_dir: str | None, fmt: str) -> None:
 
 
 @gold.command("stats")
-@click.option("--gold-version", default=DEFAULT_GOLD_VERSION, show_default=True, metavar="V")
+@click.option(
+    "--gold-version", default=default_gold_version, show_default=GOLD_VERSION_SHOWN, metavar="V"
+)
 @click.option(
     "--lang", type=click.Choice(LANGUAGES), default=None, help="Only this language [default: all]."
 )
@@ -658,6 +673,25 @@ def gold_verify(gold_version: str | None, gold_dir: str | None) -> None:
         )
         sys.exit(int(ExitCode.FAILED))
     click.echo(f"ok: {files} file(s) in {len(versions)} version(s) match their manifests")
+
+
+@gold.command("compile")
+@click.option("--gold-version", default=None, metavar="V", help="Only this version [default: all].")
+@gold_dir_option
+def gold_compile(gold_version: str | None, gold_dir: str | None) -> None:
+    """Fill the index cache with every version, language and facet, so that no later run
+    pays for parsing the gold (container images run this at build time).
+
+    \b
+    Example:
+      BENCHIE_CACHE_DIR=/opt/benchie/cache benchie gold compile
+    """
+    from benchie_cli.index_cache import compile_store
+
+    store = _store(gold_dir)
+    versions = [gold_version] if gold_version else store.versions()
+    written = compile_store(store, versions)
+    click.echo(f"compiled {len(written)} index(es) into {written[0].parent}")
 
 
 @gold.command("manifest")

@@ -29,13 +29,14 @@ from typing import Any
 
 import orjson
 
-from benchie_cli import LANGUAGES
+from benchie_cli import DEFAULT_GOLD_VERSION, LANGUAGES
 from benchie_cli.errors import BenchieError, ExitCode
 from benchie_cli.textio import sha256_file
 
 MANIFEST = "manifest.json"
 MANIFEST_SCHEMA = 1
 ENV_GOLD_DIR = "BENCHIE_GOLD_DIR"
+ENV_GOLD_VERSION = "BENCHIE_GOLD_VERSION"
 
 #: Facets with their own gold file, and facets derived from another one at load time.
 FILE_FACETS = ("default", "entity")
@@ -47,6 +48,12 @@ _DVC_HINT = (
     "get it with `dvc pull` in a checkout (install DVC with `pip install 'benchie-cli[dvc]'`), "
     f"or point --gold-dir / ${ENV_GOLD_DIR} at a gold directory"
 )
+
+
+def default_gold_version() -> str:
+    """The gold version used when none is asked for: ``$BENCHIE_GOLD_VERSION`` (a container
+    image tagged ``-gold1.0.0`` sets it), else the package's default."""
+    return os.environ.get(ENV_GOLD_VERSION) or DEFAULT_GOLD_VERSION
 
 
 def version_key(version: str) -> tuple[int, ...]:

@@ -22,7 +22,7 @@ from pathlib import Path
 from benchie_cli import __version__
 from benchie_cli.errors import BenchieError
 from benchie_cli.gold import load_gold
-from benchie_cli.gold_store import ResolvedGold
+from benchie_cli.gold_store import GoldStore, ResolvedGold
 from benchie_cli.matching import CompiledGold
 from benchie_cli.textio import atomic_write
 
@@ -70,3 +70,23 @@ def load_compiled(gold: ResolvedGold) -> CompiledGold:
         except (OSError, BenchieError):
             pass  # a cache we cannot write only costs time
     return compiled
+
+
+def compile_store(store: GoldStore, versions: list[str]) -> list[Path]:
+    """Compile every language and facet of ``versions`` into the cache: run once where
+    runs are many and first runs matter (a container image at build time)."""
+    directory = cache_dir()
+    if directory is None:
+        raise BenchieError(f"the index cache is off (${ENV_CACHE_DIR}); nothing to compile into")
+    written = []
+    for version in versions:
+        manifest = store.manifest(version)
+        for language in manifest.languages():
+            for facet, _ in manifest.facets(language):
+                gold = store.resolve(version, language, facet)
+                load_compiled(gold)
+                path = entry_path(directory, gold)
+                if not path.is_file():
+                    raise BenchieError(f"could not write the index cache in {directory}")
+                written.append(path)
+    return written

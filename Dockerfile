@@ -1,0 +1,77 @@
+# benchie-cli container image: the scorer, its runtime dependencies and every gold version,
+# so that `docker run benchie score ...` gives the same numbers on every machine.
+#
+#   scripts/build-image                  # computes the labels below and tags
+#                                        # benchie:<code version>-gold<gold version>
+#   docker build -t benchie:0.1.0-gold1.1.0 .   # the same without labels for the revision
+#
+# Classic Dockerfile syntax only (no BuildKit-only features), so that any builder works.
+
+ARG PYTHON_IMAGE=python:3.11-slim
+
+# ---------------------------------------------------------------------------- build stage
+# dvc restores the gold from the DVC remote in the build context; the package is installed
+# into a virtual environment; the gold index is compiled. Nothing of dvc reaches the image.
+FROM ${PYTHON_IMAGE} AS build
+
+ENV PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    PYTHONDONTWRITEBYTECODE=1
+
+# A private gold remote (see README, "For organisers"): its name, and its credentials as
+# build arguments. They exist only in this stage, which the final image does not contain.
+ARG DVC_REMOTE=
+
+RUN python -m venv /opt/dvc && /opt/dvc/bin/pip install --quiet "dvc>=3.0"
+
+WORKDIR /src
+COPY .dvc/config .dvc/config
+COPY gold.dvc ./
+COPY dvc-store/ dvc-store/
+RUN /opt/dvc/bin/dvc config --local core.no_scm true \
+ && /opt/dvc/bin/dvc pull --quiet ${DVC_REMOTE:+--remote "$DVC_REMOTE"}
+
+COPY pyproject.toml README.md LICENSE ./
+COPY benchie_cli/ benchie_cli/
+RUN python -m venv /opt/benchie \
+ && /opt/benchie/bin/pip install --quiet . \
+ && mkdir -p /opt/benchie/share/benchie-cli \
+ && cp -r gold /opt/benchie/share/benchie-cli/gold \
+ && BENCHIE_CACHE_DIR=/opt/benchie/cache /opt/benchie/bin/benchie gold verify \
+ && BENCHIE_CACHE_DIR=/opt/benchie/cache /opt/benchie/bin/benchie gold compile \
+ && /opt/benchie/bin/pip uninstall --quiet --yes pip setuptools
+
+# ---------------------------------------------------------------------------- final stage
+FROM ${PYTHON_IMAGE}
+
+ARG BENCHIE_VERSION=0.1.0
+ARG REVISION=unknown
+ARG GOLD_VERSION=1.1.0
+ARG GOLD_SHA256=unknown
+
+LABEL org.opencontainers.image.title="benchie" \
+      org.opencontainers.image.description="BenchIE fact-level evaluation of Open Information Extraction, with its gold" \
+      org.opencontainers.image.version="${BENCHIE_VERSION}" \
+      org.opencontainers.image.revision="${REVISION}" \
+      org.opencontainers.image.licenses="MIT AND CC-BY-4.0" \
+      io.benchie.gold.version="${GOLD_VERSION}" \
+      io.benchie.gold.manifest-sha256="${GOLD_SHA256}"
+
+COPY --from=build /opt/benchie /opt/benchie
+
+# The gold is found at /opt/benchie/share/benchie-cli/gold (the installed location); the
+# compiled index is read from /opt/benchie/cache; GOLD_VERSION is the default gold.
+ENV PATH=/opt/benchie/bin:$PATH \
+    BENCHIE_CACHE_DIR=/opt/benchie/cache \
+    BENCHIE_GOLD_VERSION=${GOLD_VERSION} \
+    PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1
+
+RUN groupadd --system --gid 10001 benchie \
+ && useradd --system --uid 10001 --gid 10001 --no-create-home --home-dir /nonexistent \
+        --shell /usr/sbin/nologin benchie
+
+USER 10001:10001
+WORKDIR /data
+ENTRYPOINT ["benchie"]
+CMD ["--help"]

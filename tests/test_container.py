@@ -1,0 +1,236 @@
+"""The container image, built from the project's real Dockerfile and run as users run it.
+
+Run by ``tox -e container`` (``pytest -m container``). It needs a Docker engine or, on
+machines without one (these CI machines), the buildah stand-in in ``../shared/container``;
+with neither it skips and says why. Every command runs without network, as the image must.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+import orjson
+import pytest
+
+from benchie_cli import DEFAULT_GOLD_VERSION, __version__
+
+from .conftest import ENGLISH_SYSTEMS, GOLD_DIR, REPO
+
+pytestmark = pytest.mark.container
+
+STAND_IN = REPO.parent / "shared" / "container"
+EXAMPLES = REPO / "examples" / "submissions"
+
+
+@dataclass(frozen=True)
+class Image:
+    engine: str  # "docker" or "buildah"
+    tag: str
+
+
+def _engine() -> tuple[str | None, str]:
+    if shutil.which("docker"):
+        info = subprocess.run(["docker", "info"], capture_output=True, check=False)
+        if info.returncode == 0:
+            return "docker", ""
+    if (STAND_IN / "build-base-image").is_file():
+        if os.geteuid() != 0:
+            return None, f"{STAND_IN} needs root (buildah, debootstrap)"
+        return "buildah", ""
+    return None, (
+        "no Docker engine answers (`docker info` failed or docker is absent) and the buildah "
+        f"stand-in {STAND_IN} is not here: the container image cannot be built on this machine"
+    )
+
+
+def _run(args: list[str], **kwargs: object) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(args, capture_output=True, text=True, check=False, **kwargs)  # type: ignore[call-overload,no-any-return]
+
+
+@pytest.fixture(scope="module")
+def image() -> Image:
+    engine, why = _engine()
+    if engine is None:
+        pytest.skip(why)
+    if engine == "buildah":
+        base = _run([str(STAND_IN / "build-base-image")])
+        assert base.returncode == 0, base.stdout + base.stderr
+    build = _run([str(REPO / "scripts" / "build-image"), "--builder", engine], cwd=REPO)
+    assert build.returncode == 0, build.stdout[-3000:] + build.stderr[-3000:]
+    tag = build.stdout.strip().splitlines()[-1]
+    assert tag == f"benchie:{__version__}-gold{DEFAULT_GOLD_VERSION}"
+    return Image(engine, tag)
+
+
+def run_image(
+    image: Image, *args: str, mounts: tuple[str, ...] = ()
+) -> subprocess.CompletedProcess[str]:
+    """``docker run --rm --network none [-v ...] IMAGE ARGS`` or its stand-in, with no
+    network either way (a fresh network namespace has no interface but loopback)."""
+    volumes = [arg for m in mounts for arg in ("-v", m)]
+    if image.engine == "docker":
+        return _run(["docker", "run", "--rm", "--network", "none", *volumes, image.tag, *args])
+    return _run(["unshare", "--net", str(STAND_IN / "image-run"), *volumes, image.tag, *args])
+
+
+def image_config(image: Image) -> dict:
+    if image.engine == "docker":
+        out = _run(["docker", "image", "inspect", image.tag])
+        return json.loads(out.stdout)[0]["Config"]
+    out = _run(["buildah", "inspect", "--type", "image", image.tag])
+    return json.loads(out.stdout)["OCIv1"]["config"]
+
+
+def image_files(image: Image, tmp_path: Path) -> list[str]:
+    """Every path in the image's filesystem."""
+    if image.engine == "docker":
+        cid = _run(["docker", "create", image.tag]).stdout.strip()
+        try:
+            tar = subprocess.run(["docker", "export", cid], capture_output=True, check=True).stdout
+        finally:
+            _run(["docker", "rm", cid])
+        listing = subprocess.run(["tar", "-t"], input=tar, capture_output=True, check=True)
+        return ["/" + p.lstrip("./") for p in listing.stdout.decode().splitlines()]
+    ctr = _run(["buildah", "from", "--pull-never", image.tag]).stdout.strip()
+    try:
+        root = Path(_run(["buildah", "mount", ctr]).stdout.strip())
+        return ["/" + str(p.relative_to(root)) for p in root.rglob("*")]
+    finally:
+        _run(["buildah", "umount", ctr])
+        _run(["buildah", "rm", ctr])
+
+
+def host_manifest(version: str) -> dict:
+    return orjson.loads((GOLD_DIR / version / "manifest.json").read_bytes())
+
+
+def test_gold_verify_in_the_image(image: Image) -> None:
+    res = run_image(image, "gold", "verify")
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.startswith("ok: 8 file(s) in 2 version(s)")
+
+
+def test_validate_in_the_image(image: Image) -> None:
+    res = run_image(
+        image,
+        "validate",
+        "--lang",
+        "en",
+        "/data/in/en/clausie.tsv",
+        mounts=(f"{EXAMPLES}:/data/in:ro",),
+    )
+    assert res.returncode == 0, res.stderr
+    assert "0 error(s), 0 warning(s) in 1 file(s)" in res.stderr
+
+
+def test_score_in_the_image_matches_the_host(image: Image, tmp_path: Path, cli) -> None:
+    out_dir = tmp_path / "out"
+    out_dir.mkdir()
+    out_dir.chmod(0o777)  # the image runs as uid 10001, not as the caller
+    res = run_image(
+        image,
+        "score",
+        "--lang",
+        "en",
+        "/data/in/en/",
+        "-o",
+        "/data/out/report.json",
+        mounts=(f"{EXAMPLES}:/data/in:ro", f"{out_dir}:/data/out"),
+    )
+    assert res.returncode == 0, res.stderr
+    report_path = out_dir / "report.json"
+    assert report_path.stat().st_mode & 0o044 == 0o044  # readable by the caller's group and others
+    report = orjson.loads(report_path.read_bytes())
+    # The report's gold hash is the manifest's, as `benchie gold info` shows it outside.
+    info = orjson.loads(
+        cli("gold", "info", "--gold-version", DEFAULT_GOLD_VERSION, "--format", "json").stdout
+    )
+    en = next(f for f in info["files"] if f["language"] == "en" and f["facet"] == "default")
+    assert report["gold"]["version"] == DEFAULT_GOLD_VERSION
+    assert report["gold"]["files"][0]["sha256"] == en["sha256"]
+    # And the numbers are the host's.
+    host_out = tmp_path / "host.json"
+    cli("score", "--lang", "en", str(EXAMPLES / "en"), "-o", host_out)
+    host = orjson.loads(host_out.read_bytes())
+    assert report["signature"] == host["signature"]
+    strip = lambda r: [{k: v for k, v in s.items() if k != "file"} for s in r["systems"]]  # noqa: E731
+    assert strip(report) == strip(host)
+    assert sorted(s["name"] for s in report["systems"]) == sorted(ENGLISH_SYSTEMS)
+
+
+def test_gold_can_be_pinned_in_the_image(image: Image) -> None:
+    sha = next(
+        f["sha256"] for f in host_manifest("1.0.0")["files"] if f["path"].startswith("en/default/")
+    )
+    mounts = (f"{EXAMPLES}:/data/in:ro",)
+    ok = run_image(
+        image,
+        "score",
+        "--gold-version",
+        "1.0.0",
+        "--expect-gold",
+        sha,
+        "--format",
+        "json",
+        "/data/in/en/clausie.tsv",
+        mounts=mounts,
+    )
+    assert ok.returncode == 0, ok.stderr
+    assert orjson.loads(ok.stdout)["systems"][0]["precision"] == 0.5029154518950437
+    wrong = run_image(
+        image,
+        "score",
+        "--gold-version",
+        "1.1.0",
+        "--expect-gold",
+        sha,
+        "/data/in/en/clausie.tsv",
+        mounts=mounts,
+    )
+    assert wrong.returncode == 1 and "not the expected" in wrong.stderr
+
+
+def test_image_metadata(image: Image) -> None:
+    config = image_config(image)
+    assert config["User"] == "10001:10001"
+    assert config["Entrypoint"] == ["benchie"]
+    assert config["WorkingDir"] == "/data"
+    labels = config["Labels"]
+    assert labels["org.opencontainers.image.version"] == __version__
+    assert labels["io.benchie.gold.version"] == DEFAULT_GOLD_VERSION
+    manifest = GOLD_DIR / DEFAULT_GOLD_VERSION / "manifest.json"
+    assert (
+        labels["io.benchie.gold.manifest-sha256"]
+        == hashlib.sha256(manifest.read_bytes()).hexdigest()
+    )
+    head = _run(["git", "rev-parse", "HEAD"], cwd=REPO)
+    if head.returncode == 0:
+        assert labels["org.opencontainers.image.revision"] == head.stdout.strip()
+
+
+def test_final_stage_has_no_dvc_git_or_compilers(image: Image, tmp_path: Path) -> None:
+    files = image_files(image, tmp_path)
+    assert any(p.endswith("/bin/benchie") for p in files)  # the listing is real
+    assert any("/share/benchie-cli/gold/1.0.0/" in p for p in files)
+    # The predicate itself catches what the build stage has (it is not vacuous).
+    assert _forbidden("/opt/dvc/bin/dvc") and _forbidden("/usr/bin/git")
+    assert _forbidden("/opt/dvc/lib/python3.11/site-packages/dvc/__init__.py")
+    forbidden = [p for p in files if _forbidden(p)]
+    assert forbidden == []
+
+
+def _forbidden(path: str) -> bool:
+    """dvc, git or a compiler: build tools that must stay in the build stage."""
+    directory, _, name = path.rpartition("/")
+    return (
+        "/site-packages/dvc" in path
+        or (directory.endswith("/bin") and name in {"dvc", "git", "gcc", "cc", "c++", "g++"})
+        or name == "cc1"
+        or "/.git/" in path
+    )
