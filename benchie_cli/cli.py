@@ -17,6 +17,7 @@ import click
 import orjson
 
 from benchie_cli import DEFAULT_GOLD_VERSION, LANGUAGES, __version__
+from benchie_cli.analysis import TESTS
 from benchie_cli.batch import Failure, expand, score_each
 from benchie_cli.errors import BenchieError, ExitCode
 from benchie_cli.gold import Gold, load_gold
@@ -32,6 +33,7 @@ from benchie_cli.gold_store import (
 )
 from benchie_cli.index_cache import load_compiled
 from benchie_cli.scoring import ScoreOptions, Scorer, SystemResult, no_cyclic_gc
+from benchie_cli.tables import render
 from benchie_cli.textio import STDIN, atomic_write
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -328,6 +330,139 @@ def _summarise_warnings(result: SystemResult) -> None:
         )
 
 
+# --------------------------------------------------------------------------- analyze
+
+
+def resolve_facets(
+    gold_dir: str | None, version: str, gold_file: str | None, lang: str
+) -> dict[str, ResolvedGold]:
+    """Every facet the gold offers for ``lang``: the store's, or a file's derived ones."""
+    if gold_file is not None:
+        return {f: resolve_gold_file(gold_file, lang, f) for f in ("default", "concat", "minimal")}
+    root, _ = resolve_gold_dir(gold_dir)
+    store = GoldStore(root)
+    available = [facet for facet, _ in store.manifest(version).facets(lang)]
+    if "default" not in available:
+        raise BenchieError(f"gold {version} has no default-facet file for {lang!r}")
+    return {facet: store.resolve(version, lang, facet) for facet in available}
+
+
+@main.command(epilog=EPILOG_EXIT)
+@click.argument("submissions", nargs=-1, required=True, metavar="SUBMISSION...")
+@gold_options(facet=False)
+@click.option(
+    "--buckets",
+    "bucket_file",
+    default=None,
+    metavar="FILE",
+    help="Score per bucket of sentences given as sent_id<TAB>bucket lines "
+    "(sentence length buckets are always shown).",
+)
+@click.option(
+    "--resamples",
+    type=click.IntRange(min=1),
+    default=1000,
+    show_default=True,
+    help="Bootstrap resamples (or randomisation trials).",
+)
+@click.option(
+    "--seed",
+    type=int,
+    default=12345,
+    show_default=True,
+    help="Seed of the resampling: same seed, same numbers.",
+)
+@click.option(
+    "--test",
+    type=click.Choice(TESTS),
+    default="bootstrap",
+    show_default=True,
+    help="Significance test of F1 differences: paired bootstrap or approximate randomisation.",
+)
+@click.option(
+    "--examples",
+    type=click.IntRange(min=0),
+    default=3,
+    show_default=True,
+    help="Example extractions kept per error bucket.",
+)
+@click.option("--strip-implicit/--keep-implicit", default=True, show_default=True)
+@click.option("--case-sensitive", is_flag=True, help="Case-sensitive implicit test.")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json", "html"]),
+    default=None,
+    help="[default: text on stdout; with -o, html for *.html, else json]",
+)
+@click.option("-o", "--output", default=None, metavar="FILE", help="Write here, atomically.")
+@click.option(
+    "--jobs", type=click.IntRange(min=1), default=None, help="Processes for large submission files."
+)
+def analyze(
+    submissions: tuple[str, ...],
+    lang: str,
+    gold_version: str,
+    gold_file: str | None,
+    gold_dir: str | None,
+    bucket_file: str | None,
+    resamples: int,
+    seed: int,
+    test: str,
+    examples: int,
+    strip_implicit: bool,
+    case_sensitive: bool,
+    fmt: str | None,
+    output: str | None,
+    jobs: int | None,
+) -> None:
+    """Profile systems (paper §5): confidence intervals and significance, every facet, slot
+    errors and error buckets with examples, scores per bucket of sentences.
+
+    SUBMISSIONs as for `score` (files, NAME=PATH, directories); each is read once per facet,
+    so standard input is not accepted.
+
+    \b
+    Examples:
+      benchie analyze --lang en examples/submissions/en/
+      benchie analyze --lang en examples/submissions/en/ -o analysis.html
+      benchie analyze --buckets conjuncts.tsv --test ar --seed 7 a.tsv b.tsv -o a_vs_b.json
+    """
+    from benchie_cli.analysis import AnalyzeOptions
+    from benchie_cli.analysis import analyze as run_analysis
+    from benchie_cli.analysis_views import to_html, to_text
+    from benchie_cli.report import to_json
+
+    check_output(output)
+    batch = expand(submissions)
+    if any(s.path == STDIN for s in batch):
+        raise BenchieError("analyze reads each submission once per facet: give a file, not '-'")
+    facets = resolve_facets(gold_dir, gold_version, gold_file, lang)
+    options = AnalyzeOptions(lang, resamples, seed, test, examples, strip_implicit, case_sensitive)
+    with no_cyclic_gc():
+        report, failures = run_analysis(facets, batch, options, bucket_file=bucket_file, jobs=jobs)
+    for failure in failures:
+        click.echo(f"benchie: {failure.message}", err=True)
+    if not report["systems"]:
+        sys.exit(max(int(f.exit_code) for f in failures))
+    if fmt is None:
+        fmt = (
+            "text"
+            if output in (None, STDIN)
+            else "html"
+            if output.endswith((".html", ".htm"))
+            else "json"
+        )
+    data = {
+        "json": lambda: to_json(report),
+        "text": lambda: to_text(report).encode(),
+        "html": lambda: to_html(report).encode(),
+    }[fmt]()
+    atomic_write(output or STDIN, data)
+    if failures:
+        sys.exit(int(ExitCode.FAILED))
+
+
 # --------------------------------------------------------------------------- validate
 
 
@@ -511,11 +646,8 @@ def _emit(fmt: str, doc: Any, rows: list[list[str]]) -> None:
     if fmt == "json":
         click.echo(orjson.dumps(doc, option=orjson.OPT_INDENT_2).decode())
         return
-    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    for n, row in enumerate(rows):
-        click.echo("  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip())
-        if n == 0:
-            click.echo("  ".join("-" * w for w in widths))
+    for line in render(rows):
+        click.echo(line)
 
 
 @gold.command("path")

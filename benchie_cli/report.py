@@ -16,6 +16,7 @@ from benchie_cli import __version__
 from benchie_cli.batch import Failure
 from benchie_cli.gold_store import ResolvedGold
 from benchie_cli.scoring import ScoreOptions, SystemResult
+from benchie_cli.tables import render
 
 REPORT_SCHEMA = 1
 
@@ -145,18 +146,8 @@ def _failure_lines(report: dict[str, Any]) -> list[str]:
 def to_table(report: dict[str, Any]) -> str:
     """The leaderboard as a fixed-width table for the terminal, failures and signature
     below it."""
-    rows = [list(_COLUMNS), *_rows(report)]
-    widths = [max(len(r[i]) for r in rows) for i in range(len(_COLUMNS))]
-    lines = []
-    for n, row in enumerate(rows):
-        cells = [
-            row[0].rjust(widths[0]),
-            row[1].ljust(widths[1]),
-            *(c.rjust(w) for c, w in zip(row[2:], widths[2:], strict=True)),
-        ]
-        lines.append("  ".join(cells).rstrip())
-        if n == 0:
-            lines.append("  ".join("-" * w for w in widths))
+    right = [0, *range(2, len(_COLUMNS))]
+    lines = render([list(_COLUMNS), *_rows(report)], right)
     lines.extend(_failure_lines(report))
     lines.append("")
     lines.append(report["signature"])

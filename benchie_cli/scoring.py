@@ -86,6 +86,9 @@ class SystemResult:
     unknown_count: int = 0
     warnings: list[Diagnostic] = field(default_factory=list)
     warning_count: int = 0
+    #: With ``Scorer(keep_incorrect=True)``: (line, sentence position, line bytes) of every
+    #: incorrect extraction, for error analysis.
+    incorrect: list[tuple[int, int, bytes]] = field(default_factory=list)
 
     @property
     def totals(self) -> tuple[int, int, int]:
@@ -110,6 +113,7 @@ class _Tally:
     warning_count: int = 0
     lines: int = 0
     extractions: int = 0
+    incorrect: list[tuple[int, int, bytes]] = field(default_factory=list)
 
     def shift(self, offset: int) -> None:
         """Renumber lines counted from a stretch's start to count from the file's."""
@@ -119,6 +123,7 @@ class _Tally:
             self.warnings = [
                 replace(d, line=None if d.line is None else d.line + offset) for d in self.warnings
             ]
+            self.incorrect = [(line + offset, i, raw) for line, i, raw in self.incorrect]
 
     def merge(self, later: _Tally) -> _Tally:
         """This stretch followed by ``later`` (which must come right after it)."""
@@ -133,6 +138,7 @@ class _Tally:
         self.warning_count += later.warning_count
         self.lines += later.lines
         self.extractions += later.extractions
+        self.incorrect.extend(later.incorrect)
         return self
 
 
@@ -221,7 +227,9 @@ class Scorer:
     ``index_cache``). The outcome of every distinct line is remembered for the run.
     """
 
-    def __init__(self, gold: Gold | CompiledGold, options: ScoreOptions) -> None:
+    def __init__(
+        self, gold: Gold | CompiledGold, options: ScoreOptions, *, keep_incorrect: bool = False
+    ) -> None:
         self.compiled = (
             gold if isinstance(gold, CompiledGold) else CompiledGold.build(gold, options.facet)
         )
@@ -234,6 +242,7 @@ class Scorer:
         )
         self._memo: dict[bytes, Outcome] = {}
         self.concat = options.facet == "concat"
+        self.keep_incorrect = keep_incorrect
 
     def _outcome(self, raw: bytes, name: str, lineno: int) -> Outcome:
         """What one distinct line amounts to; the scorer's hot path on distinct lines."""
@@ -295,6 +304,7 @@ class Scorer:
             tally.unknown_count,
             tally.warnings,
             tally.warning_count,
+            tally.incorrect,
         )
 
     def _scan(self, blocks: Iterable[list[bytes]], shown: str, strict: bool) -> _Tally:
@@ -303,6 +313,7 @@ class Scorer:
         tally = _Tally([0] * n, [0] * n, [0] * n)
         covered, kept, fp = tally.covered, tally.kept, tally.fp
         memo = self._memo
+        incorrect = tally.incorrect if self.keep_incorrect else None
 
         def warn(lineno: int, code: str, problem: str, consequence: str) -> None:
             if strict:
@@ -335,6 +346,8 @@ class Scorer:
                         covered[i] |= 1 << synset
                     else:
                         fp[i] += 1
+                        if incorrect is not None:
+                            incorrect.append((lineno, i, raw))
                 elif kind == _BLANK:
                     continue
                 elif kind == _UNKNOWN:

@@ -71,6 +71,12 @@ class SlotPattern:
         """Every unit kept: the form the annotator wrote, without brackets."""
         return tuple(t for u in self.units for t in u.tokens)
 
+    def text(self) -> str:
+        """The slot as the gold writes it, optional units in brackets (for reports)."""
+        return " ".join(
+            f"[{' '.join(u.tokens)}]" if u.optional else " ".join(u.tokens) for u in self.units
+        )
+
     def matches(self, tokens: tuple[str, ...] | list[str]) -> bool:
         """Whether ``tokens`` is a form of this slot, in O(units x len(tokens)).
 

@@ -445,6 +445,24 @@ def check_exact(expected: dict[str, int]) -> Check:
     return check
 
 
+def check_analyze(output: RunOutput) -> list[str]:
+    """All eight systems profiled, their default scores the published ones, every interval
+    around its estimate."""
+    got = systems(output.report)
+    problems = []
+    if sorted(got) != sorted(ENGLISH_SYSTEMS):
+        problems.append(f"systems {sorted(got)}")
+    for name, expected in PUBLISHED.items():
+        s = got.get(name, {}).get("default", {})
+        if (s.get("precision"), s.get("recall"), s.get("f1")) != expected:
+            problems.append(f"{name}: default scores differ from the published ones")
+        for key in ("precision", "recall", "f1"):
+            low, high = s.get("ci95", {}).get(key, (1.0, 0.0))
+            if not low <= s.get(key, -1.0) <= high:
+                problems.append(f"{name}: {key} outside its interval")
+    return problems
+
+
 def check_version(output: RunOutput) -> list[str]:
     return [] if output.stdout.startswith("benchie ") else [f"stdout {output.stdout!r}"]
 
@@ -563,6 +581,7 @@ JOB_NAMES = (
     "stream_distinct",
     "optional40_default",
     "optional40_concat",
+    "analyze_8sys",
 )
 
 #: benchie keeps its compiled gold index in this directory (an optimisation, keyed by the
@@ -682,6 +701,31 @@ def build_jobs(
                     Goal(0.27, None, "~8 s"),
                     out,
                     check_concat(gold.synsets, extractions),
+                )
+            )
+        elif name == "analyze_8sys":
+            jobs.append(
+                Job(
+                    name,
+                    "`benchie analyze` of the 8 English systems: every facet, error buckets, "
+                    "length buckets, 1,000 bootstrap resamples, 28 paired tests (warm index cache)",
+                    [
+                        "analyze",
+                        "--gold-version",
+                        "1.0.0",
+                        "--lang",
+                        "en",
+                        *examples,
+                        "--resamples",
+                        "1000",
+                        "--format",
+                        "json",
+                        "-o",
+                        str(out),
+                    ],
+                    Goal(3.0, None, ""),
+                    out,
+                    check_analyze,
                 )
             )
         elif name == "stream_realistic":

@@ -1,0 +1,184 @@
+"""``benchie analyze``: everything the paper's §5 profiles, for any set of systems, as one
+deterministic document (JSON, and the text and HTML views made from it).
+
+Per system: the default-facet score with 95% bootstrap intervals, the score on every facet
+the gold offers and the gaps between them (paper Figure 4), per-slot error shares and the
+seven error buckets with examples (Figures 1-2), and scores per bucket of sentences
+(Figure 3). Across systems: a p-value for every pair's F1 difference. numpy is imported here
+only, so ``score`` never pays for it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from benchie_cli import __version__
+from benchie_cli.batch import Failure, Submission, score_each
+from benchie_cli.buckets import Bucketing, bucket_scores, by_length, from_file
+from benchie_cli.gold import Gold, load_gold
+from benchie_cli.gold_store import ResolvedGold
+from benchie_cli.index_cache import load_compiled
+from benchie_cli.scoring import ScoreOptions, Scorer, SystemResult
+from benchie_cli.slot_errors import analyse
+
+ANALYSIS_SCHEMA = 1
+TESTS = ("bootstrap", "ar")
+
+
+@dataclass(frozen=True, slots=True)
+class AnalyzeOptions:
+    """Every setting that can change a number of the analysis (all in its signature)."""
+
+    lang: str
+    resamples: int = 1000
+    seed: int = 12345
+    test: str = "bootstrap"
+    examples: int = 3
+    strip_implicit: bool = True
+    case_sensitive: bool = False
+
+
+def signature(gold: ResolvedGold, options: AnalyzeOptions) -> str:
+    implicit = "strip" if options.strip_implicit else "keep"
+    if options.strip_implicit and options.case_sensitive:
+        implicit += "-cased"
+    return (
+        f"benchie-analyze|lang:{gold.language}|gold:{gold.version}@{gold.sha256[:12]}"
+        f"|implicit:{implicit}|test:{options.test}|resamples:{options.resamples}"
+        f"|seed:{options.seed}|v:{__version__}"
+    )
+
+
+def _score_json(result: SystemResult) -> dict[str, float | int]:
+    tp, fp, fn = result.totals
+    p, r, f = result.scores
+    return {"tp": tp, "fp": fp, "fn": fn, "precision": p, "recall": r, "f1": f}
+
+
+def analyze(
+    facets: dict[str, ResolvedGold],
+    submissions: list[Submission],
+    options: AnalyzeOptions,
+    *,
+    bucket_file: str | None = None,
+    jobs: int | None = None,
+) -> tuple[dict[str, Any], list[Failure]]:
+    """Analyse ``submissions`` against the gold of each facet (``facets["default"]`` is
+    required; the others are profiled when given). Unusable submissions are failures."""
+    from benchie_cli import significance  # numpy: only for analyze
+
+    base = facets["default"]
+    gold: Gold = load_gold(str(base.path))
+    compiled = load_compiled(base)
+    score_options = ScoreOptions(
+        options.lang, "default", options.strip_implicit, options.case_sensitive
+    )
+    scorer = Scorer(compiled, score_options, keep_incorrect=True)
+    results: list[SystemResult] = []
+    failures: list[Failure] = []
+    for outcome in score_each(scorer, submissions, jobs=jobs):
+        if isinstance(outcome, Failure):
+            failures.append(outcome)
+        else:
+            results.append(outcome)
+    scored_names = {r.name for r in results}
+    scored = [s for s in submissions if s.name in scored_names]
+
+    facet_scores: dict[str, list[dict[str, float | int]]] = {
+        "default": [_score_json(r) for r in results]
+    }
+    for facet, resolved in facets.items():
+        if facet == "default":
+            continue
+        facet_scorer = Scorer(
+            load_compiled(resolved),
+            ScoreOptions(options.lang, facet, options.strip_implicit, options.case_sensitive),
+        )
+        facet_scores[facet] = [
+            _score_json(facet_scorer.score(s.path, s.name, jobs=jobs)) for s in scored
+        ]
+
+    bucketings: list[Bucketing] = [by_length(compiled.texts)]
+    if bucket_file is not None:
+        bucketings.append(from_file(bucket_file, compiled.sent_ids))
+
+    intervals: list[dict[str, significance.Interval]] = []
+    comparisons: list[significance.Comparison] = []
+    if results:
+        w = significance.weights(len(compiled.sent_ids), options.resamples, options.seed)
+        intervals = significance.confidence_intervals(results, w)
+        comparisons = (
+            significance.compare_bootstrap(results, w)
+            if options.test == "bootstrap"
+            else significance.compare_randomisation(results, options.resamples, options.seed)
+        )
+
+    systems = []
+    for n, result in enumerate(results):
+        profile = {facet: scores[n] for facet, scores in facet_scores.items()}
+        f1 = {facet: s["f1"] for facet, s in profile.items()}
+        gaps = {}
+        if "concat" in f1:
+            gaps["concat_minus_default"] = f1["concat"] - f1["default"]
+        if "minimal" in f1:
+            gaps["default_minus_minimal"] = f1["default"] - f1["minimal"]
+        if "entity" in f1:
+            gaps["default_minus_entity"] = f1["default"] - f1["entity"]
+        systems.append(
+            {
+                "name": result.name,
+                "file": result.facts.path,
+                "sha256": result.facts.sha256,
+                "extractions": result.facts.extractions,
+                "implicit_removed": len(result.implicit),
+                "unknown_sentence_ids": result.unknown_count,
+                "default": {
+                    **facet_scores["default"][n],
+                    "ci95": {k: v.as_json() for k, v in intervals[n].items()},
+                },
+                "facets": profile,
+                "facet_gaps": gaps,
+                "slot_errors": analyse(
+                    gold, compiled, result.incorrect, examples=options.examples
+                ).as_json(),
+                "buckets": {b.name: bucket_scores(result, b) for b in bucketings},
+            }
+        )
+    report: dict[str, Any] = {
+        "schema": ANALYSIS_SCHEMA,
+        "benchie_version": __version__,
+        "signature": signature(base, options),
+        "gold": {
+            "version": base.version,
+            "language": base.language,
+            "files": [
+                {"path": path, "sha256": sha}
+                for path, sha in sorted({(g.display_path, g.sha256) for g in facets.values()})
+            ],
+            "facets": {facet: {"derived_from": g.derived_from} for facet, g in facets.items()},
+        },
+        "options": {
+            "lang": options.lang,
+            "resamples": options.resamples,
+            "seed": options.seed,
+            "test": options.test,
+            "examples": options.examples,
+            "strip_implicit": options.strip_implicit,
+            "case_sensitive": options.case_sensitive,
+        },
+        "bucketings": [
+            {
+                "name": b.name,
+                "buckets": list(b.buckets),
+                "sizes": b.sizes(),
+                "unassigned": b.unassigned,
+            }
+            for b in bucketings
+        ],
+        "systems": systems,
+        "comparisons": [c.as_json() for c in comparisons],
+    }
+    if failures:
+        report["failures"] = [f.as_json() for f in failures]
+    return report, failures
