@@ -19,6 +19,7 @@ from benchie_cli.buckets import Bucketing, bucket_scores, by_length, from_file
 from benchie_cli.gold import Gold, load_gold
 from benchie_cli.gold_store import ResolvedGold
 from benchie_cli.index_cache import load_compiled
+from benchie_cli.report import implicit_tag
 from benchie_cli.scoring import ScoreOptions, Scorer, SystemResult
 from benchie_cli.slot_errors import analyse
 
@@ -40,9 +41,8 @@ class AnalyzeOptions:
 
 
 def signature(gold: ResolvedGold, options: AnalyzeOptions) -> str:
-    implicit = "strip" if options.strip_implicit else "keep"
-    if options.strip_implicit and options.case_sensitive:
-        implicit += "-cased"
+    """The analysis's line to cite: gold, implicit handling, test, resamples and seed."""
+    implicit = implicit_tag(options.strip_implicit, options.case_sensitive)
     return (
         f"benchie-analyze|lang:{gold.language}|gold:{gold.version}@{gold.sha256[:12]}"
         f"|implicit:{implicit}|test:{options.test}|resamples:{options.resamples}"

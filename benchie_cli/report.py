@@ -21,11 +21,16 @@ from benchie_cli.tables import render
 REPORT_SCHEMA = 1
 
 
+def implicit_tag(strip_implicit: bool, case_sensitive: bool) -> str:
+    """How implicit extractions were treated, as signatures write it."""
+    if not strip_implicit:
+        return "keep"
+    return "strip-cased" if case_sensitive else "strip"
+
+
 def signature(gold: ResolvedGold, options: ScoreOptions) -> str:
     """One line that pins the gold and every option, to paste under a results table."""
-    implicit = "strip" if options.strip_implicit else "keep"
-    if options.strip_implicit and options.case_sensitive:
-        implicit += "-cased"
+    implicit = implicit_tag(options.strip_implicit, options.case_sensitive)
     return (
         f"benchie|lang:{gold.language}|facet:{options.facet}"
         f"|gold:{gold.version}@{gold.sha256[:12]}|implicit:{implicit}|v:{__version__}"
