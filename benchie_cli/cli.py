@@ -294,7 +294,7 @@ def score(
                     click.echo(f"benchie: {outcome.message}", err=True)
                     failures.append(outcome)
                 else:
-                    _summarise_warnings(outcome)
+                    _summarise_warnings(outcome, lang)
                     results.append(outcome)
     if not results:  # nothing to report: the exit status of the worst failure
         sys.exit(max(int(f.exit_code) for f in failures))
@@ -314,7 +314,11 @@ def score(
         sys.exit(int(ExitCode.FAILED))
 
 
-def _summarise_warnings(result: SystemResult) -> None:
+#: When more than this share of a file is implicit, its language or gold is likely wrong.
+SUSPICIOUS_IMPLICIT_SHARE = 0.5
+
+
+def _summarise_warnings(result: SystemResult, lang: str) -> None:
     """What a user at 2 a.m. must know about a submission, in a few stderr lines."""
     if result.implicit:
         click.echo(
@@ -322,6 +326,12 @@ def _summarise_warnings(result: SystemResult) -> None:
             "removed (listed in the JSON report)",
             err=True,
         )
+        if len(result.implicit) > SUSPICIOUS_IMPLICIT_SHARE * result.facts.extractions:
+            click.echo(
+                f"benchie: {result.name}: most extractions have words their sentence lacks: "
+                f"is it really --lang {lang} (and this gold)?",
+                err=True,
+            )
     if result.warning_count:
         first = result.warnings[0]
         click.echo(

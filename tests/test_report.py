@@ -450,3 +450,13 @@ def test_retokenised_extraction_is_explicit(cli: RunCli, tmp_path: Path) -> None
     system = run_json(cli, tmp_path / "r.json", "--gold-file", gold, sub)["systems"][0]
     # "the" occurs (case folding), "coast" does not: implicit because of "coast" only.
     assert system["implicit"] == [{"line": 1, "sent_id": "1", "tokens": ["coast"]}]
+
+
+def test_wrong_language_is_hinted(cli: RunCli) -> None:
+    """A German file scored as English: almost every extraction is implicit, and stderr
+    says what is likely wrong instead of leaving a silent zero."""
+    res = cli("score", example("de", "m2oie_de"))
+    assert res.exit_code == 0
+    assert "is it really --lang en" in res.stderr
+    ok = cli("score", "--lang", "de", example("de", "m2oie_de"))
+    assert "is it really" not in ok.stderr
