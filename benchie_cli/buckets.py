@@ -1,6 +1,7 @@
 """Bucketised evaluation (paper §5.2): scores restricted to groups of sentences.
 
-Built in: sentence length in whitespace tokens of the gold sentence, in the paper's three
+Built in: sentence length in whitespace tokens of the gold sentence (the gold is tokenised, so
+these are words for English and German and characters for Chinese), in the paper's three
 buckets (<= 20, 21-30, > 30). Any other grouping comes from a file of ``sent_id<TAB>bucket``
 lines; sentences it does not list are left out of every bucket (and counted as such).
 Scores per bucket come from the per-sentence counts, summed over the bucket's sentences.
