@@ -3,7 +3,7 @@
 #
 #   scripts/build-image                  # computes the labels below and tags
 #                                        # benchie:<code version>-gold<gold version>
-#   docker build -t benchie:0.1.0-gold1.1.0 .   # the same without labels for the revision
+#   docker build -t benchie:0.2.0-gold1.1.0 .   # the same without labels for the revision
 #
 # Classic Dockerfile syntax only (no BuildKit-only features), so that any builder works.
 
@@ -44,7 +44,7 @@ RUN python -m venv /opt/benchie \
 # ---------------------------------------------------------------------------- final stage
 FROM ${PYTHON_IMAGE}
 
-ARG BENCHIE_VERSION=0.1.0
+ARG BENCHIE_VERSION=0.2.0
 ARG REVISION=unknown
 ARG GOLD_VERSION=1.1.0
 ARG GOLD_SHA256=unknown

@@ -4,7 +4,7 @@ The package is a library first: the ``benchie`` command (``benchie_cli.cli``) on
 arguments and calls the functions below it, so that tests and notebooks can call them too.
 """
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 #: The gold version a run uses when none is asked for. Reports always name the version and
 #: its sha256, so changing this default can never silently change a published number.

@@ -1,5 +1,5 @@
 """``python -m benchie_cli``: the same entry point as the ``benchie`` console script."""
 
-from benchie_cli.cli import main
+from benchie_cli.cli import run
 
-main()
+run()

@@ -63,9 +63,10 @@ def analyze(
     *,
     bucket_file: str | None = None,
     jobs: int | None = None,
-) -> tuple[dict[str, Any], list[Failure]]:
+) -> tuple[dict[str, Any], list[SystemResult], list[Failure]]:
     """Analyse ``submissions`` against the gold of each facet (``facets["default"]`` is
-    required; the others are profiled when given). Unusable submissions are failures."""
+    required; the others are profiled when given). Returns the document, the default-facet
+    results (for their warnings) and the submissions that could not be scored."""
     from benchie_cli import significance  # numpy: only for analyze
 
     base = facets["default"]
@@ -181,4 +182,4 @@ def analyze(
     }
     if failures:
         report["failures"] = [f.as_json() for f in failures]
-    return report, failures
+    return report, results, failures

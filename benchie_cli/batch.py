@@ -49,10 +49,15 @@ def parse_submission_arg(arg: str) -> list[Submission]:
         return [Submission("stdin", STDIN)]
     name, eq, rest = arg.partition("=")
     if eq and name and not Path(arg).exists():
+        if not rest:
+            raise BenchieError(f"{arg!r}: NAME=PATH needs a path after '='")
         return [Submission(name, rest)]
     path = Path(arg)
     if path.is_dir():
-        files = sorted(p for p in path.glob(SUBMISSION_GLOB) if p.is_file())
+        # Hidden files are not submissions (macOS leaves ._name.tsv beside every file).
+        files = sorted(
+            p for p in path.glob(SUBMISSION_GLOB) if p.is_file() and not p.name.startswith(".")
+        )
         if not files:
             raise BenchieError(f"directory has no {SUBMISSION_GLOB} file to score", path=arg)
         return [Submission(p.stem, str(p)) for p in files]

@@ -8,8 +8,9 @@ gold version). Errors are one line on stderr, ``PATH:LINE: error: message``, nev
 
 from __future__ import annotations
 
+import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -35,6 +36,7 @@ from benchie_cli.index_cache import load_compiled
 from benchie_cli.scoring import ScoreOptions, Scorer, SystemResult, no_cyclic_gc
 from benchie_cli.tables import render
 from benchie_cli.textio import STDIN, atomic_write
+from benchie_cli.tokens import language_hint, mostly_implicit
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -80,8 +82,8 @@ def gold_options(*, facet: bool = True) -> Callable[[F], F]:
                 type=str,
                 default=None,
                 metavar="FILE",
-                help="Score against this annotation file instead of the store "
-                "(e.g. an organiser's own gold).",
+                help="Use this annotation file instead of the store (e.g. an organiser's own "
+                "gold); excludes --gold-version.",
             ),
             click.option(
                 "--gold-dir",
@@ -111,9 +113,19 @@ def gold_options(*, facet: bool = True) -> Callable[[F], F]:
     return decorate
 
 
+def check_gold_choice(gold_file: str | None) -> None:
+    """``--gold-file`` replaces the store: a version asked for as well would be ignored."""
+    if gold_file is None:
+        return
+    source = click.get_current_context().get_parameter_source("gold_version")
+    if source is click.core.ParameterSource.COMMANDLINE:
+        raise BenchieError("give --gold-version (a store version) or --gold-file, not both")
+
+
 def resolve(
     gold_dir: str | None, version: str, gold_file: str | None, lang: str, facet: str
 ) -> ResolvedGold:
+    check_gold_choice(gold_file)
     if gold_file is not None:
         return resolve_gold_file(gold_file, lang, facet)
     root, _ = resolve_gold_dir(gold_dir)
@@ -179,15 +191,24 @@ def check_expect_gold(expected: str) -> str:
     return value
 
 
-def check_output(output: str | None) -> None:
-    """Fail before the work, not after it, when the report could not be written."""
+def check_output(output: str | None, inputs: Iterable[str] = ()) -> None:
+    """Fail before the work, not after it, when the output could not be written, or would
+    overwrite one of the ``inputs`` (a typo that swaps arguments must not eat a file)."""
     if output is None or output == STDIN:
         return
-    target = Path(output)
+    if not output:
+        raise BenchieError("empty output file name")
+    target = Path(os.path.realpath(output))
     if target.is_dir():
         raise BenchieError("is a directory; give a file name for the output", path=output)
-    if not (target.parent if str(target.parent) else Path(".")).is_dir():
+    if not target.parent.is_dir():
         raise BenchieError("the output's directory does not exist", path=output)
+    if target.exists():
+        for source in inputs:
+            if source != STDIN and Path(source).exists() and os.path.samefile(source, target):
+                raise BenchieError(
+                    f"is also an input ({source}); write the output elsewhere", path=output
+                )
 
 
 @main.command(epilog=EPILOG_EXIT)
@@ -269,8 +290,8 @@ def score(
     """
     from benchie_cli.report import build_report, to_json, to_markdown, to_table
 
-    check_output(output)
     batch = expand(submissions)
+    check_output(output, [s.path for s in batch])
     expected = check_expect_gold(expect_gold) if expect_gold is not None else None
     resolved = resolve(gold_dir, gold_version, gold_file, lang, facet)
     if expected is not None and not resolved.sha256.startswith(expected):
@@ -299,7 +320,7 @@ def score(
     if not results:  # nothing to report: the exit status of the worst failure
         sys.exit(max(int(f.exit_code) for f in failures))
     report = build_report(resolved, options, results, per_sentence=per_sentence, failures=failures)
-    fmt = fmt or ("json" if output not in (None, STDIN) else "table")
+    fmt = fmt or ("json" if output is not None else "table")
     data = {
         "json": lambda: to_json(report),
         "table": lambda: to_table(report).encode(),
@@ -314,24 +335,17 @@ def score(
         sys.exit(int(ExitCode.FAILED))
 
 
-#: When more than this share of a file is implicit, its language or gold is likely wrong.
-SUSPICIOUS_IMPLICIT_SHARE = 0.5
-
-
 def _summarise_warnings(result: SystemResult, lang: str) -> None:
     """What a user at 2 a.m. must know about a submission, in a few stderr lines."""
     if result.implicit:
         click.echo(
-            f"benchie: {result.name}: {len(result.implicit)} implicit extraction(s) "
-            "removed (listed in the JSON report)",
+            f"benchie: {result.name}: {len(result.implicit)} implicit extraction(s) removed "
+            "before scoring (the JSON report and `benchie strip-implicit --removed` list them)",
             err=True,
         )
-        if len(result.implicit) > SUSPICIOUS_IMPLICIT_SHARE * result.facts.extractions:
-            click.echo(
-                f"benchie: {result.name}: most extractions have words their sentence lacks: "
-                f"is it really --lang {lang} (and this gold)?",
-                err=True,
-            )
+        if mostly_implicit(len(result.implicit), result.facts.extractions):
+            hint = language_hint(len(result.implicit), result.facts.extractions, lang)
+            click.echo(f"benchie: {result.name}: {hint}", err=True)
     if result.warning_count:
         first = result.warnings[0]
         click.echo(
@@ -347,6 +361,7 @@ def resolve_facets(
     gold_dir: str | None, version: str, gold_file: str | None, lang: str
 ) -> dict[str, ResolvedGold]:
     """Every facet the gold offers for ``lang``: the store's, or a file's derived ones."""
+    check_gold_choice(gold_file)
     if gold_file is not None:
         return {f: resolve_gold_file(gold_file, lang, f) for f in ("default", "concat", "minimal")}
     root, _ = resolve_gold_dir(gold_dir)
@@ -443,14 +458,18 @@ def analyze(
     from benchie_cli.analysis_views import to_html, to_text
     from benchie_cli.report import to_json
 
-    check_output(output)
     batch = expand(submissions)
+    check_output(output, [s.path for s in batch])
     if any(s.path == STDIN for s in batch):
         raise BenchieError("analyze reads each submission once per facet: give a file, not '-'")
     facets = resolve_facets(gold_dir, gold_version, gold_file, lang)
     options = AnalyzeOptions(lang, resamples, seed, test, examples, strip_implicit, case_sensitive)
     with no_cyclic_gc():
-        report, failures = run_analysis(facets, batch, options, bucket_file=bucket_file, jobs=jobs)
+        report, results, failures = run_analysis(
+            facets, batch, options, bucket_file=bucket_file, jobs=jobs
+        )
+    for result in results:
+        _summarise_warnings(result, lang)
     for failure in failures:
         click.echo(f"benchie: {failure.message}", err=True)
     if not report["systems"]:
@@ -610,11 +629,22 @@ def strip_implicit_cmd(
     """
     from benchie_cli.implicit import strip_implicit
 
+    check_output(output, [submission])
+    check_output(removed, [submission])
+    if (
+        removed is not None
+        and output != STDIN
+        and Path(output).absolute() == Path(removed).absolute()
+    ):
+        raise BenchieError("-o and --removed name the same file", path=removed)
     gold = load(resolve(gold_dir, gold_version, gold_file, lang, "default"))
     result = strip_implicit(submission, gold, lang, case_sensitive=case_sensitive)
     atomic_write(output, result.kept)
     if removed is not None:
         atomic_write(removed, result.removed)
+    if mostly_implicit(result.removed_count, result.kept_count + result.removed_count):
+        hint = language_hint(result.removed_count, result.kept_count + result.removed_count, lang)
+        click.echo(f"benchie: {submission}: {hint}", err=True)
     click.echo(
         f"benchie: kept {result.kept_count}, removed {result.removed_count} implicit"
         + (
@@ -854,3 +884,24 @@ def gold_manifest(version_dir: str, description: str | None, license_: str | Non
     manifest = build_manifest(path, description=description, license=license_)
     atomic_write(str(path / "manifest.json"), manifest_bytes(manifest))
     click.echo(f"wrote {path / 'manifest.json'} ({len(manifest.files)} file(s))")
+
+
+def run() -> None:
+    """Console entry point: ``main`` with failures to write standard output (a full disk,
+    a closed pipe) reported as one line instead of a traceback.
+
+    Standard output is pointed at /dev/null afterwards, so that the interpreter's final
+    flush cannot fail a second time.
+    """
+    try:
+        try:
+            main()
+        finally:
+            sys.stdout.flush()
+    except BrokenPipeError:  # `benchie ... | head`: the reader has what it wanted
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(0)
+    except OSError as exc:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        click.echo(f"benchie: error: cannot write standard output: {exc.strerror or exc}", err=True)
+        sys.exit(int(ExitCode.USAGE))

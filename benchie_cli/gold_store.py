@@ -130,8 +130,15 @@ class GoldFileEntry:
                 synsets=data.get("synsets"),
                 upstream_path=data.get("upstream_path"),
             )
-        except (KeyError, TypeError, ValueError, AttributeError) as exc:
-            raise BenchieError(f"corrupt manifest: bad file entry ({exc!r})", path=where) from None
+        except KeyError as exc:
+            raise BenchieError(
+                f"corrupt manifest: a file entry lacks {exc.args[0]!r}", path=where
+            ) from None
+        except (TypeError, ValueError, AttributeError):
+            raise BenchieError(
+                f"corrupt manifest: a file entry is not of the expected form: {data!r:.120}",
+                path=where,
+            ) from None
         if ".." in Path(entry.path).parts or Path(entry.path).is_absolute():
             raise BenchieError(
                 f"corrupt manifest: path {entry.path!r} leaves the version", path=where
@@ -225,9 +232,14 @@ class GoldStore:
         if version in self._manifests:
             return self._manifests[version]
         if not _VERSION.match(version) or not (self.root / version).is_dir():
-            known = ", ".join(self.versions()) or "none"
+            versions = self.versions()
+            if not versions:
+                raise BenchieError(
+                    f"{self.root} is not a gold store: no <version>/manifest.json in it"
+                )
             raise BenchieError(
-                f"unknown gold version {version!r} in {self.root} (available: {known})"
+                f"unknown gold version {version!r} in {self.root} "
+                f"(available: {', '.join(versions)})"
             )
         path = self.root / version / MANIFEST
         where = str(path)

@@ -23,7 +23,7 @@ from benchie_cli.gold import Gold
 from benchie_cli.matching import CompiledGold
 from benchie_cli.submission import FileFacts, empty_file, split_line
 from benchie_cli.textio import BLOCK_SIZE, STDIN, display_name, iter_line_blocks
-from benchie_cli.tokens import ImplicitTest
+from benchie_cli.tokens import ImplicitTest, language_hint, mostly_implicit
 
 #: How many examples of a repeated warning (unknown ids, empty slots) a result keeps.
 EXAMPLES_KEPT = 20
@@ -290,6 +290,11 @@ class Scorer:
         facts = FileFacts(shown, sha256, tally.lines, tally.extractions)
         if tally.extractions == 0:
             raise BenchieError(empty_file(shown, facts).message, path=shown)
+        if strict and mostly_implicit(len(tally.implicit), tally.extractions):
+            hint = language_hint(len(tally.implicit), tally.extractions, self.options.lang)
+            raise BenchieError(
+                f"{hint} (an error under --strict)", path=shown, exit_code=ExitCode.FAILED
+            )
         tp = [c.bit_count() for c in tally.covered]
         return SystemResult(
             name,

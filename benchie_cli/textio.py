@@ -154,17 +154,31 @@ def atomic_write(path: str, data: bytes, *, durable: bool = True) -> None:
 
     A failure at any point leaves either the old file or none, never half a report.
     ``durable`` also syncs the data to disk before the rename (reports); a cache entry,
-    which is rebuilt if lost, skips that cost.
+    which is rebuilt if lost, skips that cost. A symbolic link is followed (its target is
+    replaced, not the link), and a path that is no regular file (``/dev/null``, a FIFO) is
+    written to directly: renaming over it would replace a device with a file.
     """
     import tempfile  # only commands that write files pay for it
 
     if path == STDIN:
-        sys.stdout.buffer.write(data)
-        sys.stdout.buffer.flush()
+        try:
+            sys.stdout.buffer.write(data)
+            sys.stdout.buffer.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise BenchieError(f"cannot write: {exc.strerror or exc}", path="<stdout>") from None
         return
-    target = Path(path)
+    target = Path(os.path.realpath(path))
     if target.is_dir():
         raise BenchieError("is a directory; give a file name for the output", path=path)
+    if target.exists() and not target.is_file():
+        try:
+            with target.open("wb") as fh:
+                fh.write(data)
+        except OSError as exc:
+            raise BenchieError(f"cannot write: {exc.strerror or exc}", path=path) from None
+        return
     directory = target.parent if str(target.parent) else Path(".")
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)

@@ -83,3 +83,19 @@ class ImplicitTest:
         if known.issuperset(tokens):
             return []
         return list(dict.fromkeys(t for t in tokens if t not in known))
+
+
+#: When more than this share of a file's extractions is implicit, the file is most likely
+#: scored in the wrong language or against the wrong gold.
+SUSPICIOUS_IMPLICIT_SHARE = 0.5
+
+
+def mostly_implicit(implicit: int, extractions: int) -> bool:
+    return extractions > 0 and implicit > SUSPICIOUS_IMPLICIT_SHARE * extractions
+
+
+def language_hint(implicit: int, extractions: int, lang: str) -> str:
+    return (
+        f"{implicit} of {extractions} extractions have words their sentence lacks: "
+        f"is the file really --lang {lang}, and this the right gold?"
+    )

@@ -16,7 +16,7 @@ from benchie_cli.errors import BenchieError, Diagnostic
 from benchie_cli.gold import Gold, GoldSentence, load_gold
 from benchie_cli.submission import FileFacts, read_submission
 from benchie_cli.textio import display_name
-from benchie_cli.tokens import ImplicitTest, implicit_tokens
+from benchie_cli.tokens import ImplicitTest, implicit_tokens, language_hint, mostly_implicit
 
 #: Forms per triple the duplicate-form check lists; larger triples are skipped by it.
 DUPLICATE_CHECK_LIMIT = 1 << 12
@@ -163,7 +163,9 @@ def validate_submission(
             ):
                 if not value:
                     report.diagnostics.append(
-                        Diagnostic(*where, "error", "empty-slot", f"empty {name}")
+                        Diagnostic(
+                            *where, "warning", "empty-slot", f"empty {name}; score counts it as is"
+                        )
                     )
             key = (item.sent_id, item.subject, item.relation, item.object)
             first = seen.setdefault(key, item.line)
@@ -204,4 +206,15 @@ def validate_submission(
         if max_errors and report.errors >= max_errors:
             report.truncated = True
             break
+    implicit = sum(1 for d in report.diagnostics if d.code == "implicit")
+    if mostly_implicit(implicit, facts.extractions):
+        report.diagnostics.append(
+            Diagnostic(
+                report.path,
+                None,
+                "warning",
+                "suspicious-language",
+                language_hint(implicit, facts.extractions, lang),
+            )
+        )
     return report

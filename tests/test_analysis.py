@@ -8,7 +8,7 @@ from pathlib import Path
 import orjson
 import pytest
 
-from benchie_cli import significance
+from benchie_cli import __version__, significance
 from benchie_cli.gold import load_gold
 from benchie_cli.gold_store import GoldStore
 from benchie_cli.index_cache import load_compiled
@@ -185,7 +185,9 @@ def test_same_seed_same_bytes_other_seed_other_intervals(cli: RunCli, tmp_path: 
     assert outs[0] == outs[1]
     a, c = orjson.loads(outs[0]), orjson.loads(outs[2])
     assert a["systems"][0]["default"]["ci95"] != c["systems"][0]["default"]["ci95"]
-    assert a["signature"].endswith("|seed:3|v:0.1.0") and "|resamples:300|" in a["signature"]
+    assert (
+        a["signature"].endswith(f"|seed:3|v:{__version__}") and "|resamples:300|" in a["signature"]
+    )
 
 
 def test_report_structure_and_facets(cli: RunCli, tmp_path: Path) -> None:

@@ -62,3 +62,26 @@ def test_help_states_exit_statuses(cli: RunCli, path: tuple[str, ...]) -> None:
     """Scripts need to know what 1 and 2 mean."""
     out = cli(*path, "--help").stdout
     assert "Exit status: 0 success, 1 negative verdict, 2 unusable input or usage." in out
+
+
+def test_dockerfile_defaults_follow_the_package() -> None:
+    """The image's labels and default gold come from ARG defaults when built without
+    scripts/build-image: they must not drift from the code."""
+    import re
+
+    from benchie_cli import DEFAULT_GOLD_VERSION, __version__
+
+    from .conftest import REPO
+
+    text = (REPO / "Dockerfile").read_text(encoding="utf-8")
+    assert re.search(r"^ARG BENCHIE_VERSION=(.+)$", text, re.M)[1] == __version__
+    assert re.search(r"^ARG GOLD_VERSION=(.+)$", text, re.M)[1] == DEFAULT_GOLD_VERSION
+
+
+def test_gold_file_and_gold_version_exclude_each_other(cli) -> None:
+    from .conftest import GOLD_DIR, example
+
+    gold = GOLD_DIR / "1.0.0/en/default/benchie_gold_annotations_en.txt"
+    res = cli("score", "--gold-version", "1.0.0", "--gold-file", gold, example("en", "clausie"))
+    assert res.exit_code == 2 and "not both" in res.stderr
+    assert cli("score", "--gold-file", gold, example("en", "clausie")).exit_code == 0

@@ -457,6 +457,17 @@ def test_wrong_language_is_hinted(cli: RunCli) -> None:
     says what is likely wrong instead of leaving a silent zero."""
     res = cli("score", example("de", "m2oie_de"))
     assert res.exit_code == 0
-    assert "is it really --lang en" in res.stderr
+    assert "313 of 313 extractions have words their sentence lacks" in res.stderr
+    assert "is the file really --lang en" in res.stderr
     ok = cli("score", "--lang", "de", example("de", "m2oie_de"))
-    assert "is it really" not in ok.stderr
+    assert "is the file really" not in ok.stderr
+    # Under --strict it is an error: no report, exit 1.
+    strict = cli("score", "--strict", example("de", "m2oie_de"))
+    assert strict.exit_code == 1 and "an error under --strict" in strict.stderr
+
+
+def test_wrong_language_is_a_validate_warning(cli: RunCli) -> None:
+    res = cli("validate", "--lang", "zh", "--format", "json", example("en", "clausie"))
+    doc = orjson.loads(res.stdout)
+    codes = [d["code"] for d in doc["files"][0]["diagnostics"]]
+    assert codes.count("suspicious-language") == 1 and res.exit_code == 0

@@ -366,7 +366,8 @@ def test_clean_gold_has_no_finding(cli: RunCli, tmp_path: Path) -> None:
 SUBMISSION_LINES: list[tuple[bytes, tuple[str, str] | None]] = [
     (b"1\tHe\tserved as\tthe first Prime Minister", None),  # 1 fine
     (b"1\tHe\tserved", ("error", "columns")),  # 2
-    (b"1\t \tserved\tas", ("error", "empty-slot")),  # 3
+    # An empty slot is scored (as an FP), as `score` does: a warning in both commands.
+    (b"1\t \tserved\tas", ("warning", "empty-slot")),  # 3
     (b"1\tHe\tserved as\tthe  first Prime Minister", ("warning", "duplicate-line")),  # 4
     (b"99999\tHe\tserved\tas", ("warning", "unknown-sentence-id")),  # 5
     (b"1\tHe\tserved\tas the first Prime Minister of Narnia", ("warning", "implicit")),  # 6
@@ -391,7 +392,7 @@ def test_submission_each_problem_on_its_line(cli: RunCli, bad_submission: Path) 
     assert "narnia" in finding(run, 6, "implicit").message
     assert "line 1" in finding(run, 4, "duplicate-line").message
     assert run.exit_code == 1
-    assert summary_counts(run.stderr) == (4, 3, 1)
+    assert summary_counts(run.stderr) == (3, 4, 1)
 
 
 def test_submission_json_has_the_same_counts(cli: RunCli, bad_submission: Path) -> None:
@@ -399,9 +400,9 @@ def test_submission_json_has_the_same_counts(cli: RunCli, bad_submission: Path) 
     result = cli("validate", "--lang", "en", "--format", "json", bad_submission)
     assert result.exit_code == text.exit_code == 1
     doc = orjson.loads(result.stdout)
-    assert (doc["errors"], doc["warnings"]) == (4, 3)
+    assert (doc["errors"], doc["warnings"]) == (3, 4)
     [entry] = doc["files"]
-    assert (entry["errors"], entry["warnings"], entry["kind"]) == (4, 3, "submission")
+    assert (entry["errors"], entry["warnings"], entry["kind"]) == (3, 4, "submission")
     got = [(d["line"], d["severity"], d["code"]) for d in entry["diagnostics"]]
     assert got == [(f.line, f.severity, f.code) for f in text.findings]
 
@@ -442,7 +443,7 @@ def test_upstream_submissions_have_no_error(cli: RunCli, lang: str, system: str)
 
 def test_several_files_are_summed(cli: RunCli, bad_submission: Path) -> None:
     run = run_validate(cli, "--lang", "en", example("en", "clausie"), bad_submission)
-    assert summary_counts(run.stderr) == (4, 3, 2)
+    assert summary_counts(run.stderr) == (3, 4, 2)
     assert run.exit_code == 1
 
 

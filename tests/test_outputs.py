@@ -1,0 +1,77 @@
+"""Where reports go: never a clobbered link, device or input, never a traceback."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+from .conftest import RunCli, example
+
+
+def test_symlink_output_writes_the_target(cli: RunCli, tmp_path: Path) -> None:
+    target = tmp_path / "target.json"
+    target.write_text("old", encoding="utf-8")
+    link = tmp_path / "link.json"
+    link.symlink_to(target)
+    assert cli("score", "--lang", "en", example("en", "clausie"), "-o", link).exit_code == 0
+    assert link.is_symlink()
+    assert target.read_text(encoding="utf-8").startswith("{")
+
+
+def test_fifo_output_is_written_not_replaced(cli: RunCli, tmp_path: Path) -> None:
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    got: list[bytes] = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()))
+    reader.start()
+    res = cli("score", "--lang", "en", example("en", "clausie"), "-o", fifo)
+    reader.join(timeout=30)
+    assert res.exit_code == 0
+    assert got and got[0].startswith(b"{")
+    assert fifo.is_fifo()
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full on this system")
+@pytest.mark.parametrize("args", [("score", "--lang", "en"), ("--help",), ("gold", "list")])
+def test_full_stdout_is_one_line(args: tuple[str, ...]) -> None:
+    command = [sys.executable, "-m", "benchie_cli", *args]
+    if args[0] == "score":
+        command.append(str(example("en", "clausie")))
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run(command, stdout=full, stderr=subprocess.PIPE, text=True, check=False)
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1 and "No space left" in proc.stderr
+
+
+def test_output_that_is_an_input_is_refused(cli: RunCli, tmp_path: Path) -> None:
+    sub = tmp_path / "sys.tsv"
+    sub.write_bytes(example("en", "clausie").read_bytes())
+    before = sub.read_bytes()
+    res = cli("score", "--lang", "en", sub, "-o", sub)
+    assert res.exit_code == 2 and "is also an input" in res.stderr
+    assert sub.read_bytes() == before
+
+
+def test_strip_implicit_checks_every_output_first(cli: RunCli, tmp_path: Path) -> None:
+    kept = tmp_path / "kept.tsv"
+    res = cli(
+        "strip-implicit",
+        "--lang",
+        "en",
+        example("en", "clausie"),
+        "-o",
+        kept,
+        "--removed",
+        tmp_path / "missing" / "removed.tsv",
+    )
+    assert res.exit_code == 2 and not kept.exists()
+    res = cli(
+        "strip-implicit", "--lang", "en", example("en", "clausie"), "-o", kept, "--removed", kept
+    )
+    assert res.exit_code == 2 and "same file" in res.stderr and not kept.exists()
