@@ -35,7 +35,7 @@ from benchie_cli.gold_store import (
 from benchie_cli.index_cache import load_compiled
 from benchie_cli.scoring import ScoreOptions, Scorer, SystemResult, no_cyclic_gc
 from benchie_cli.tables import render
-from benchie_cli.textio import STDIN, atomic_write
+from benchie_cli.textio import STDIN, abandon_stdout, atomic_write
 from benchie_cli.tokens import language_hint, mostly_implicit
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -890,8 +890,8 @@ def run() -> None:
     """Console entry point: ``main`` with failures to write standard output (a full disk,
     a closed pipe) reported as one line instead of a traceback.
 
-    Standard output is pointed at /dev/null afterwards, so that the interpreter's final
-    flush cannot fail a second time.
+    Standard output is then abandoned (see ``abandon_stdout``), so that the interpreter's
+    final flush cannot fail a second time.
     """
     try:
         try:
@@ -899,9 +899,9 @@ def run() -> None:
         finally:
             sys.stdout.flush()
     except BrokenPipeError:  # `benchie ... | head`: the reader has what it wanted
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        abandon_stdout()
         sys.exit(0)
     except OSError as exc:
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        abandon_stdout()
         click.echo(f"benchie: error: cannot write standard output: {exc.strerror or exc}", err=True)
         sys.exit(int(ExitCode.USAGE))

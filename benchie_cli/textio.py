@@ -149,6 +149,12 @@ def sha256_file(path: Path) -> str:
     return digest.hexdigest()
 
 
+def abandon_stdout() -> None:
+    """Point standard output at /dev/null after a write to it failed, so that what is left in
+    its buffers cannot fail (and be reported) again when the interpreter flushes them."""
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+
+
 def atomic_write(path: str, data: bytes, *, durable: bool = True) -> None:
     """Write ``data`` to ``path`` via a temporary file and a rename, or to stdout for ``-``.
 
@@ -167,6 +173,7 @@ def atomic_write(path: str, data: bytes, *, durable: bool = True) -> None:
         except BrokenPipeError:
             raise
         except OSError as exc:
+            abandon_stdout()
             raise BenchieError(f"cannot write: {exc.strerror or exc}", path="<stdout>") from None
         return
     target = Path(os.path.realpath(path))

@@ -42,8 +42,13 @@ def test_full_stdout_is_one_line(args: tuple[str, ...]) -> None:
     command = [sys.executable, "-m", "benchie_cli", *args]
     if args[0] == "score":
         command.append(str(example("en", "clausie")))
+    # Buffered standard output, as in a real pipeline: the failed bytes stay in the buffer,
+    # and the interpreter's last flush must not report them a second time.
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
     with open("/dev/full", "w") as full:
-        proc = subprocess.run(command, stdout=full, stderr=subprocess.PIPE, text=True, check=False)
+        proc = subprocess.run(
+            command, stdout=full, stderr=subprocess.PIPE, text=True, check=False, env=env
+        )
     assert proc.returncode == 2
     assert "Traceback" not in proc.stderr
     assert len(proc.stderr.strip().splitlines()) == 1 and "No space left" in proc.stderr
