@@ -71,7 +71,7 @@ def analyze(
 
     base = facets["default"]
     gold: Gold = load_gold(str(base.path))
-    compiled = load_compiled(base)
+    compiled = load_compiled(base, gold)
     score_options = ScoreOptions(
         options.lang, "default", options.strip_implicit, options.case_sensitive
     )

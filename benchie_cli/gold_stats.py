@@ -12,9 +12,10 @@ forms is counted by multiplication without removing duplicates, flagged ``exact:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import product
+from math import prod
 
 from benchie_cli.gold import Gold, GoldTriple
+from benchie_cli.slots import product_forms
 
 EXPAND_LIMIT = 1 << 16
 
@@ -38,21 +39,16 @@ class GoldCounts:
 
 
 def _triple_forms(triple: GoldTriple, facet: str) -> tuple[set[object] | None, int]:
-    """The distinct forms of one triple under ``facet``, or None and a count when too many."""
+    """The distinct forms of one triple under ``facet``, or None and an upper bound of their
+    number when there are more than ``EXPAND_LIMIT``."""
     if facet == "minimal":
         return {tuple(" ".join(s.mandatory_tokens()) for s in triple.slots)}, 1
-    slot_forms = [s.forms(EXPAND_LIMIT) for s in triple.slots]
-    sizes = [
-        len(f) if f is not None else 1 << s.optional_count
-        for f, s in zip(slot_forms, triple.slots, strict=True)
-    ]
-    total = sizes[0] * sizes[1] * sizes[2]
-    if total > EXPAND_LIMIT or any(f is None for f in slot_forms):
-        return None, total
-    combos = product(*[sorted(f) for f in slot_forms if f is not None])
+    combos = product_forms(triple.slots, EXPAND_LIMIT)
+    if combos is None:
+        return None, prod(1 << s.optional_count for s in triple.slots)
     if facet == "concat":
-        return {" ".join(part for part in combo if part) for combo in combos}, total
-    return set(combos), total
+        return {" ".join(part for part in combo if part) for combo in combos}, len(combos)
+    return set(combos), len(combos)
 
 
 def count_gold(gold: Gold, facet: str = "default") -> GoldCounts:

@@ -27,6 +27,13 @@ class StripResult:
     unknown_ids: int
 
 
+def implicit_test(gold: Gold, lang: str, *, case_sensitive: bool = False) -> ImplicitTest:
+    """The implicit test for ``gold``'s sentences, keyed by sentence id."""
+    return ImplicitTest(
+        {sid: s.text for sid, s in gold.sentences.items()}, lang, case_sensitive=case_sensitive
+    )
+
+
 def strip_implicit(
     path: str, gold: Gold, lang: str, *, case_sensitive: bool = False
 ) -> StripResult:
@@ -35,9 +42,7 @@ def strip_implicit(
     Lines whose sentence id is not in the gold cannot be tested and are kept.
     """
     name = display_name(path)
-    test = ImplicitTest(
-        {sid: s.text for sid, s in gold.sentences.items()}, lang, case_sensitive=case_sensitive
-    )
+    test = implicit_test(gold, lang, case_sensitive=case_sensitive)
     kept: list[bytes] = []
     removed: list[bytes] = []
     unknown = kept_count = 0

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from benchie_cli import __version__
 from benchie_cli.errors import BenchieError
-from benchie_cli.gold import load_gold
+from benchie_cli.gold import Gold, load_gold
 from benchie_cli.gold_store import GoldStore, ResolvedGold
 from benchie_cli.matching import CompiledGold
 from benchie_cli.textio import atomic_write
@@ -52,8 +52,9 @@ def entry_path(directory: Path, gold: ResolvedGold) -> Path:
     return directory / f"{gold.sha256}-{gold.facet}-{code_fingerprint()}.marshal"
 
 
-def load_compiled(gold: ResolvedGold) -> CompiledGold:
-    """The compiled index of ``gold`` from the cache, or built (and cached) from the file."""
+def load_compiled(gold: ResolvedGold, parsed: Gold | None = None) -> CompiledGold:
+    """The compiled index of ``gold`` from the cache, or built (and cached) from the file;
+    a caller that has parsed the file already passes it as ``parsed``."""
     directory = cache_dir()
     path = entry_path(directory, gold) if directory is not None else None
     if path is not None:
@@ -61,7 +62,8 @@ def load_compiled(gold: ResolvedGold) -> CompiledGold:
             return CompiledGold.from_data(marshal.loads(path.read_bytes()))
         except (OSError, EOFError, ValueError, TypeError):
             pass  # absent or unusable: rebuild below
-    parsed = load_gold(str(gold.path))
+    if parsed is None:
+        parsed = load_gold(str(gold.path))
     compiled = CompiledGold.build(parsed, gold.facet)
     if path is not None:
         try:

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from itertools import product
+from math import prod
 from typing import NamedTuple
 
 #: Issue codes a slot can raise; the validator turns them into diagnostics.
@@ -112,6 +114,17 @@ class SlotPattern:
             else:
                 partial = [p + unit.tokens for p in partial]
         return {" ".join(p) for p in partial}
+
+
+def product_forms(patterns: tuple[SlotPattern, ...], limit: int) -> list[tuple[str, ...]] | None:
+    """Every combination of the slots' forms (a triple's forms), in sorted order, or
+    ``None`` when there would be more than ``limit``. For statistics and validation only:
+    matching never lists forms."""
+    slot_forms = [p.forms(limit) for p in patterns]
+    sizes = [len(f) for f in slot_forms if f is not None]
+    if len(sizes) < len(patterns) or prod(sizes) > limit:
+        return None
+    return list(product(*[sorted(f) for f in slot_forms if f is not None]))
 
 
 def concat_patterns(patterns: tuple[SlotPattern, ...]) -> SlotPattern:

@@ -10,13 +10,14 @@ extractions, and duplicate lines.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from itertools import product
 
 from benchie_cli.errors import BenchieError, Diagnostic
 from benchie_cli.gold import Gold, GoldSentence, load_gold
+from benchie_cli.implicit import implicit_test
+from benchie_cli.slots import product_forms
 from benchie_cli.submission import FileFacts, read_submission
 from benchie_cli.textio import display_name
-from benchie_cli.tokens import ImplicitTest, implicit_tokens, language_hint, mostly_implicit
+from benchie_cli.tokens import ImplicitTest, language_hint, mostly_implicit
 
 #: Forms per triple the duplicate-form check lists; larger triples are skipped by it.
 DUPLICATE_CHECK_LIMIT = 1 << 12
@@ -54,21 +55,13 @@ def detect_kind(path: str) -> str:
     return "submission"
 
 
-def _absent_tokens(
-    gold: Gold, sentence: GoldSentence, lang: str, case_sensitive: bool
-) -> list[Diagnostic]:
-    known = frozenset(implicit_tokens(sentence.text, lang, case_sensitive=case_sensitive))
+def _absent_tokens(gold: Gold, sentence: GoldSentence, test: ImplicitTest) -> list[Diagnostic]:
+    """Gold triples with a token their sentence lacks (the implicit test run on the gold)."""
     out = []
     for cluster in sentence.clusters:
         for triple in cluster.triples:
-            words = " ".join(" ".join(s.full_tokens()) for s in triple.slots)
-            missing = list(
-                dict.fromkeys(
-                    t
-                    for t in implicit_tokens(words, lang, case_sensitive=case_sensitive)
-                    if t not in known
-                )
-            )
+            words = [t for s in triple.slots for t in s.full_tokens()]
+            missing = test.missing(sentence.sent_id, words)
             if missing:
                 out.append(
                     Diagnostic(
@@ -91,13 +84,7 @@ def _duplicate_forms(gold: Gold, sentence: GoldSentence) -> list[Diagnostic]:
     out = []
     for c, cluster in enumerate(sentence.clusters):
         for triple in cluster.triples:
-            slot_forms = [s.forms(DUPLICATE_CHECK_LIMIT) for s in triple.slots]
-            if any(f is None for f in slot_forms):
-                continue
-            sizes = [len(f) for f in slot_forms if f is not None]
-            if sizes[0] * sizes[1] * sizes[2] > DUPLICATE_CHECK_LIMIT:
-                continue
-            for form in product(*[sorted(f) for f in slot_forms if f is not None]):
+            for form in product_forms(triple.slots, DUPLICATE_CHECK_LIMIT) or ():
                 first = owner.setdefault(form, c)
                 if first != c and (first, c) not in reported:
                     reported.add((first, c))
@@ -125,8 +112,9 @@ def validate_gold(path: str, lang: str, *, case_sensitive: bool = False) -> File
         )
         return report
     report.diagnostics.extend(gold.diagnostics)
+    test = implicit_test(gold, lang, case_sensitive=case_sensitive)
     for sentence in gold.sentences.values():
-        report.diagnostics.extend(_absent_tokens(gold, sentence, lang, case_sensitive))
+        report.diagnostics.extend(_absent_tokens(gold, sentence, test))
         report.diagnostics.extend(_duplicate_forms(gold, sentence))
     report.diagnostics.sort(key=lambda d: d.line or 0)
     return report
@@ -144,13 +132,7 @@ def validate_submission(
     facts = FileFacts(path)
     report = FileReport(display_name(path), "submission")
     seen: dict[tuple[str, str, str, str], int] = {}
-    test = (
-        ImplicitTest(
-            {sid: s.text for sid, s in gold.sentences.items()}, lang, case_sensitive=case_sensitive
-        )
-        if gold is not None
-        else None
-    )
+    test = implicit_test(gold, lang, case_sensitive=case_sensitive) if gold is not None else None
     for item in read_submission(path, facts):
         if isinstance(item, Diagnostic):
             report.diagnostics.append(item)
