@@ -12,11 +12,12 @@ import gc
 import hashlib
 import itertools
 import os
+import signal
 import sys
 from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from benchie_cli.errors import BenchieError, Diagnostic, ExitCode
 from benchie_cli.gold import Gold
@@ -24,6 +25,10 @@ from benchie_cli.matching import CompiledGold
 from benchie_cli.submission import FileFacts, empty_file, split_line
 from benchie_cli.textio import BLOCK_SIZE, STDIN, display_name, iter_line_blocks
 from benchie_cli.tokens import ImplicitTest, language_hint, mostly_implicit
+
+if TYPE_CHECKING:
+    from multiprocessing.connection import Connection
+    from multiprocessing.process import BaseProcess
 
 #: How many examples of a repeated warning (unknown ids, empty slots) a result keeps.
 EXAMPLES_KEPT = 20
@@ -153,6 +158,13 @@ _FORKED: Scorer | None = None
 #: A worker's answer: its tally, or an error as (message, line, exit status).
 _RangeResult = tuple["_Tally | None", "tuple[str, int | None, int] | None"]
 
+#: The signals that stop a run (``benchie_cli.cli.run`` turns them into ``SystemExit``).
+#: They are blocked while workers are forked and reaped, so that no worker can escape the
+#: parent's bookkeeping; a forked worker unblocks them once its own handlers are set.
+_STOP_SIGNALS: frozenset[int] = frozenset(
+    getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)
+)  # Windows has no SIGHUP (nor parallel scoring); the CLI must still import there
+
 
 def _workers(path: str, jobs: int | None) -> int:
     """How many processes should score ``path``: 1 for stdin, small files, or no fork."""
@@ -200,14 +212,58 @@ def _hash_and_count(path: str, cuts: list[int]) -> tuple[str, list[int]]:
     return digest.hexdigest(), counts
 
 
-def _scan_range(args: tuple[str, int, int, str, bool]) -> _RangeResult:
-    """In a forked worker: tally one byte range of a submission."""
-    path, start, end, shown, strict = args
-    assert _FORKED is not None
+@contextmanager
+def _stop_signals_blocked() -> Iterator[None]:
+    """Hold back the stop signals (they are delivered on exit from the block).
+
+    A ``SystemExit`` raised by a signal between ``fork()`` and the parent's recording of the
+    child would leave a worker nobody stops; one raised while the workers are being killed
+    and reaped (a second Ctrl-C) would leave some of them running.
+    """
+    signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
     try:
-        return _FORKED._scan(iter_line_blocks(path, None, start, end), shown, strict), None
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)
+
+
+def _scan_range(
+    send: Connection,
+    path: str,
+    start: int,
+    end: int,
+    shown: str,
+    strict: bool,
+) -> None:
+    """In a forked worker: tally one byte range of a submission and send it to the parent.
+
+    Ctrl-C reaches the whole foreground process group, so a worker ignores SIGINT and
+    leaves the decision to the parent, which kills its workers when it stops; SIGTERM and
+    SIGHUP regain their default action (the parent's handlers raise ``SystemExit``, which a
+    worker must not run). Only then are the signals the parent blocked for the fork
+    unblocked, so none reaches an inherited handler.
+    """
+    for signum in _STOP_SIGNALS:
+        signal.signal(signum, signal.SIG_IGN if signum == signal.SIGINT else signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)
+    assert _FORKED is not None
+    result: _RangeResult
+    try:
+        result = _FORKED._scan(iter_line_blocks(path, None, start, end), shown, strict), None
     except BenchieError as exc:
-        return None, (exc.message, exc.line, int(exc.exit_code))
+        result = None, (exc.message, exc.line, int(exc.exit_code))
+    with suppress(BrokenPipeError):  # the parent was killed outright: nobody waits for it
+        send.send(result)
+
+
+def _death(exitcode: int | None) -> str:
+    """How a worker ended, as the error message shows it: ``killed by SIGKILL``."""
+    if exitcode is not None and exitcode < 0:
+        try:
+            return f"killed by {signal.Signals(-exitcode).name}"
+        except ValueError:
+            return f"killed by signal {-exitcode}"
+    return f"exit status {exitcode}"
 
 
 #: Distinct lines whose outcome a scorer remembers. Real submissions repeat lines (and
@@ -379,24 +435,68 @@ class Scorer:
 
         Meanwhile this process hashes the file and counts the lines before each range, to
         renumber what the workers report. The first error in file order is raised.
+
+        A worker that dies (the OOM killer, a signal, a crash) leaves its pipe at end of file,
+        so waiting for the answers notices it at once, and the submission fails with exit
+        status 2 (``ExitCode.USAGE``): not 1, which asserts a verdict on the submission
+        where a crash gives none; like an unreadable file, it could not be scored. However
+        this method ends (an answer, an error, a signal's ``SystemExit``), every worker has
+        been killed and reaped: none outlives the run.
         """
         import multiprocessing
+        import multiprocessing.connection
 
+        context = multiprocessing.get_context("fork")
         bounds = _line_bounds(path, workers)
         global _FORKED
         _FORKED = self
+        started: dict[Connection, BaseProcess] = {}  # in file order
         try:
-            with multiprocessing.get_context("fork").Pool(len(bounds) - 1) as pool:
-                pending = pool.map_async(
-                    _scan_range,
-                    [(path, a, b, shown, strict) for a, b in itertools.pairwise(bounds)],
-                )
-                sha256, lines_before = _hash_and_count(path, bounds[1:-1])
-                parts = pending.get()
+            with _stop_signals_blocked():
+                for start, end in itertools.pairwise(bounds):
+                    receive, send = context.Pipe(duplex=False)
+                    worker = context.Process(
+                        target=_scan_range,
+                        args=(send, path, start, end, shown, strict),
+                        daemon=True,
+                    )
+                    try:
+                        worker.start()
+                    except OSError as exc:  # no memory or process slot left for a fork
+                        receive.close()
+                        raise BenchieError(
+                            f"cannot start a scoring worker: {exc.strerror or exc} "
+                            "(--jobs 1 scores without them)",
+                            path=shown,
+                        ) from None
+                    finally:
+                        send.close()  # the worker holds the only copy: its exit means EOF
+                    started[receive] = worker
+            sha256, lines_before = _hash_and_count(path, bounds[1:-1])
+            answers: dict[Connection, _RangeResult] = {}
+            while len(answers) < len(started):
+                waiting = [r for r in started if r not in answers]
+                ready = multiprocessing.connection.wait(waiting)
+                for receive in [r for r in waiting if r in ready]:
+                    try:
+                        answers[receive] = receive.recv()
+                    except EOFError:
+                        dead = started[receive]
+                        dead.join()
+                        raise BenchieError(
+                            f"a scoring worker died ({_death(dead.exitcode)})", path=shown
+                        ) from None
         finally:
             _FORKED = None
+            with _stop_signals_blocked():
+                for receive, process in started.items():
+                    process.kill()  # harmless for one that has answered; stops the others
+                    process.join()
+                    receive.close()
         total: _Tally | None = None
-        for (tally, error), offset in zip(parts, [0, *lines_before], strict=True):
+        for (tally, error), offset in zip(
+            [answers[r] for r in started], [0, *lines_before], strict=True
+        ):
             if error is not None:
                 message, line, code = error
                 raise BenchieError(
