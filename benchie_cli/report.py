@@ -4,10 +4,18 @@ The JSON is the record a paper or a leaderboard cites, so it is deterministic: k
 fixed order, systems in the order given, sentences in gold order, no timestamps, no paths
 that depend on the machine (gold files are named relative to the store). The ``signature``
 pins every setting that can change a number, in the spirit of sacreBLEU's.
+
+A report stays small whatever the submission: ``unknown_ids`` lists the first
+``UNKNOWN_IDS_KEPT`` distinct unknown sentence ids in order of first appearance, and when
+there are more, ``unknown_ids_omitted`` (right after it) counts the ids left out. The key is
+absent when nothing was left out, so every report that fits is unchanged; a submission of
+millions of made-up ids would otherwise write them all. ``unknown_sentence_ids`` still counts
+every extraction with an unknown id.
 """
 
 from __future__ import annotations
 
+from itertools import islice
 from typing import Any
 
 import orjson
@@ -19,6 +27,9 @@ from benchie_cli.scoring import ScoreOptions, SystemResult
 from benchie_cli.tables import render
 
 REPORT_SCHEMA = 1
+
+#: Distinct unknown sentence ids a system's ``unknown_ids`` lists (see the module docstring).
+UNKNOWN_IDS_KEPT = 1000
 
 
 def implicit_tag(strip_implicit: bool, case_sensitive: bool) -> str:
@@ -64,8 +75,14 @@ def system_json(result: SystemResult, rank: int, *, per_sentence: bool) -> dict[
         "implicit": [
             {"line": x.line, "sent_id": x.sent_id, "tokens": x.tokens} for x in result.implicit
         ],
-        "unknown_ids": [{"sent_id": k, "extractions": v} for k, v in result.unknown_ids.items()],
+        "unknown_ids": [
+            {"sent_id": k, "extractions": v}
+            for k, v in islice(result.unknown_ids.items(), UNKNOWN_IDS_KEPT)
+        ],
     }
+    omitted = len(result.unknown_ids) - UNKNOWN_IDS_KEPT
+    if omitted > 0:
+        out["unknown_ids_omitted"] = omitted
     if per_sentence:
         out["per_sentence"] = [
             {"sent_id": sid, "extractions": k, "tp": t, "fp": p, "fn": n}

@@ -10,11 +10,18 @@ Brackets are token boundaries (``[``\\`\\`]A`` is the optional token ````` then 
 gold is tokenised. Upstream has a few defects; the loader recovers as documented in the README:
 a bracket without its partner is dropped (the tokens it touched stay mandatory), and brackets
 nested inside a group are dropped (the outer group is the unit). Each is reported as an issue.
+
+Issues stay small whatever the slot: a message quotes at most ``QUOTE_LIMIT`` characters of
+the slot (see :func:`quote`), and a slot reports at most ``ISSUES_SHOWN`` lone brackets and
+``ISSUES_SHOWN`` brackets touching a token, then one issue that counts the rest. A slot of
+thousands of lone ``[`` would otherwise produce thousands of issues that each quote the
+whole slot: output quadratic in the line's length (800 MB for a 40 KB line).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import product
 from math import prod
@@ -25,6 +32,25 @@ LONE_BRACKET = "lone-bracket"
 NESTED_BRACKET = "nested-bracket"
 EMPTY_BRACKETS = "empty-brackets"
 BRACKET_SPACING = "bracket-spacing"
+
+#: Characters of a slot (or line) that a diagnostic quotes. The real gold's slots are at most
+#: 263 characters; 120 shows a whole clause, enough to find the slot on its line.
+QUOTE_LIMIT = 120
+
+#: Issues of one kind (lone bracket, bracket touching a token) reported one by one per slot;
+#: the rest are counted in one more issue. The real gold has at most 2 of a kind in a slot.
+ISSUES_SHOWN = 3
+
+
+def quote(text: str) -> str:
+    """``text`` quoted for a message: its ``repr``, cut after ``QUOTE_LIMIT`` characters.
+
+    A cut quote is followed by ``…`` and the full length, outside the quotes, so it cannot be
+    mistaken for the text itself: ``'[ [ [ '… (40000 characters)``.
+    """
+    if len(text) <= QUOTE_LIMIT:
+        return repr(text)
+    return f"{text[:QUOTE_LIMIT]!r}… ({len(text)} characters)"
 
 
 class Unit(NamedTuple):
@@ -201,17 +227,35 @@ def _from_parts(parts: list[str]) -> SlotPattern:
     return SlotPattern(tuple(units))
 
 
-def _spacing_issues(text: str) -> list[SlotIssue]:
-    issues = [
-        SlotIssue(
-            BRACKET_SPACING,
-            f"bracket at column {touch.start() + 1} touches a token; "
-            f"read as a token boundary: {text!r}",
+def _first_few(
+    code: str, columns: list[int], describe: Callable[[int], str], rest: str, text: str
+) -> list[SlotIssue]:
+    """One issue per column for the first ``ISSUES_SHOWN`` columns, then one that counts the
+    others (``rest`` says what they do), so a slot's issues stay few whatever its length."""
+    issues = [SlotIssue(code, f"{describe(c)}: {quote(text)}") for c in columns[:ISSUES_SHOWN]]
+    more = len(columns) - ISSUES_SHOWN
+    if more > 0:
+        last = columns[ISSUES_SHOWN - 1]
+        issues.append(
+            SlotIssue(code, f"{more} more brackets after column {last} {rest}: {quote(text)}")
         )
-        for touch in _TOUCHING.finditer(text)
-    ]
+    return issues
+
+
+def _touching_issues(columns: list[int], text: str) -> list[SlotIssue]:
+    return _first_few(
+        BRACKET_SPACING,
+        columns,
+        lambda c: f"bracket at column {c} touches a token; read as a token boundary",
+        "touch a token; read as token boundaries",
+        text,
+    )
+
+
+def _spacing_issues(text: str) -> list[SlotIssue]:
+    issues = _touching_issues([touch.start() + 1 for touch in _TOUCHING.finditer(text)], text)
     if _EMPTY_GROUP.search(text):
-        issues.append(SlotIssue(EMPTY_BRACKETS, f"empty brackets: {text!r}"))
+        issues.append(SlotIssue(EMPTY_BRACKETS, f"empty brackets: {quote(text)}"))
     return issues
 
 
@@ -219,33 +263,33 @@ def _parse_defective(text: str) -> tuple[SlotPattern, list[SlotIssue]]:
     """The general path, for slots with lone or nested brackets (a handful upstream)."""
     pieces = list(_PIECES.finditer(text))
     pairs, lone, nested = _pair_brackets(pieces)
-    issues = [
-        SlotIssue(
-            LONE_BRACKET,
-            f"'{pieces[i].group()}' at column {pieces[i].start() + 1} has no partner; "
-            f"dropped, its tokens stay mandatory: {text!r}",
-        )
-        for i in sorted(lone)
-    ]
+    issues = _first_few(
+        LONE_BRACKET,
+        [pieces[i].start() + 1 for i in sorted(lone)],
+        lambda c: (
+            f"'{text[c - 1]}' at column {c} has no partner; dropped, its tokens stay mandatory"
+        ),
+        "have no partner; dropped likewise",
+        text,
+    )
     if nested:
         issues.append(
-            SlotIssue(NESTED_BRACKET, f"nested brackets; the outer group is one unit: {text!r}")
+            SlotIssue(
+                NESTED_BRACKET, f"nested brackets; the outer group is one unit: {quote(text)}"
+            )
         )
     # Only the brackets that delimit a group can touch a token; lone and nested ones are
     # dropped and reported above.
     used = {pieces[i].start() for i in (*pairs, *pairs.values())}
     issues.extend(
-        SlotIssue(
-            BRACKET_SPACING,
-            f"bracket at column {m.start() + 1} touches a token; "
-            f"read as a token boundary: {text!r}",
+        _touching_issues(
+            [m.start() + 1 for m in _TOUCHING.finditer(text) if m.start() in used], text
         )
-        for m in _TOUCHING.finditer(text)
-        if m.start() in used
     )
     units: list[Unit] = []
     current: list[str] = []
     group_end = -1
+    empty_group = False
     for i, piece in enumerate(pieces):
         if i in lone or i in nested:
             continue
@@ -258,12 +302,14 @@ def _parse_defective(text: str) -> tuple[SlotPattern, list[SlotIssue]]:
             if current:
                 units.append(Unit(tuple(current), True))
             else:
-                issues.append(SlotIssue(EMPTY_BRACKETS, f"empty brackets: {text!r}"))
+                empty_group = True
             current, group_end = [], -1
         else:
             current.append(word)
     if current:
         units.append(Unit(tuple(current), False))
+    if empty_group:  # once per slot, as on the well-formed path
+        issues.append(SlotIssue(EMPTY_BRACKETS, f"empty brackets: {quote(text)}"))
     return SlotPattern(tuple(units)), issues
 
 

@@ -3,7 +3,9 @@
 Brute force lists every form of every triple and credits an extraction to the first synset
 (in gold order) with a matching form: slot by slot (default), joined (concat), or mandatory
 tokens only (minimal). The index must give the same synset without listing large slots,
-so the same checks run with the form limit forced down, which sends slots to the DP.
+so the same checks run with the form limit forced down, which sends slots to the DP, and
+with the sentence's form budget forced down, which sends whole triples to the DP once their
+sentence has listed enough forms (all but their slots without tokens, which stay listed).
 """
 
 from __future__ import annotations
@@ -20,9 +22,10 @@ from benchie_cli.slots import SlotPattern, Unit
 
 TOKENS = ("a", "b", "c")
 
+# Zero units too: an empty slot (its one form is "") stays listed on every path.
 units = st.lists(
     st.tuples(st.lists(st.sampled_from(TOKENS), min_size=1, max_size=2), st.booleans()),
-    min_size=1,
+    min_size=0,
     max_size=4,
 ).map(lambda us: SlotPattern(tuple(Unit(tuple(t), o) for t, o in us)))
 
@@ -84,15 +87,20 @@ def _candidates(sentence: GoldSentence, data: st.DataObject) -> list[tuple[str, 
     return out
 
 
-@pytest.mark.parametrize("limit", [1 << 10, 2], ids=["listed", "dp"])
+@pytest.mark.parametrize(
+    ("limit", "budget"),
+    [(1 << 10, matching.SENTENCE_FORM_BUDGET), (2, matching.SENTENCE_FORM_BUDGET), (1 << 10, 8)],
+    ids=["listed", "dp", "budget"],
+)
 @pytest.mark.parametrize("facet", ["default", "concat", "minimal"])
 @settings(max_examples=150, deadline=None)
 @given(sentence=sentences, data=st.data())
 def test_index_agrees_with_brute_force(
-    limit: int, facet: str, sentence: GoldSentence, data: st.DataObject
+    limit: int, budget: int, facet: str, sentence: GoldSentence, data: st.DataObject
 ) -> None:
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(matching, "FORM_LIMIT", limit)
+        mp.setattr(matching, "SENTENCE_FORM_BUDGET", budget)
         index = matching.SentenceIndex.build(sentence, facet)
     restored = matching.SentenceIndex.from_data(index.to_data())
     for extraction in _candidates(sentence, data):
