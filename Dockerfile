@@ -37,6 +37,7 @@ RUN python -m venv /opt/benchie \
  && /opt/benchie/bin/pip install --quiet . \
  && mkdir -p /opt/benchie/share/benchie-cli \
  && cp -r gold /opt/benchie/share/benchie-cli/gold \
+ && mkdir -m 0755 /opt/benchie/cache \
  && BENCHIE_CACHE_DIR=/opt/benchie/cache /opt/benchie/bin/benchie gold verify \
  && BENCHIE_CACHE_DIR=/opt/benchie/cache /opt/benchie/bin/benchie gold compile \
  && /opt/benchie/bin/pip uninstall --quiet --yes pip setuptools

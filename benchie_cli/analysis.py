@@ -16,7 +16,7 @@ from typing import Any
 from benchie_cli import __version__
 from benchie_cli.batch import Failure, Submission, score_each
 from benchie_cli.buckets import Bucketing, bucket_scores, by_length, from_file
-from benchie_cli.gold import Gold, load_gold
+from benchie_cli.gold import Gold, parse_gold_bytes
 from benchie_cli.gold_store import ResolvedGold
 from benchie_cli.index_cache import load_compiled
 from benchie_cli.report import implicit_tag
@@ -70,7 +70,7 @@ def analyze(
     from benchie_cli import significance  # numpy: only for analyze
 
     base = facets["default"]
-    gold: Gold = load_gold(str(base.path))
+    gold: Gold = parse_gold_bytes(base.data, base.display_path)  # the bytes hashed
     compiled = load_compiled(base, gold)
     score_options = ScoreOptions(
         options.lang, "default", options.strip_implicit, options.case_sensitive

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from benchie_cli.errors import BenchieError, ExitCode
+from benchie_cli.errors import BenchieError, ExitCode, printable_path
 from benchie_cli.scoring import Scorer, SystemResult
 from benchie_cli.textio import STDIN, display_name
 
@@ -44,14 +44,15 @@ class Failure:
 
 def parse_submission_arg(arg: str) -> list[Submission]:
     """``PATH``, ``NAME=PATH``, ``-`` (stdin, named ``stdin``) or a directory (every
-    ``*.tsv`` inside, named by file stem)."""
+    ``*.tsv`` inside, named by file stem). A name that is not UTF-8 is escaped as
+    :func:`~benchie_cli.errors.printable_path` does, so it can go into any report."""
     if arg == STDIN:
         return [Submission("stdin", STDIN)]
     name, eq, rest = arg.partition("=")
     if eq and name and not Path(arg).exists():
         if not rest:
             raise BenchieError(f"{arg!r}: NAME=PATH needs a path after '='")
-        return [Submission(name, rest)]
+        return [Submission(printable_path(name), rest)]
     path = Path(arg)
     if path.is_dir():
         # Hidden files are not submissions (macOS leaves ._name.tsv beside every file).
@@ -60,8 +61,8 @@ def parse_submission_arg(arg: str) -> list[Submission]:
         )
         if not files:
             raise BenchieError(f"directory has no {SUBMISSION_GLOB} file to score", path=arg)
-        return [Submission(p.stem, str(p)) for p in files]
-    return [Submission(path.stem, arg)]
+        return [Submission(printable_path(p.stem), str(p)) for p in files]
+    return [Submission(printable_path(path.stem), arg)]
 
 
 def expand(args: Iterable[str]) -> list[Submission]:

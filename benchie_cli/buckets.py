@@ -51,7 +51,7 @@ def from_file(path: str, sent_ids: list[str]) -> Bucketing:
     position = {sid: i for i, sid in enumerate(sent_ids)}
     of: list[str | None] = [None] * len(sent_ids)
     order: dict[str, None] = {}
-    for n, line in enumerate(read_text_lines(path), 1):
+    for n, line in enumerate(read_text_lines(path, what="bucket file"), 1):
         if not line.strip():
             continue
         sent_id, tab, bucket = line.partition("\t")

@@ -9,10 +9,12 @@ gold version). Errors are one line on stderr, ``PATH:LINE: error: message``, nev
 from __future__ import annotations
 
 import os
+import signal
 import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any, TypeVar
+from types import FrameType
+from typing import Any, NoReturn, TypeVar
 
 import click
 import orjson
@@ -21,7 +23,7 @@ from benchie_cli import DEFAULT_GOLD_VERSION, LANGUAGES, __version__
 from benchie_cli.analysis import TESTS
 from benchie_cli.batch import Failure, expand, score_each
 from benchie_cli.errors import BenchieError, ExitCode
-from benchie_cli.gold import Gold, load_gold
+from benchie_cli.gold import Gold, parse_gold_bytes
 from benchie_cli.gold_store import (
     ALL_FACETS,
     GoldStore,
@@ -35,7 +37,7 @@ from benchie_cli.gold_store import (
 from benchie_cli.index_cache import load_compiled
 from benchie_cli.scoring import ScoreOptions, Scorer, SystemResult, no_cyclic_gc
 from benchie_cli.tables import render
-from benchie_cli.textio import STDIN, abandon_stdout, atomic_write
+from benchie_cli.textio import STDIN, abandon_stdout, atomic_write, display_name, spool
 from benchie_cli.tokens import language_hint, mostly_implicit
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -133,10 +135,9 @@ def resolve(
 
 
 def load(resolved: ResolvedGold) -> Gold:
+    """Parse the gold bytes ``resolved`` holds: the ones whose sha256 it names."""
     with no_cyclic_gc():
-        gold = load_gold(str(resolved.path))
-    gold.path = resolved.display_path
-    return gold
+        return parse_gold_bytes(resolved.data, resolved.display_path)
 
 
 def _print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
@@ -172,6 +173,15 @@ def main() -> None:
 #: A batch at least this long shows a progress bar (on an interactive terminal only).
 PROGRESS_MIN = 5
 
+#: Documented ranges of numeric options, checked by click (exit 2 with its message): more
+#: worker processes than this only cost memory; 10^5 resamples of 300 sentences already
+#: take ~240 MB of weights; a seed is any unsigned 64-bit integer (numpy's generator takes
+#: it as is); more examples than this per error bucket make a report nobody reads.
+JOBS = click.IntRange(1, 256)
+RESAMPLES = click.IntRange(1, 100_000)
+SEED = click.IntRange(0, 2**64 - 1)
+EXAMPLES = click.IntRange(0, 1000)
+
 
 EXPECT_GOLD_MIN = 12  # the signature shows 12 hex digits: the shortest pin accepted
 
@@ -191,9 +201,24 @@ def check_expect_gold(expected: str) -> str:
     return value
 
 
-def check_output(output: str | None, inputs: Iterable[str] = ()) -> None:
+def _same_file(a: str, b: str) -> bool:
+    """Whether two names reach one file: the same path once symbolic links are resolved
+    (a file not yet created), or the same device and inode (hard links, bind mounts)."""
+    if os.path.realpath(a) == os.path.realpath(b):
+        return True
+    try:
+        return os.path.samefile(a, b)
+    except (OSError, ValueError):
+        return False
+
+
+def check_output(
+    output: str | None, inputs: Iterable[str | Path] = (), others: Iterable[str | None] = ()
+) -> None:
     """Fail before the work, not after it, when the output could not be written, or would
-    overwrite one of the ``inputs`` (a typo that swaps arguments must not eat a file)."""
+    overwrite one of the ``inputs`` (gold, submissions, bucket files) or another output of
+    the same run: a typo that swaps arguments must not eat a file. Symbolic and hard links
+    are seen through."""
     if output is None or output == STDIN:
         return
     if not output:
@@ -203,12 +228,18 @@ def check_output(output: str | None, inputs: Iterable[str] = ()) -> None:
         raise BenchieError("is a directory; give a file name for the output", path=output)
     if not target.parent.is_dir():
         raise BenchieError("the output's directory does not exist", path=output)
-    if target.exists():
-        for source in inputs:
-            if source != STDIN and Path(source).exists() and os.path.samefile(source, target):
-                raise BenchieError(
-                    f"is also an input ({source}); write the output elsewhere", path=output
-                )
+    for source in inputs:
+        if str(source) != STDIN and _same_file(str(source), output):
+            raise BenchieError(
+                f"is also an input ({display_name(str(source))}); write the output elsewhere",
+                path=output,
+            )
+    for other in others:
+        if other is not None and other != STDIN and _same_file(other, output):
+            raise BenchieError(
+                f"names the same file as the other output ({display_name(other)}); give two files",
+                path=output,
+            )
 
 
 @main.command(epilog=EPILOG_EXIT)
@@ -241,7 +272,7 @@ def check_output(output: str | None, inputs: Iterable[str] = ()) -> None:
 @click.option("--per-sentence", is_flag=True, help="Add per-sentence counts to the JSON report.")
 @click.option(
     "--jobs",
-    type=click.IntRange(min=1),
+    type=JOBS,
     default=None,
     help="Processes for a large submission file (16 MB or more) [default: one per core]. "
     "Never changes a number.",
@@ -291,9 +322,9 @@ def score(
     from benchie_cli.report import build_report, to_json, to_markdown, to_table
 
     batch = expand(submissions)
-    check_output(output, [s.path for s in batch])
     expected = check_expect_gold(expect_gold) if expect_gold is not None else None
     resolved = resolve(gold_dir, gold_version, gold_file, lang, facet)
+    check_output(output, [*(s.path for s in batch), resolved.path])
     if expected is not None and not resolved.sha256.startswith(expected):
         raise BenchieError(
             f"gold {resolved.display_path} has sha256 {resolved.sha256}, "
@@ -363,7 +394,8 @@ def resolve_facets(
     """Every facet the gold offers for ``lang``: the store's, or a file's derived ones."""
     check_gold_choice(gold_file)
     if gold_file is not None:
-        return {f: resolve_gold_file(gold_file, lang, f) for f in ("default", "concat", "minimal")}
+        default = resolve_gold_file(gold_file, lang, "default")
+        return {f: default.with_facet(f) for f in ("default", "concat", "minimal")}
     root, _ = resolve_gold_dir(gold_dir)
     store = GoldStore(root)
     available = [facet for facet, _ in store.manifest(version).facets(lang)]
@@ -385,14 +417,14 @@ def resolve_facets(
 )
 @click.option(
     "--resamples",
-    type=click.IntRange(min=1),
+    type=RESAMPLES,
     default=1000,
     show_default=True,
     help="Bootstrap resamples (or randomisation trials).",
 )
 @click.option(
     "--seed",
-    type=int,
+    type=SEED,
     default=12345,
     show_default=True,
     help="Seed of the resampling: same seed, same numbers.",
@@ -406,7 +438,7 @@ def resolve_facets(
 )
 @click.option(
     "--examples",
-    type=click.IntRange(min=0),
+    type=EXAMPLES,
     default=3,
     show_default=True,
     help="Example extractions kept per error bucket.",
@@ -421,9 +453,7 @@ def resolve_facets(
     help="[default: text on stdout; with -o, html for *.html, else json]",
 )
 @click.option("-o", "--output", default=None, metavar="FILE", help="Write here, atomically.")
-@click.option(
-    "--jobs", type=click.IntRange(min=1), default=None, help="Processes for large submission files."
-)
+@click.option("--jobs", type=JOBS, default=None, help="Processes for large submission files.")
 def analyze(
     submissions: tuple[str, ...],
     lang: str,
@@ -459,10 +489,14 @@ def analyze(
     from benchie_cli.report import to_json
 
     batch = expand(submissions)
-    check_output(output, [s.path for s in batch])
     if any(s.path == STDIN for s in batch):
         raise BenchieError("analyze reads each submission once per facet: give a file, not '-'")
     facets = resolve_facets(gold_dir, gold_version, gold_file, lang)
+    check_output(
+        output, [*(s.path for s in batch), facets["default"].path, *filter(None, [bucket_file])]
+    )
+    for submission in batch:  # a pipe or FIFO is read once, whatever reads it later
+        spool(submission.path)
     options = AnalyzeOptions(lang, resamples, seed, test, examples, strip_implicit, case_sensitive)
     with no_cyclic_gc():
         report, results, failures = run_analysis(
@@ -540,6 +574,8 @@ def validate(
     """
     from benchie_cli.validate import detect_kind, validate_gold, validate_submission
 
+    if sum(1 for path in files if path == STDIN) > 1:
+        raise BenchieError("standard input ('-') can be read only once per run")
     for path in files:
         if path != STDIN and not Path(path).exists():
             raise BenchieError("no such file", path=path)
@@ -548,9 +584,9 @@ def validate(
     gold: Gold | None = None
     reports = []
     for path in files:
-        file_kind = (
-            kind if kind != "auto" else ("submission" if path == STDIN else detect_kind(path))
-        )
+        if kind == "auto":
+            spool(path)  # detecting the kind reads the start: a pipe must not lose it
+        file_kind = kind if kind != "auto" else detect_kind(path)
         if file_kind == "gold":
             reports.append(validate_gold(path, lang, case_sensitive=case_sensitive))
             continue
@@ -629,15 +665,10 @@ def strip_implicit_cmd(
     """
     from benchie_cli.implicit import strip_implicit
 
-    check_output(output, [submission])
-    check_output(removed, [submission])
-    if (
-        removed is not None
-        and output != STDIN
-        and Path(output).absolute() == Path(removed).absolute()
-    ):
-        raise BenchieError("-o and --removed name the same file", path=removed)
-    gold = load(resolve(gold_dir, gold_version, gold_file, lang, "default"))
+    resolved = resolve(gold_dir, gold_version, gold_file, lang, "default")
+    check_output(output, [submission, resolved.path], [removed])
+    check_output(removed, [submission, resolved.path], [output])
+    gold = load(resolved)
     result = strip_implicit(submission, gold, lang, case_sensitive=case_sensitive)
     atomic_write(output, result.kept)
     if removed is not None:
@@ -892,7 +923,22 @@ def run() -> None:
 
     Standard output is then abandoned (see ``abandon_stdout``), so that the interpreter's
     final flush cannot fail a second time.
+
+    SIGINT (Ctrl-C), SIGTERM and SIGHUP raise ``SystemExit(128 + signal)`` (130, 143, 129,
+    the statuses shells report for a death by that signal) without a message or traceback:
+    as an exception, not a death, so that every ``finally`` runs first: a half-written
+    report or cache entry is removed, and scoring workers are killed. Not
+    ``KeyboardInterrupt``, which click would turn into "Aborted!" and exit status 1. A
+    signal the caller ignores (``nohup``, ``cmd &`` in a script) stays ignored.
     """
+
+    def stop(signum: int, frame: FrameType | None) -> NoReturn:
+        raise SystemExit(128 + signum)
+
+    for name in ("SIGINT", "SIGTERM", "SIGHUP"):  # Windows has no SIGHUP
+        signum = getattr(signal, name, None)
+        if signum is not None and signal.getsignal(signum) is not signal.SIG_IGN:
+            signal.signal(signum, stop)
     try:
         try:
             main()

@@ -44,11 +44,28 @@ class BenchieError(Exception):
         return format_location(self.path, self.line) + f"error: {self.message}"
 
 
+def printable_path(path: str) -> str:
+    """A file name as every output shows it: unchanged when it is valid UTF-8, else with each
+    byte that is not as ``\\xNN`` (and each backslash doubled, so the escape is lossless).
+
+    A POSIX file name is bytes; Python carries undecodable ones as lone surrogates, which no
+    UTF-8 output (orjson, a terminal, a JSON report) accepts, so one such name in a batch
+    directory would otherwise lose the whole batch.
+    """
+    try:
+        path.encode("utf-8")
+    except UnicodeEncodeError:
+        raw = path.encode("utf-8", "surrogateescape").replace(b"\\", b"\\\\")
+        return raw.decode("utf-8", "backslashreplace")
+    return path
+
+
 def format_location(path: str | None, line: int | None) -> str:
     """``PATH:LINE: `` / ``PATH: `` / empty, the prefix compilers put before a message."""
     if path is None:
         return ""
-    return f"{path}:{line}: " if line is not None else f"{path}: "
+    shown = printable_path(path)
+    return f"{shown}:{line}: " if line is not None else f"{shown}: "
 
 
 @dataclass(frozen=True, slots=True)

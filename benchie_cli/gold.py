@@ -6,6 +6,16 @@ need more than one line (tokens absent from the sentence). The leniency rules ar
 needed to reproduce the published numbers: a malformed line that mentions ``Cluster`` is
 still a header; any other unrecognised line is ignored and the triples after it stay in the
 current synset.
+
+The parser is also where a gold file's size is bounded: a sentence may hold at most
+``MAX_TRIPLES_PER_SENTENCE`` triple lines, or the file is refused (:class:`BenchieError`:
+one ``PATH:LINE: error`` line and exit status 2, or that error as ``validate``'s finding).
+Matching keeps, per sentence, bit sets as wide as the sentence's triple count
+(one per slot form, and one per triple matched by the dynamic programme), and an extraction
+may be checked against every triple of its sentence, so a single sentence of 10^5 triple
+lines (a 5.6 MB file) cost gigabytes and seconds per extraction. The real gold has at most 272
+triple lines in a sentence (20 synsets), so the limit leaves it untouched with a 35-fold
+margin. Diagnostics quote at most a bounded prefix of a line (``slots.quote``).
 """
 
 from __future__ import annotations
@@ -15,13 +25,16 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from benchie_cli.errors import BenchieError, Diagnostic
-from benchie_cli.slots import SlotIssue, SlotPattern, parse_slot
-from benchie_cli.textio import display_name, read_text_lines
+from benchie_cli.slots import SlotIssue, SlotPattern, parse_slot, quote
+from benchie_cli.textio import display_name, read_whole, split_text_lines
 
 ARROW = " --> "
 SENTENCE_PREFIX = "sent_id:"
 _HEADER = re.compile(r"^([^\s]+)--> Cluster \d+:$")
 _BLANKS = re.compile(r"\s{2,}")
+
+#: Triple lines one sentence may hold (see the module docstring); the real gold has 272 at most.
+MAX_TRIPLES_PER_SENTENCE = 10_000
 
 
 class GoldTriple(NamedTuple):
@@ -74,6 +87,7 @@ class _Parser:
         self.sentence: GoldSentence | None = None
         self.cluster: Cluster | None = None
         self.skipping_duplicate = False
+        self.sentence_triples = 0  # triple lines of the current sentence, for the limit
         # Slots repeat across the triples of a synset ("He", "served as"): parse each once.
         self.slot_cache: dict[str, tuple[SlotPattern, list[SlotIssue]]] = {}
 
@@ -104,7 +118,7 @@ class _Parser:
                 n,
                 "error",
                 "stray-line",
-                f"neither a sentence, a cluster header nor a triple; ignored: {line!r}",
+                f"neither a sentence, a cluster header nor a triple; ignored: {quote(line)}",
             )
 
     def sentence_line(self, n: int, line: str) -> None:
@@ -123,11 +137,12 @@ class _Parser:
                 n,
                 "error",
                 "duplicate-sentence-id",
-                f"sentence id {sent_id!r} already used on line {first}; this block is ignored",
+                f"sentence id {quote(sent_id)} already used on line {first}; this block is ignored",
             )
             self.sentence, self.skipping_duplicate = None, True
             return
         self.skipping_duplicate = False
+        self.sentence_triples = 0
         self.sentence = GoldSentence(sent_id, text, n)
         self.sentences[sent_id] = self.sentence
 
@@ -141,8 +156,8 @@ class _Parser:
                 n,
                 "error",
                 "malformed-header",
-                f"malformed cluster header, read as one: {line!r} "
-                f"(expected '{self.sentence.sent_id}--> Cluster N:')",
+                f"malformed cluster header, read as one: {quote(line)} "
+                f"(expected {quote(self.sentence.sent_id + '--> Cluster N:')})",
             )
         else:
             header_id = line.partition("-->")[0]
@@ -151,8 +166,8 @@ class _Parser:
                     n,
                     "warning",
                     "header-id",
-                    f"header names sentence {header_id!r} inside sentence "
-                    f"{self.sentence.sent_id!r}",
+                    f"header names sentence {quote(header_id)} inside sentence "
+                    f"{quote(self.sentence.sent_id)}",
                 )
         self.cluster = Cluster(n)
         self.sentence.clusters.append(self.cluster)
@@ -162,6 +177,17 @@ class _Parser:
             where = "sentence line" if self.sentence is None else "cluster header"
             self.report(n, "error", "outside-cluster", f"triple before any {where}; ignored")
             return
+        self.sentence_triples += 1
+        if self.sentence_triples > MAX_TRIPLES_PER_SENTENCE:
+            sentence = self.sentence
+            assert sentence is not None  # a cluster belongs to a sentence
+            raise BenchieError(
+                f"sentence {quote(sentence.sent_id)} (line {sentence.line}) has more than "
+                f"{MAX_TRIPLES_PER_SENTENCE} triple lines, the most one sentence may hold; "
+                "split it",
+                path=self.path,
+                line=n,
+            )
         raw = line.split(ARROW)
         parsed: list[SlotPattern] = []
         # One cheap test per line; the per-slot check runs only on the few lines it flags.
@@ -172,7 +198,7 @@ class _Parser:
                     n,
                     "warning",
                     "whitespace",
-                    f"doubled or edge whitespace in the {name} {text!r} (around '-->' or "
+                    f"doubled or edge whitespace in the {name} {quote(text)} (around '-->' or "
                     f"inside); normalised to single spaces",
                 )
             cached = self.slot_cache.get(text)
@@ -199,6 +225,12 @@ def parse_gold_lines(lines: list[str], path: str) -> Gold:
     return Gold(path, parser.sentences, parser.diagnostics)
 
 
+def parse_gold_bytes(data: bytes, path: str) -> Gold:
+    """Parse a gold file's bytes (``path`` names it in diagnostics): the bytes that were
+    hashed, so that a report's gold sha256 is always that of what was scored."""
+    return parse_gold_lines(split_text_lines(data, path), path)
+
+
 def load_gold(path: str) -> Gold:
-    """Read and parse a gold file; unusable bytes raise :class:`BenchieError`."""
-    return parse_gold_lines(read_text_lines(path), display_name(path))
+    """Read (once) and parse a gold file; unusable bytes raise :class:`BenchieError`."""
+    return parse_gold_bytes(read_whole(path, what="gold file"), display_name(path))

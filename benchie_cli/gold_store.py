@@ -14,16 +14,18 @@ Facets ``concat`` and ``minimal`` have no files: they are derived from ``default
 gold is loaded. ``entity`` is a facet of its own file, which upstream has not published; a
 version that lacks it says so. The directory is tracked by DVC (``gold.dvc``), not by git.
 
-Every run hashes the gold file it reads and refuses one that differs from its manifest: a
-report's ``gold.sha256`` is then both what was read and what the manifest promises.
+Every run reads the gold file it scores once, hashes those bytes, refuses them if they
+differ from the manifest, and parses the same bytes: a report's ``gold.sha256`` is then both
+what was scored and what the manifest promises, even if the file changes during the run.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +33,7 @@ import orjson
 
 from benchie_cli import DEFAULT_GOLD_VERSION, LANGUAGES
 from benchie_cli.errors import BenchieError, ExitCode
-from benchie_cli.textio import sha256_file
+from benchie_cli.textio import display_name, read_whole, sha256_file
 
 MANIFEST = "manifest.json"
 MANIFEST_SCHEMA = 1
@@ -211,6 +213,12 @@ class ResolvedGold:
     path: Path
     display_path: str  # relative to the store (stable across machines), or as given
     sha256: str
+    #: The bytes read, whose hash is ``sha256``: parse these, never the file again.
+    data: bytes = field(repr=False, compare=False)
+
+    def with_facet(self, facet: str) -> ResolvedGold:
+        """The same bytes scored under another facet derived from the same file."""
+        return replace(self, facet=facet, derived_from=DERIVED_FACETS.get(facet))
 
 
 class GoldStore:
@@ -219,6 +227,8 @@ class GoldStore:
     def __init__(self, root: Path) -> None:
         self.root = root
         self._manifests: dict[str, Manifest] = {}
+        #: Gold files read so far, by path: facets derived from one file share one read.
+        self._read: dict[Path, tuple[bytes, str]] = {}
 
     def versions(self) -> list[str]:
         found = (
@@ -294,15 +304,18 @@ class GoldStore:
             raise BenchieError(
                 f"gold file missing: {path} (listed in the manifest); run `benchie gold verify`"
             )
-        sha = sha256_file(path)
+        if path not in self._read:
+            data = read_whole(str(path), what="gold file")
+            self._read[path] = data, hashlib.sha256(data).hexdigest()
+        data, sha = self._read[path]
         if sha != entry.sha256:
             raise BenchieError(
-                f"gold file {path} differs from its manifest (sha256 {sha[:12]}…, manifest "
-                f"{entry.sha256[:12]}…); run `benchie gold verify`",
+                f"gold file {display_name(str(path))} differs from its manifest (sha256 "
+                f"{sha[:12]}…, manifest {entry.sha256[:12]}…); run `benchie gold verify`",
                 exit_code=ExitCode.FAILED,
             )
         return ResolvedGold(
-            version, language, facet, derived_from, path, f"{version}/{entry.path}", sha
+            version, language, facet, derived_from, path, f"{version}/{entry.path}", sha, data
         )
 
     def verify(self, versions: list[str] | None = None) -> list[tuple[str, str]]:
@@ -334,12 +347,18 @@ def resolve_gold_file(path: str, language: str, facet: str) -> ResolvedGold:
 
     ``concat`` and ``minimal`` are derived from it as from any default-facet file.
     """
-    p = Path(path)
-    if p.is_dir():
-        raise BenchieError("is a directory, not a gold file", path=path)
-    if not p.is_file():
-        raise BenchieError("no such file", path=path)
-    return ResolvedGold("file", language, facet, DERIVED_FACETS.get(facet), p, path, sha256_file(p))
+    data = read_whole(path, what="gold file")
+    sha = hashlib.sha256(data).hexdigest()
+    return ResolvedGold(
+        "file",
+        language,
+        facet,
+        DERIVED_FACETS.get(facet),
+        Path(path),
+        display_name(path),
+        sha,
+        data,
+    )
 
 
 def build_manifest(
@@ -352,7 +371,7 @@ def build_manifest(
     upstream paths of an existing manifest are kept, so re-running only refreshes hashes
     and counts.
     """
-    from benchie_cli.gold import load_gold  # the store itself does not parse gold
+    from benchie_cli.gold import parse_gold_bytes  # the store itself does not parse gold
 
     version = version_dir.name
     if not _VERSION.match(version):
@@ -378,9 +397,10 @@ def build_manifest(
                 path=str(version_dir),
             )
         kind = "reference" if facet_dir == "reference" else "gold"
+        data = read_whole(str(path), what="gold file")  # hashed and counted from one read
         sentences = synsets = None
         if kind == "gold":
-            gold = load_gold(str(path))
+            gold = parse_gold_bytes(data, display_name(str(path)))
             sentences, synsets = len(gold.sentences), gold.synset_count
         entries.append(
             GoldFileEntry(
@@ -388,8 +408,8 @@ def build_manifest(
                 language=language,
                 facet=None if kind == "reference" else facet_dir,
                 kind=kind,
-                sha256=sha256_file(path),
-                bytes=path.stat().st_size,
+                sha256=hashlib.sha256(data).hexdigest(),
+                bytes=len(data),
                 sentences=sentences,
                 synsets=synsets,
                 upstream_path=upstream.get(rel),

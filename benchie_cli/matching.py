@@ -19,6 +19,15 @@ occasionally lists one form under two synsets (sentence 255 of the English gold)
 both would make one extraction two facts, and the published numbers (SPEC §6, OpenIE6) count
 one. Triples are numbered in synset order, so the synset is that of the lowest matching triple,
 which also makes the result independent of the order of the submission's lines.
+
+A map's values are bit sets as wide as the number of the last triple listing the form, so
+a sentence's maps cost about (entries x triples) bits. ``SENTENCE_FORM_BUDGET`` bounds the
+entries: a triple whose forms would take its sentence past the budget is not listed but left
+to the dynamic programme, exactly like a slot with too many forms (the same synsets match,
+only more slowly). With at most ``gold.MAX_TRIPLES_PER_SENTENCE`` (10^4) triples, a sentence's
+maps then stay below 2**15 x 10^4 bits, about 40 MB, where unbounded they reached gigabytes
+(10^4 triples of 3 x 64 forms). The real gold's sentences take at most 3,584 entries (English),
+so the budget never applies to them.
 """
 
 from __future__ import annotations
@@ -32,6 +41,9 @@ from benchie_cli.slots import SlotPattern, Unit, concat_patterns
 #: log2(FORM_LIMIT) is matched by the DP instead. 64 keeps the English index small (most
 #: slots have at most 3 optional units) while the DP handles the long tail.
 FORM_LIMIT = 64
+
+#: (form, triple) entries that the maps of one sentence may hold (see the module docstring).
+SENTENCE_FORM_BUDGET = 1 << 15
 
 FACETS = ("default", "concat", "minimal", "entity")
 
@@ -56,6 +68,27 @@ def _pattern_data(pattern: SlotPattern) -> PatternData:
 
 def _pattern(data: PatternData) -> SlotPattern:
     return SlotPattern(tuple(Unit(tuple(tokens), optional) for tokens, optional in data))
+
+
+def _listed_forms(pattern: SlotPattern) -> int:
+    """Map entries a slot takes at most outside ``minimal``: 2**(optional units), or none
+    when it has too many forms to be listed."""
+    count = 1 << pattern.optional_count
+    return count if count <= FORM_LIMIT else 0
+
+
+def _has_tokens(pattern: SlotPattern, minimal: bool) -> bool:
+    """Whether the slot has a token under the facet (else its one form is ``""``)."""
+    return bool(pattern.mandatory_tokens() if minimal else pattern.units)
+
+
+def _unlisted(pattern: SlotPattern, minimal: bool) -> SlotPattern:
+    """The pattern the dynamic programme checks for a slot left out of the maps: under
+    ``minimal`` only the mandatory tokens, which are never empty there (a slot without
+    them has the one form ``""`` and stays listed)."""
+    if not minimal:
+        return pattern
+    return SlotPattern((Unit(pattern.mandatory_tokens(), False),))
 
 
 def _lengths(slot_map: dict[str, int]) -> list[int]:
@@ -84,7 +117,8 @@ class SentenceIndex:
         self.cluster_of = cluster_of
         #: Per slot position: slot string -> bit set of the triples that accept it.
         self.maps = maps
-        #: Per slot position, the triples whose slot there is too large to list.
+        #: Per slot position, the triples whose slot there is not listed (too many forms,
+        #: or beyond the sentence's ``SENTENCE_FORM_BUDGET``).
         self.open_bits = open_bits
         #: Triple number -> [(position, pattern)] of its unlisted slots.
         self.open_slots = open_slots
@@ -105,19 +139,34 @@ class SentenceIndex:
 
         ``forms_of`` memoises forms by pattern identity across sentences: the loader shares
         one pattern object between equal slot texts ("He", "served as").
+
+        A triple is listed only if its forms fit in what is left of ``SENTENCE_FORM_BUDGET``,
+        counting 2**(optional units) a slot (its forms before duplicates are removed), so
+        that no form of a triple beyond the budget is ever computed; while a whole
+        ``3 * FORM_LIMIT`` is left, nothing needs counting. Its slots without tokens stay
+        listed even then: their one form, ``""``, is one entry per slot position however
+        many triples list it, and the programme has no pattern for them.
         """
         minimal = facet == "minimal"
         if forms_of is None:
             forms_of = {}
         index = cls([], ({}, {}, {}), [0, 0, 0], {}, [], ([], []))
         number = 0
+        listed = 0  # (form, triple) entries of this sentence's maps, against the budget
         for c, cluster in enumerate(sentence.clusters):
             for triple in cluster.triples:
                 bit = 1 << number
                 index.cluster_of.append(c)
+                fits = listed + 3 * FORM_LIMIT <= SENTENCE_FORM_BUDGET or (
+                    listed + (3 if minimal else sum(map(_listed_forms, triple.slots)))
+                    <= SENTENCE_FORM_BUDGET
+                )
                 for pos, pattern in enumerate(triple.slots):
                     key = id(pattern)
-                    if key in forms_of:
+                    forms: set[str] | None
+                    if not fits:
+                        forms = None if _has_tokens(pattern, minimal) else {""}
+                    elif key in forms_of:
                         forms = forms_of[key]
                     else:
                         forms = forms_of[key] = (
@@ -127,11 +176,13 @@ class SentenceIndex:
                         )
                     if forms is None:
                         index.open_bits[pos] |= bit
-                        index.open_slots.setdefault(number, []).append((pos, pattern))
+                        unlisted = _unlisted(pattern, minimal)
+                        index.open_slots.setdefault(number, []).append((pos, unlisted))
                         continue
                     slot_map = index.maps[pos]
                     for form in forms:
                         slot_map[form] = slot_map.get(form, 0) | bit
+                    listed += len(forms)
                 if number in index.open_slots and facet == "concat":
                     index.concat_dp.append((bit, concat_patterns(triple.slots)))
                 number += 1
@@ -256,3 +307,120 @@ class CompiledGold:
     def from_data(cls, data: tuple[Any, ...]) -> CompiledGold:
         facet, sent_ids, texts, synsets, indexes = data
         return cls(facet, sent_ids, texts, synsets, [SentenceIndex.from_data(i) for i in indexes])
+
+
+def _check_pattern(data: Any) -> None:
+    if type(data) is not tuple or not data:
+        raise ValueError("pattern")
+    for unit in data:
+        if (
+            type(unit) is not tuple
+            or len(unit) != 2
+            or type(unit[0]) is not tuple
+            or not unit[0]
+            or type(unit[1]) is not bool
+            or not set(map(type, unit[0])) <= {str}
+        ):
+            raise ValueError("pattern unit")
+
+
+def _check_bit_map(slot_map: Any, limit: int) -> None:
+    """A slot map: str keys, int values that are non-empty bit sets below ``limit``."""
+    if type(slot_map) is not dict:
+        raise ValueError("slot map")
+    if slot_map and (
+        not set(map(type, slot_map)) <= {str}
+        or not set(map(type, slot_map.values())) <= {int}
+        or min(slot_map.values()) <= 0
+        or max(slot_map.values()) >= limit
+    ):
+        raise ValueError("slot map entries")
+
+
+def _check_sentence(data: Any, synsets: int) -> None:
+    if type(data) is not tuple or len(data) != 6:
+        raise ValueError("sentence index")
+    cluster_of, maps, open_bits, open_slots, concat_dp, cuts = data
+    if type(cluster_of) is not list or not set(map(type, cluster_of)) <= {int}:
+        raise ValueError("cluster_of")
+    if cluster_of and (
+        cluster_of[0] < 0 or cluster_of[-1] >= synsets or cluster_of != sorted(cluster_of)
+    ):
+        raise ValueError("cluster_of range")
+    limit = 1 << len(cluster_of)
+    if type(maps) is not tuple or len(maps) != 3:
+        raise ValueError("maps")
+    for slot_map in maps:
+        _check_bit_map(slot_map, limit)
+    if type(open_bits) is not list or len(open_bits) != 3:
+        raise ValueError("open_bits")
+    if not set(map(type, open_bits)) <= {int} or min(open_bits) < 0 or max(open_bits) >= limit:
+        raise ValueError("open_bits range")
+    if type(open_slots) is not dict:
+        raise ValueError("open_slots")
+    for triple, slots in open_slots.items():
+        if type(triple) is not int or type(slots) is not list:
+            raise ValueError("open_slots entry")
+        positions = []
+        for entry in slots:
+            if type(entry) is not tuple or len(entry) != 2 or type(entry[0]) is not int:
+                raise ValueError("open slot")
+            positions.append(entry[0])
+            _check_pattern(entry[1])
+        # Exactly the positions whose open bit is set for this triple: the matcher looks
+        # the triple up here for every open bit, and checks every position listed.
+        if positions != [p for p in range(3) if open_bits[p] >> triple & 1] or not positions:
+            raise ValueError("open_slots positions")
+    union = open_bits[0] | open_bits[1] | open_bits[2]
+    if union != sum(1 << t for t in open_slots if 0 <= t < len(cluster_of)) or any(
+        not 0 <= t < len(cluster_of) for t in open_slots
+    ):
+        raise ValueError("open_slots keys")
+    if type(concat_dp) is not list:
+        raise ValueError("concat_dp")
+    for entry in concat_dp:
+        if type(entry) is not tuple or len(entry) != 2 or type(entry[0]) is not int:
+            raise ValueError("concat_dp entry")
+        bit = entry[0]
+        if bit <= 0 or bit >= limit or bit & (bit - 1):
+            raise ValueError("concat_dp bit")
+        _check_pattern(entry[1])
+    if type(cuts) is not tuple or len(cuts) != 2:
+        raise ValueError("cuts")
+    for lengths in cuts:
+        if (
+            type(lengths) is not list
+            or not set(map(type, lengths)) <= {int}
+            or lengths != sorted(set(lengths))
+            or (lengths and lengths[0] < 0)
+        ):
+            raise ValueError("cut lengths")
+
+
+def check_data(data: Any, facet: str) -> None:
+    """Raise ``ValueError`` unless ``data`` has the exact shape :meth:`CompiledGold.to_data`
+    writes for ``facet``, with every number in the range the scorer relies on (bit sets
+    within their sentence, synset numbers within the sentence's count, open slots where the
+    open bits say).
+
+    The cache's digest already rules out damage; this rules out an entry of the right digest
+    and the wrong shape (a foreign or hand-made one), which would otherwise raise an
+    exception, or count a fact twice, in the middle of scoring. It costs a few milliseconds
+    on the English index because it checks types and ranges with C-level passes.
+    """
+    if type(data) is not tuple or len(data) != 5:
+        raise ValueError("compiled gold")
+    got_facet, sent_ids, texts, synsets, indexes = data
+    if got_facet != facet or facet not in FACETS:
+        raise ValueError("facet")
+    for column in (sent_ids, texts, synsets, indexes):
+        if type(column) is not list or len(column) != len(sent_ids):
+            raise ValueError("columns")
+    if not set(map(type, sent_ids)) <= {str} or len(set(sent_ids)) != len(sent_ids):
+        raise ValueError("sentence ids")
+    if not set(map(type, texts)) <= {str}:
+        raise ValueError("texts")
+    if not set(map(type, synsets)) <= {int} or (synsets and min(synsets) < 0):
+        raise ValueError("synset counts")
+    for index, count in zip(indexes, synsets, strict=True):
+        _check_sentence(index, count)

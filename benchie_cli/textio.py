@@ -4,20 +4,36 @@ Inputs come from many tools and operating systems: a UTF-8 BOM, CRLF line ends a
 blank lines must not change a score, while undecodable bytes, NUL bytes and directories must
 stop the run with the file and line named. Lines are split on ``\\n`` only (not on the other
 Unicode line separators ``str.splitlines`` knows), because that is what the formats define.
+
+Every input is bounded: a line may hold at most ``MAX_LINE_BYTES`` bytes and a file read
+whole (gold, bucket files) at most ``MAX_WHOLE_BYTES``, so that a file without line breaks
+or an endless stream ends the run with an error naming the line instead of exhausting
+memory; character devices (``/dev/zero``, ``/dev/urandom``) are refused before any byte is
+read. Pipes and FIFOs are welcome; a command that must read one twice calls :func:`spool`.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+import stat
 import sys
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO, Protocol
 
-from benchie_cli.errors import BenchieError
+from benchie_cli.errors import BenchieError, printable_path
 
 STDIN = "-"
+
+#: The longest line any input may have, in bytes without its line end. Real lines are
+#: under 2 KB (the longest gold line is a sentence); 1 MiB leaves room for any honest file
+#: while bounding what one line costs.
+MAX_LINE_BYTES = 1 << 20
+
+#: The largest file read whole (a gold file, a bucket file): 64 times the largest gold.
+MAX_WHOLE_BYTES = 256 << 20
 
 
 class Hasher(Protocol):
@@ -26,24 +42,103 @@ class Hasher(Protocol):
 
 _BOM = b"\xef\xbb\xbf"
 
+#: Inputs that are not regular files (pipes, FIFOs, stdin), copied once by :func:`spool`
+#: into anonymous temporary files: the path as given -> the copy.
+_SPOOLED: dict[str, BinaryIO] = {}
+
 
 def display_name(path: str) -> str:
-    """How diagnostics name a file: ``<stdin>`` for ``-``, else the path as given."""
-    return "<stdin>" if path == STDIN else path
+    """How diagnostics and reports name a file: ``<stdin>`` for ``-``, else the path as
+    given (escaped by :func:`~benchie_cli.errors.printable_path` if it is not UTF-8)."""
+    return "<stdin>" if path == STDIN else printable_path(path)
+
+
+def _too_long(name: str, lineno: int) -> BenchieError:
+    """The error for a line beyond ``MAX_LINE_BYTES`` (``name`` as diagnostics show it)."""
+    return BenchieError(
+        f"line longer than {MAX_LINE_BYTES:,} bytes, the limit for one line "
+        "(a binary file, or a file without line breaks?)",
+        path=name,
+        line=lineno,
+    )
+
+
+def _check_kind(fh: BinaryIO, path: str) -> None:
+    """Refuse what is no file to read to its end: directories, devices, sockets.
+
+    A terminal on standard input is fine (a person typing); ``/dev/zero`` is not.
+    """
+    try:
+        mode = os.fstat(fh.fileno()).st_mode
+    except (OSError, ValueError):
+        return  # no descriptor to inspect (a closed or replaced stdin): reading will tell
+    if stat.S_ISDIR(mode):
+        raise BenchieError("is a directory, not a file", path=display_name(path))
+    if stat.S_ISREG(mode) or stat.S_ISFIFO(mode) or fh.isatty():
+        return
+    kind = "a character device" if stat.S_ISCHR(mode) else "a device or socket"
+    raise BenchieError(
+        f"is {kind}, not a file or a pipe: it may never end", path=display_name(path)
+    )
 
 
 def _open_binary(path: str) -> BinaryIO:
+    spooled = _SPOOLED.get(path)
+    if spooled is not None:
+        fh = os.fdopen(os.dup(spooled.fileno()), "rb")
+        fh.seek(0)
+        return fh
     if path == STDIN:
+        _check_kind(sys.stdin.buffer, path)
         return sys.stdin.buffer
-    p = Path(path)
-    if p.is_dir():
-        raise BenchieError("is a directory, not a file", path=path)
+    if os.path.isdir(path):
+        raise BenchieError("is a directory, not a file", path=display_name(path))
     try:
-        return p.open("rb")
+        fh = open(path, "rb")  # noqa: SIM115 (the caller closes it)
     except FileNotFoundError:
-        raise BenchieError("no such file", path=path) from None
+        raise BenchieError("no such file", path=display_name(path)) from None
     except OSError as exc:
-        raise BenchieError(f"cannot read: {exc.strerror or exc}", path=path) from None
+        raise BenchieError(f"cannot read: {exc.strerror or exc}", path=display_name(path)) from None
+    try:
+        _check_kind(fh, path)
+    except BaseException:
+        fh.close()
+        raise
+    return fh
+
+
+def _close(fh: BinaryIO) -> None:
+    if fh is not sys.stdin.buffer:
+        fh.close()
+
+
+def is_regular_file(path: str) -> bool:
+    """Whether ``path`` names a regular file (which can be read twice and split in ranges)."""
+    return path != STDIN and path not in _SPOOLED and os.path.isfile(path)
+
+
+def spool(path: str) -> None:
+    """Let later reads of ``path`` see one copy of it, when it cannot be read twice.
+
+    A pipe, a FIFO or stdin (``validate <(cat f.tsv)``, ``analyze`` on a FIFO) can be read
+    only once, while some commands read an input twice (to detect its kind, once per facet).
+    Such an input is copied, once, into an anonymous temporary file, which disappears with
+    the process however it ends; a regular file is left alone.
+    """
+    if path in _SPOOLED or is_regular_file(path):
+        return
+    fh = _open_binary(path)
+    copy = tempfile.TemporaryFile()  # noqa: SIM115 (kept open for the run)
+    try:
+        for block in iter(lambda: fh.read(BLOCK_SIZE), b""):
+            copy.write(block)
+        copy.flush()
+    except OSError as exc:
+        copy.close()
+        raise BenchieError(f"cannot read: {exc.strerror or exc}", path=display_name(path)) from None
+    finally:
+        _close(fh)
+    _SPOOLED[path] = copy
 
 
 def decode_line(raw: bytes, path: str, lineno: int) -> str:
@@ -66,12 +161,15 @@ def iter_lines(path: str, digest: Hasher | None = None) -> Iterator[tuple[int, b
     The content has no BOM (first line) and no ``\\r\\n`` or ``\\n``, so every reader sees the
     same bytes for the same text; the bytes as read let a filter write a line back exactly.
     ``digest``, when given, is fed every byte, so that a file read from stdin can still be
-    named by its sha256.
+    named by its sha256. A line longer than ``MAX_LINE_BYTES`` raises, having cost at most
+    that much memory.
     """
     name = display_name(path)
     fh = _open_binary(path)
     try:
-        for lineno, raw in enumerate(fh, 1):
+        lineno = 0
+        while raw := fh.readline(MAX_LINE_BYTES + 2):
+            lineno += 1
             if digest is not None:
                 digest.update(raw)
             content = raw[3:] if lineno == 1 and raw.startswith(_BOM) else raw
@@ -79,16 +177,19 @@ def iter_lines(path: str, digest: Hasher | None = None) -> Iterator[tuple[int, b
                 content = content[:-1]
             if content.endswith(b"\r"):
                 content = content[:-1]
+            if len(content) > MAX_LINE_BYTES:
+                raise _too_long(name, lineno)
             yield lineno, content, raw
     except OSError as exc:
         raise BenchieError(f"cannot read: {exc.strerror or exc}", path=name) from None
     finally:
-        if fh is not sys.stdin.buffer:
-            fh.close()
+        _close(fh)
 
 
-#: Bytes read at a time by :func:`iter_line_blocks`.
-BLOCK_SIZE = 1 << 20
+#: Bytes read at a time by :func:`iter_line_blocks`. Not more than ``MAX_LINE_BYTES``: a
+#: line lying wholly inside one block is then within the limit, and only the line a block
+#: continues needs its length checked.
+BLOCK_SIZE = MAX_LINE_BYTES
 
 
 def iter_line_blocks(
@@ -100,7 +201,10 @@ def iter_line_blocks(
     has not seen before); the first line has no BOM. Reading and hashing a block at a time
     avoids a generator step, a hash update and two ``endswith`` calls per line, which is a
     third of the cost of a line whose outcome is already known. ``start`` and ``end`` (byte
-    offsets, ``start`` right after a newline) read one range of a regular file.
+    offsets, ``start`` right after a newline) read one range of a regular file. The part of a
+    line carried from one block to the next never exceeds ``MAX_LINE_BYTES``, so the cost is
+    linear in the file's size whatever its line lengths; line numbers in errors count from
+    the range's start.
     """
     name = display_name(path)
     fh = _open_binary(path)
@@ -110,6 +214,7 @@ def iter_line_blocks(
         remaining = None if end is None else end - start
         carry = b""
         first = start == 0
+        done = 0  # lines yielded so far
         while remaining is None or remaining > 0:
             chunk = fh.read(BLOCK_SIZE if remaining is None else min(BLOCK_SIZE, remaining))
             if not chunk:
@@ -118,26 +223,75 @@ def iter_line_blocks(
                 remaining -= len(chunk)
             if digest is not None:
                 digest.update(chunk)
-            lines = (carry + chunk).split(b"\n")
+            lines = (carry + chunk).split(b"\n") if carry else chunk.split(b"\n")
             carry = lines.pop()
+            if lines and len(lines[0]) > MAX_LINE_BYTES + 1 and _line_too_long(lines[0], first):
+                raise _too_long(name, done + 1)
+            if len(carry) > MAX_LINE_BYTES + 1 and _line_too_long(carry, first and not lines):
+                raise _too_long(name, done + len(lines) + 1)
             if first and lines:
                 first = False
                 if lines[0].startswith(_BOM):
                     lines[0] = lines[0][3:]
+            done += len(lines)
             yield lines
         if carry:
             yield [carry[3:] if first and carry.startswith(_BOM) else carry]
     except OSError as exc:
         raise BenchieError(f"cannot read: {exc.strerror or exc}", path=name) from None
     finally:
-        if fh is not sys.stdin.buffer:
-            fh.close()
+        _close(fh)
 
 
-def read_text_lines(path: str) -> list[str]:
-    """All lines of a (small) file, decoded strictly; for gold files and bucket files."""
-    name = display_name(path)
-    return [decode_line(raw, name, n) for n, raw, _ in iter_lines(path)]
+def _line_too_long(line: bytes, first: bool) -> bool:
+    """Whether ``line`` (as the block reader has it: a ``\\r`` kept, the first line's BOM not
+    yet removed) holds more than ``MAX_LINE_BYTES`` bytes of content."""
+    size = len(line) - line.endswith(b"\r") - (3 if first and line.startswith(_BOM) else 0)
+    return size > MAX_LINE_BYTES
+
+
+def read_whole(path: str, *, what: str = "file") -> bytes:
+    """All bytes of a file that is read whole (gold, bucket files), read once; refused
+    beyond ``MAX_WHOLE_BYTES``. Hash and parse these same bytes: reading the file again
+    could see other content."""
+    fh = _open_binary(path)
+    try:
+        data = fh.read(MAX_WHOLE_BYTES + 1)
+    except OSError as exc:
+        raise BenchieError(f"cannot read: {exc.strerror or exc}", path=display_name(path)) from None
+    finally:
+        _close(fh)
+    if len(data) > MAX_WHOLE_BYTES:
+        raise BenchieError(
+            f"larger than {MAX_WHOLE_BYTES >> 20} MiB, the limit for a {what}",
+            path=display_name(path),
+        )
+    return data
+
+
+def split_text_lines(data: bytes, path: str) -> list[str]:
+    """The lines of a file's bytes, as :func:`iter_lines` delimits them, decoded strictly;
+    ``path`` is the name errors give."""
+    if not data:
+        return []
+    raws = data.split(b"\n")
+    if raws[-1] == b"":
+        raws.pop()
+    if raws[0].startswith(_BOM):
+        raws[0] = raws[0][3:]
+    out = []
+    for n, raw in enumerate(raws, 1):
+        if raw.endswith(b"\r"):
+            raw = raw[:-1]
+        if len(raw) > MAX_LINE_BYTES:
+            raise _too_long(path, n)
+        out.append(decode_line(raw, path, n))
+    return out
+
+
+def read_text_lines(path: str, *, what: str = "file") -> list[str]:
+    """All lines of a (small) file, read once and decoded strictly (bucket files)."""
+    return split_text_lines(read_whole(path, what=what), display_name(path))
 
 
 def sha256_file(path: Path) -> str:

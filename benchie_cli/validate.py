@@ -5,6 +5,12 @@ duplicate ids, empty synsets) plus two that look across lines: gold tokens absen
 sentence, and one form listed under several synsets of a sentence. Submission checks are the
 reader's (columns, bytes) plus those that need the gold: unknown sentence ids and implicit
 extractions, and duplicate lines.
+
+The gold checks stay linear in the file whatever it holds: the duplicate-form check lists at
+most ``DUPLICATE_CHECK_LIMIT`` forms a triple and ``DUPLICATE_CHECK_BUDGET`` forms a file
+(then stops, with one ``check-limit`` warning saying where), and reports at most
+``DUPLICATES_SHOWN`` synsets a triple line, then one warning that counts the others. Slot
+issues are bounded likewise by the loader (``slots.ISSUES_SHOWN``, ``slots.QUOTE_LIMIT``).
 """
 
 from __future__ import annotations
@@ -16,11 +22,20 @@ from benchie_cli.gold import Gold, GoldSentence, load_gold
 from benchie_cli.implicit import implicit_test
 from benchie_cli.slots import product_forms
 from benchie_cli.submission import FileFacts, read_submission
-from benchie_cli.textio import display_name
+from benchie_cli.textio import display_name, iter_lines
 from benchie_cli.tokens import ImplicitTest, language_hint, mostly_implicit
 
 #: Forms per triple the duplicate-form check lists; larger triples are skipped by it.
 DUPLICATE_CHECK_LIMIT = 1 << 12
+
+#: Forms the duplicate-form check lists in one file; the real gold lists at most 167,814
+#: (English). Past it the check stops: its memory (one entry per form of a sentence) and time
+#: stay bounded, ~100 MB and a few seconds at most.
+DUPLICATE_CHECK_BUDGET = 1 << 19
+
+#: ``duplicate-form`` warnings one triple line gets, one per earlier synset listing one of
+#: its forms; the others are counted in one more warning. The real gold has at most 3 a line.
+DUPLICATES_SHOWN = 3
 
 
 @dataclass(slots=True)
@@ -40,18 +55,16 @@ class FileReport:
 
 
 def detect_kind(path: str) -> str:
-    """``gold`` when the first non-blank line is a sentence line, else ``submission``."""
+    """``gold`` when the first non-blank line is a sentence line, else ``submission``.
+
+    It reads the file's start: a caller with a pipe spools it first (``textio.spool``).
+    """
     try:
-        with open(path, "rb") as fh:
-            for raw in fh:
-                if raw.strip():
-                    return (
-                        "gold"
-                        if raw.lstrip(b"\xef\xbb\xbf").startswith(b"sent_id:")
-                        else "submission"
-                    )
-    except OSError:
-        pass
+        for _, content, _ in iter_lines(path):
+            if content.strip():
+                return "gold" if content.startswith(b"sent_id:") else "submission"
+    except BenchieError:
+        pass  # unreadable: reading it as a submission reports the problem with its line
     return "submission"
 
 
@@ -76,27 +89,59 @@ def _absent_tokens(gold: Gold, sentence: GoldSentence, test: ImplicitTest) -> li
     return out
 
 
-def _duplicate_forms(gold: Gold, sentence: GoldSentence) -> list[Diagnostic]:
+def _duplicate_forms(gold: Gold) -> list[Diagnostic]:
     """Forms that two synsets of one sentence both list: an extraction of such a form
     covers only the first synset (see ``matching``), which the annotator rarely meant."""
-    owner: dict[tuple[str, ...], int] = {}
-    reported: set[tuple[int, int]] = set()
     out = []
-    for c, cluster in enumerate(sentence.clusters):
-        for triple in cluster.triples:
-            for form in product_forms(triple.slots, DUPLICATE_CHECK_LIMIT) or ():
-                first = owner.setdefault(form, c)
-                if first != c and (first, c) not in reported:
+    listed = 0  # forms listed in the file, against DUPLICATE_CHECK_BUDGET
+    for sentence in gold.sentences.values():
+        owner: dict[tuple[str, ...], int] = {}
+        reported: set[tuple[int, int]] = set()
+        for c, cluster in enumerate(sentence.clusters):
+            for triple in cluster.triples:
+                if listed >= DUPLICATE_CHECK_BUDGET:
+                    out.append(
+                        Diagnostic(
+                            gold.path,
+                            triple.line,
+                            "warning",
+                            "check-limit",
+                            f"over {DUPLICATE_CHECK_BUDGET} forms listed: the duplicate-form "
+                            "check stops here and skips the rest of the file",
+                        )
+                    )
+                    return out
+                forms = product_forms(triple.slots, DUPLICATE_CHECK_LIMIT) or []
+                listed += len(forms)
+                found = 0  # earlier synsets first found listing one of this line's forms
+                for form in forms:
+                    first = owner.setdefault(form, c)
+                    if first == c or (first, c) in reported:
+                        continue
                     reported.add((first, c))
+                    found += 1
+                    if found <= DUPLICATES_SHOWN:
+                        out.append(
+                            Diagnostic(
+                                gold.path,
+                                triple.line,
+                                "warning",
+                                "duplicate-form",
+                                f"form ({' ; '.join(form)}) is also listed in synset "
+                                f"{first + 1} of sentence {sentence.sent_id} (header line "
+                                f"{sentence.clusters[first].line}); it covers that synset only",
+                            )
+                        )
+                if found > DUPLICATES_SHOWN:
                     out.append(
                         Diagnostic(
                             gold.path,
                             triple.line,
                             "warning",
                             "duplicate-form",
-                            f"form ({' ; '.join(form)}) is also listed in synset "
-                            f"{first + 1} of sentence {sentence.sent_id} (header line "
-                            f"{sentence.clusters[first].line}); it covers that synset only",
+                            f"forms of this line are also listed in {found - DUPLICATES_SHOWN} "
+                            f"more earlier synsets of sentence {sentence.sent_id}; each covers "
+                            "the earlier synset only",
                         )
                     )
     return out
@@ -115,7 +160,8 @@ def validate_gold(path: str, lang: str, *, case_sensitive: bool = False) -> File
     test = implicit_test(gold, lang, case_sensitive=case_sensitive)
     for sentence in gold.sentences.values():
         report.diagnostics.extend(_absent_tokens(gold, sentence, test))
-        report.diagnostics.extend(_duplicate_forms(gold, sentence))
+    report.diagnostics.extend(_duplicate_forms(gold))
+    # Stable: on one line, the loader's findings, then absent tokens, then duplicate forms.
     report.diagnostics.sort(key=lambda d: d.line or 0)
     return report
 

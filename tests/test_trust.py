@@ -1,0 +1,491 @@
+"""A report never names a gold it did not use: the gold is read once, and the index cache is
+never trusted, never followed, never a way in (issue 8, items 1-3).
+
+Each test injects the fault it is about: a gold file replaced while a run reads it, cache
+entries edited, flipped, truncated, of the wrong shape, replaced by FIFOs, devices and links.
+"""
+
+from __future__ import annotations
+
+import builtins
+import hashlib
+import io
+import marshal
+import os
+import shutil
+import stat
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from benchie_cli import index_cache
+from benchie_cli.gold import parse_gold_bytes
+from benchie_cli.gold_store import GoldStore, ResolvedGold
+from benchie_cli.matching import CompiledGold
+from benchie_cli.scoring import ScoreOptions, Scorer
+
+from .conftest import GOLD_DIR, RunCli, example
+
+EN_GOLD = next((GOLD_DIR / "1.1.0" / "en" / "default").glob("*.txt"))
+
+
+def _resolved(lang: str = "en", facet: str = "default") -> ResolvedGold:
+    return GoldStore(GOLD_DIR).resolve("1.1.0", lang, facet)
+
+
+def _fresh(resolved: ResolvedGold) -> CompiledGold:
+    return CompiledGold.build(parse_gold_bytes(resolved.data, "gold"), resolved.facet)
+
+
+def _same_index(a: CompiledGold | None, b: CompiledGold) -> bool:
+    """Equal content (marshal's bytes are not comparable: they depend on reference counts)."""
+    return a is not None and a.to_data() == b.to_data()
+
+
+def _half(gold: bytes) -> bytes:
+    """The gold's first 150 sentences: still valid gold, with other numbers."""
+    lines = gold.split(b"\n")
+    starts = [i for i, line in enumerate(lines) if line.startswith(b"sent_id:")]
+    return b"\n".join(lines[: starts[150]]) + b"\n"
+
+
+def _run(
+    args: list[str], env: dict[str, str], timeout: float = 60
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "benchie_cli", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=timeout,
+        check=False,
+    )
+
+
+# --- 1. read the gold once
+
+
+@pytest.fixture
+def swap_after_first_open(monkeypatch: pytest.MonkeyPatch) -> Any:
+    """Replace a file (by rename, as a deploy does) right after its first open for reading,
+    and count the opens: a run that reads the gold twice sees two different golds."""
+
+    class Swap:
+        opens = 0
+        path: Path | None = None
+        new: bytes = b""
+
+    real_open = builtins.open
+
+    def spying_open(file: Any, mode: str = "r", *args: Any, **kwargs: Any) -> Any:
+        handle = real_open(file, mode, *args, **kwargs)
+        if (
+            Swap.path is not None
+            and isinstance(file, (str, Path))
+            and "r" in mode
+            and os.path.realpath(file) == str(Swap.path)
+        ):
+            Swap.opens += 1
+            if Swap.opens == 1:
+                tmp = Swap.path.with_suffix(".new")
+                tmp.write_bytes(Swap.new)
+                os.replace(tmp, Swap.path)
+        return handle
+
+    monkeypatch.setattr(builtins, "open", spying_open)
+    monkeypatch.setattr(io, "open", spying_open)  # pathlib's way in
+    return Swap
+
+
+def test_gold_file_replaced_mid_run_scores_the_bytes_it_names(
+    cli: RunCli, tmp_path: Path, swap_after_first_open: Any
+) -> None:
+    original = EN_GOLD.read_bytes()
+    gold = tmp_path / "gold.txt"
+    gold.write_bytes(original)
+    swap_after_first_open.path = gold.resolve()
+    swap_after_first_open.new = _half(original)
+    report = tmp_path / "r.json"
+    res = cli("score", "--lang", "en", "--gold-file", gold, example("en", "clausie"), "-o", report)
+    assert res.exit_code == 0, res.stderr
+    assert swap_after_first_open.opens == 1  # read once
+    doc = orjson.loads(report.read_bytes())
+    assert doc["gold"]["files"][0]["sha256"] == hashlib.sha256(original).hexdigest()
+    expected = Scorer(parse_gold_bytes(original, "g"), ScoreOptions("en")).score(
+        str(example("en", "clausie")), "clausie"
+    )
+    assert doc["systems"][0]["f1"] == expected.scores[2]
+    # ... and the cache entry under that hash holds the index of those bytes.
+    resolved = ResolvedGold(
+        "file", "en", "default", None, gold, "g", doc["gold"]["files"][0]["sha256"], original
+    )
+    cached = index_cache.decode_entry(
+        resolved, index_cache.entry_path(index_cache.cache_dir(), resolved).read_bytes()
+    )
+    assert cached is not None and _same_index(cached, _fresh(resolved))
+
+
+def test_store_gold_replaced_mid_run_scores_the_bytes_it_names(
+    cli: RunCli, tmp_path: Path, swap_after_first_open: Any
+) -> None:
+    store = tmp_path / "store"
+    shutil.copytree(GOLD_DIR / "1.1.0", store / "1.1.0")
+    target = store / "1.1.0" / EN_GOLD.relative_to(GOLD_DIR / "1.1.0")
+    swap_after_first_open.path = target.resolve()
+    swap_after_first_open.new = _half(EN_GOLD.read_bytes())
+    report = tmp_path / "r.json"
+    res = cli(
+        "score",
+        "--gold-dir",
+        store,
+        "--gold-version",
+        "1.1.0",
+        "--lang",
+        "en",
+        example("en", "clausie"),
+        "-o",
+        report,
+    )
+    assert res.exit_code == 0, res.stderr
+    assert swap_after_first_open.opens == 1
+    doc = orjson.loads(report.read_bytes())
+    direct = orjson.loads(
+        cli(
+            "score",
+            "--lang",
+            "en",
+            "--gold-version",
+            "1.1.0",
+            "--format",
+            "json",
+            example("en", "clausie"),
+        ).stdout
+    )
+    assert doc["gold"]["files"][0]["sha256"] == direct["gold"]["files"][0]["sha256"]
+    assert doc["systems"] == direct["systems"]
+
+
+def test_store_gold_changed_before_the_run_is_refused(cli: RunCli, tmp_path: Path) -> None:
+    store = tmp_path / "store"
+    shutil.copytree(GOLD_DIR / "1.1.0", store / "1.1.0")
+    target = store / "1.1.0" / EN_GOLD.relative_to(GOLD_DIR / "1.1.0")
+    target.write_bytes(_half(EN_GOLD.read_bytes()))
+    res = cli(
+        "score",
+        "--gold-dir",
+        store,
+        "--gold-version",
+        "1.1.0",
+        "--lang",
+        "en",
+        example("en", "clausie"),
+    )
+    assert res.exit_code == 1 and "differs from its manifest" in res.stderr
+
+
+def test_gold_file_from_a_pipe_is_read_once(tmp_path: Path) -> None:
+    """Reading once also makes ``--gold-file <(...)`` work: 0.2.0 refused a pipe."""
+    env = dict(os.environ)
+    cmd = (
+        f"{sys.executable} -m benchie_cli score --lang en --format json "
+        f"--gold-file <(cat {EN_GOLD}) {example('en', 'clausie')}"
+    )
+    piped = subprocess.run(
+        ["bash", "-c", cmd], capture_output=True, text=True, env=env, timeout=60, check=False
+    )
+    assert piped.returncode == 0, piped.stderr
+    direct = _run(
+        [
+            "score",
+            "--lang",
+            "en",
+            "--format",
+            "json",
+            "--gold-file",
+            str(EN_GOLD),
+            str(example("en", "clausie")),
+        ],
+        env,
+    )
+    assert orjson.loads(piped.stdout)["systems"] == orjson.loads(direct.stdout)["systems"]
+    assert (
+        orjson.loads(piped.stdout)["gold"]["files"][0]["sha256"]
+        == hashlib.sha256(EN_GOLD.read_bytes()).hexdigest()
+    )
+
+
+# --- 2. never trust an entry
+
+
+@pytest.fixture
+def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    directory = tmp_path / "cache"
+    monkeypatch.setenv("BENCHIE_CACHE_DIR", str(directory))
+    return directory
+
+
+def _entry(resolved: ResolvedGold, cache: Path) -> Path:
+    index_cache.load_compiled(resolved)
+    path = index_cache.entry_path(cache, resolved)
+    assert path.is_file()
+    return path
+
+
+def _score_f1(compiled: CompiledGold, lang: str = "en") -> float:
+    return (
+        Scorer(compiled, ScoreOptions(lang, compiled.facet))
+        .score(str(example(lang, "clausie")), "clausie")
+        .scores[2]
+    )
+
+
+def _forge(resolved: ResolvedGold, data: Any) -> bytes:
+    """An entry whose header and digest are right for ``data``: only its shape can be wrong."""
+    payload = marshal.dumps(data)
+    return index_cache._header(resolved, hashlib.sha256(payload).hexdigest()) + payload
+
+
+def test_edited_entry_is_rebuilt_not_believed(cache: Path) -> None:
+    """0.2.0 scored F1 0.2038 instead of 0.3389 from an entry whose slot maps were edited."""
+    resolved = _resolved()
+    path = _entry(resolved, cache)
+    header, _, payload = path.read_bytes().partition(b"\n")
+    data = marshal.loads(payload)
+    for sentence in data[4][::2]:  # forget the subject forms of every other sentence
+        sentence[1][0].clear()
+    path.write_bytes(header + b"\n" + marshal.dumps(data))
+    fresh = _fresh(resolved)
+    assert _score_f1(index_cache.load_compiled(resolved)) == _score_f1(fresh)
+    assert _same_index(index_cache.decode_entry(resolved, path.read_bytes()), fresh)
+
+
+def _mutations() -> dict[str, Any]:
+    """Entries of the right digest and the wrong shape, each of which 0.2.0 either scored
+    wrongly or crashed on (a traceback on every later run)."""
+    good = _fresh(_resolved()).to_data()
+
+    def edit(change: Any) -> Any:
+        data = marshal.loads(marshal.dumps(good))
+        change(data)
+        return data
+
+    def set_open_bit(d: Any) -> None:
+        d[4][0][2][0] |= 1  # an open slot the matcher would look up in vain: KeyError
+
+    def inflate_cluster(d: Any) -> None:
+        d[4][0][0][-1] = d[3][0] + 5  # a synset beyond the sentence's count: TP > gold
+
+    def zero_bits(d: Any) -> None:
+        m = d[4][0][1][0]
+        m[next(iter(m))] = 0
+
+    def str_value(d: Any) -> None:
+        m = d[4][0][1][1]
+        m[next(iter(m))] = "1"
+
+    return {
+        "not a tuple": ["default"],
+        "short tuple": good[:3],
+        "other facet": ("concat", *good[1:]),
+        "ragged columns": edit(lambda d: d[2].pop()),
+        "open bit without slot": edit(set_open_bit),
+        "synset out of range": edit(inflate_cluster),
+        "empty bit set": edit(zero_bits),
+        "string bit set": edit(str_value),
+        "sentence index of wrong arity": edit(lambda d: d[4].__setitem__(0, d[4][0][:4])),
+        "duplicate sentence id": edit(lambda d: d[1].__setitem__(1, d[1][0])),
+    }
+
+
+@pytest.mark.parametrize("name", list(_mutations()))
+def test_entry_of_wrong_shape_is_rebuilt(cache: Path, name: str) -> None:
+    resolved = _resolved()
+    path = _entry(resolved, cache)
+    path.write_bytes(_forge(resolved, _mutations()[name]))
+    assert _same_index(index_cache.load_compiled(resolved), _fresh(resolved))
+    assert index_cache.decode_entry(resolved, path.read_bytes()) is not None  # replaced
+
+
+def test_entry_of_wrong_shape_never_gives_a_traceback(cache: Path, tmp_path: Path) -> None:
+    resolved = _resolved()
+    path = _entry(resolved, cache)
+    env = dict(os.environ)
+    args = ["score", "--lang", "en", "--format", "json", str(example("en", "clausie"))]
+    expected = _run(args, env).stdout
+    for name, data in _mutations().items():
+        path.write_bytes(_forge(resolved, data))
+        res = _run(args, env)
+        assert res.returncode == 0 and "Traceback" not in res.stderr, name
+        assert res.stdout == expected, name
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        "other format",
+        "other gold",
+        "other facet",
+        "other code",
+        "truncated",
+        "empty",
+        "header only",
+        "no header",
+    ],
+)
+def test_entry_for_something_else_is_rebuilt(cache: Path, damage: str) -> None:
+    resolved = _resolved()
+    path = _entry(resolved, cache)
+    entry = path.read_bytes()
+    header, _, payload = entry.partition(b"\n")
+    fields = header.split(b"\t")
+    index = {"other format": 1, "other gold": 2, "other facet": 3, "other code": 4}
+    if damage in index:
+        fields[index[damage]] = b"1" if damage == "other format" else b"x" + fields[index[damage]]
+        entry = b"\t".join(fields) + b"\n" + payload
+    else:
+        entry = {
+            "truncated": entry[: len(entry) // 2],
+            "empty": b"",
+            "header only": header + b"\n",
+            "no header": payload,
+        }[damage]
+    path.write_bytes(entry)
+    assert _same_index(index_cache.load_compiled(resolved), _fresh(resolved))
+
+
+@pytest.fixture(scope="module")
+def zh_entry() -> tuple[ResolvedGold, bytes, CompiledGold]:
+    """A real entry (the Chinese index: small, so that a rebuild is quick) and its index."""
+    resolved = _resolved("zh")
+    fresh = _fresh(resolved)
+    return resolved, index_cache.encode_entry(resolved, fresh), fresh
+
+
+FLIPS = st.lists(st.tuples(st.integers(min_value=0), st.integers(1, 255)), min_size=1, max_size=8)
+
+
+@settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+    print_blob=False,
+)
+@given(flips=FLIPS)
+def test_random_byte_flips_never_change_a_score(
+    zh_entry: tuple[ResolvedGold, bytes, CompiledGold],
+    flips: list[tuple[int, int]],
+    tmp_path_factory: pytest.TempPathFactory,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Flip random bytes of a real entry: the index loaded is the true one (rebuilt), and
+    the entry on disk is repaired; never a different index, never an exception."""
+    resolved, entry, expected = zh_entry
+    directory = tmp_path_factory.mktemp("flips")
+    monkeypatch.setenv("BENCHIE_CACHE_DIR", str(directory))
+    damaged = bytearray(entry)
+    for position, xor in flips:
+        damaged[position % len(damaged)] ^= xor
+    path = index_cache.entry_path(directory, resolved)
+    path.write_bytes(bytes(damaged))
+    assert _same_index(index_cache.load_compiled(resolved), expected)
+    assert _same_index(index_cache.decode_entry(resolved, path.read_bytes()), expected)
+
+
+def test_flipped_english_entry_scores_like_a_fresh_build(cache: Path) -> None:
+    resolved = _resolved()
+    path = _entry(resolved, cache)
+    entry = bytearray(path.read_bytes())
+    for position in range(1000, len(entry), len(entry) // 7):
+        entry[position] ^= 0x5A
+    path.write_bytes(bytes(entry))
+    assert _score_f1(index_cache.load_compiled(resolved)) == _score_f1(_fresh(resolved))
+
+
+# --- 3. no attack surface
+
+
+def test_fifo_planted_as_entry_does_not_hang(cache: Path) -> None:
+    resolved = _resolved()
+    cache.mkdir()
+    path = index_cache.entry_path(cache, resolved)
+    os.mkfifo(path)
+    res = _run(["score", "--lang", "en", str(example("en", "clausie"))], dict(os.environ), 60)
+    assert res.returncode == 0, res.stderr
+    assert stat.S_ISREG(path.lstat().st_mode)  # replaced by a real entry
+
+
+def test_entry_linked_to_a_device_is_not_read(cache: Path) -> None:
+    resolved = _resolved()
+    cache.mkdir()
+    path = index_cache.entry_path(cache, resolved)
+    path.symlink_to("/dev/zero")
+    res = _run(["score", "--lang", "en", str(example("en", "clausie"))], dict(os.environ), 60)
+    assert res.returncode == 0, res.stderr
+    assert not path.is_symlink() and stat.S_ISREG(path.lstat().st_mode)
+
+
+def test_entry_linked_elsewhere_is_replaced_not_written_through(
+    cache: Path, tmp_path: Path
+) -> None:
+    resolved = _resolved()
+    cache.mkdir()
+    victim = tmp_path / "victim.txt"
+    victim.write_bytes(b"precious")
+    path = index_cache.entry_path(cache, resolved)
+    path.symlink_to(victim)
+    assert _same_index(index_cache.load_compiled(resolved), _fresh(resolved))
+    assert victim.read_bytes() == b"precious"
+    assert not path.is_symlink()
+
+
+def test_entry_linked_to_a_valid_entry_is_not_followed(cache: Path, tmp_path: Path) -> None:
+    """A link is never read: not even one to a genuine entry (it could change under us)."""
+    resolved = _resolved()
+    elsewhere = tmp_path / "elsewhere.idx"
+    elsewhere.write_bytes(index_cache.encode_entry(resolved, _fresh(resolved)))
+    cache.mkdir()
+    path = index_cache.entry_path(cache, resolved)
+    path.symlink_to(elsewhere)
+    index_cache.load_compiled(resolved)
+    assert not path.is_symlink()
+
+
+def test_cache_directory_is_created_private(cache: Path) -> None:
+    index_cache.load_compiled(_resolved("zh"))
+    assert stat.S_IMODE(cache.stat().st_mode) == 0o700
+    entry = index_cache.entry_path(cache, _resolved("zh"))
+    assert not stat.S_IMODE(entry.stat().st_mode) & 0o022  # nobody else can write it
+
+
+def test_relative_xdg_cache_home_is_ignored(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("BENCHIE_CACHE_DIR")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("XDG_CACHE_HOME", "relative/cache")
+    assert index_cache.cache_dir() == tmp_path / "home" / ".cache" / "benchie-cli"
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert index_cache.cache_dir() == tmp_path / "xdg" / "benchie-cli"
+
+
+def test_stale_temporary_files_are_removed(cache: Path) -> None:
+    cache.mkdir()
+    stale = cache / ".abc.idx.k2j3h4.tmp"
+    fresh = cache / ".abc.idx.zzzzzz.tmp"
+    other = cache / "notes.tmp"
+    for path in (stale, fresh, other):
+        path.write_bytes(b"x")
+    old = time.time() - 2 * index_cache.STALE_SECONDS
+    os.utime(stale, (old, old))
+    os.utime(other, (old, old))
+    index_cache.load_compiled(_resolved("zh"))
+    assert not stale.exists()
+    assert fresh.exists()  # maybe another run's, still being written
+    assert other.exists()  # not ours
