@@ -3,7 +3,9 @@
 Exit statuses (``benchie --help`` repeats them): 0 success; 1 the run worked but its verdict
 is negative (validation errors, gold that differs from its manifest or from --expect-gold,
 --strict warnings); 2 unusable input or usage (missing or unreadable file, bad bytes, unknown
-gold version). Errors are one line on stderr, ``PATH:LINE: error: message``, never a traceback.
+gold version, a scoring worker that died); 129, 130, 143 stopped by SIGHUP, SIGINT (Ctrl-C),
+SIGTERM, with every temporary file removed. Errors are one line on stderr,
+``PATH:LINE: error: message``, never a traceback.
 """
 
 from __future__ import annotations
@@ -43,7 +45,10 @@ from benchie_cli.tokens import language_hint, mostly_implicit
 F = TypeVar("F", bound=Callable[..., Any])
 
 GOLD_VERSION_SHOWN = f"{DEFAULT_GOLD_VERSION}, or $BENCHIE_GOLD_VERSION"
-EPILOG_EXIT = "Exit status: 0 success, 1 negative verdict, 2 unusable input or usage."
+EPILOG_EXIT = (
+    "Exit status: 0 success, 1 negative verdict, 2 unusable input or usage, "
+    "130 interrupted (Ctrl-C), 143 terminated."
+)
 
 
 class BenchieGroup(click.Group):
@@ -846,7 +851,10 @@ def gold_stats(gold_version: str, lang: str | None, gold_dir: str | None, fmt: s
                     str(counts.sentences),
                     str(counts.synsets),
                     str(counts.triple_lines),
-                    f"{counts.extractions}{'' if counts.exact else ' (approx.)'}",
+                    f"{counts.extractions}"
+                    + (
+                        " (saturated)" if counts.saturated else "" if counts.exact else " (approx.)"
+                    ),
                 ]
             )
     _emit(fmt, doc, rows)
