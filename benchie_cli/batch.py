@@ -13,7 +13,7 @@ from pathlib import Path
 
 from benchie_cli.errors import BenchieError, ExitCode, printable_path
 from benchie_cli.scoring import Scorer, SystemResult
-from benchie_cli.textio import STDIN, display_name
+from benchie_cli.textio import EMPTY_NAME, STDIN, display_name
 
 #: What a directory contributes: its submission files, by this pattern, in name order.
 SUBMISSION_GLOB = "*.tsv"
@@ -48,6 +48,8 @@ def parse_submission_arg(arg: str) -> list[Submission]:
     :func:`~benchie_cli.errors.printable_path` does, so it can go into any report."""
     if arg == STDIN:
         return [Submission("stdin", STDIN)]
+    if not arg:  # Path("") is ".": an unset variable must not score the working directory
+        raise BenchieError(EMPTY_NAME)
     name, eq, rest = arg.partition("=")
     if eq and name and not Path(arg).exists():
         if not rest:

@@ -39,7 +39,14 @@ from benchie_cli.gold_store import (
 from benchie_cli.index_cache import load_compiled
 from benchie_cli.scoring import ScoreOptions, Scorer, SystemResult, no_cyclic_gc
 from benchie_cli.tables import render
-from benchie_cli.textio import STDIN, abandon_stdout, atomic_write, display_name, spool
+from benchie_cli.textio import (
+    EMPTY_NAME,
+    STDIN,
+    abandon_stdout,
+    atomic_write,
+    display_name,
+    spool,
+)
 from benchie_cli.tokens import language_hint, mostly_implicit
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -582,6 +589,8 @@ def validate(
     if sum(1 for path in files if path == STDIN) > 1:
         raise BenchieError("standard input ('-') can be read only once per run")
     for path in files:
+        if not path:
+            raise BenchieError(EMPTY_NAME)
         if path != STDIN and not Path(path).exists():
             raise BenchieError("no such file", path=path)
         if Path(path).is_dir():

@@ -86,6 +86,8 @@ def resolve_gold_dir(option: str | None) -> tuple[Path, str]:
     the installed location. An explicit choice that does not exist is an error, never a
     silent fall-through to another gold.
     """
+    if option is not None and not option:
+        raise BenchieError("--gold-dir: empty directory name (an unset shell variable?)")
     explicit = [(option, "--gold-dir"), (os.environ.get(ENV_GOLD_DIR) or None, f"${ENV_GOLD_DIR}")]
     for value, source in explicit:
         if value:

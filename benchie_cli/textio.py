@@ -27,6 +27,9 @@ from benchie_cli.errors import BenchieError, printable_path
 
 STDIN = "-"
 
+#: The error for ``""`` as a file name, which ``Path`` would read as the working directory.
+EMPTY_NAME = "empty file name (an unset shell variable?)"
+
 #: The longest line any input may have, in bytes without its line end. Real lines are
 #: under 2 KB (the longest gold line is a sentence); 1 MiB leaves room for any honest file
 #: while bounding what one line costs.
@@ -84,6 +87,8 @@ def _check_kind(fh: BinaryIO, path: str) -> None:
 
 
 def _open_binary(path: str) -> BinaryIO:
+    if not path:  # open("") fails, but Path("") is the working directory: say which
+        raise BenchieError(EMPTY_NAME)
     spooled = _SPOOLED.get(path)
     if spooled is not None:
         fh = os.fdopen(os.dup(spooled.fileno()), "rb")

@@ -179,61 +179,77 @@ def validate_submission(
     report = FileReport(display_name(path), "submission")
     seen: dict[tuple[str, str, str, str], int] = {}
     test = implicit_test(gold, lang, case_sensitive=case_sensitive) if gold is not None else None
-    for item in read_submission(path, facts):
-        if isinstance(item, Diagnostic):
-            report.diagnostics.append(item)
-        else:
-            where = (report.path, item.line)
-            for name, value in (
-                ("subject", item.subject),
-                ("relation", item.relation),
-                ("object", item.object),
-            ):
-                if not value:
-                    report.diagnostics.append(
-                        Diagnostic(
-                            *where, "warning", "empty-slot", f"empty {name}; score counts it as is"
-                        )
-                    )
-            key = (item.sent_id, item.subject, item.relation, item.object)
-            first = seen.setdefault(key, item.line)
-            if first != item.line:
-                report.diagnostics.append(
-                    Diagnostic(
-                        *where,
-                        "warning",
-                        "duplicate-line",
-                        f"same extraction as line {first} (counted again: a second FP if wrong)",
-                    )
-                )
-            if gold is not None and test is not None:
-                sentence = gold.sentences.get(item.sent_id)
-                if sentence is None:
-                    report.diagnostics.append(
-                        Diagnostic(
-                            *where,
-                            "warning",
-                            "unknown-sentence-id",
-                            f"sentence id {item.sent_id!r} is not in the gold; score leaves it out",
-                        )
-                    )
-                else:
-                    missing = test.missing(
-                        item.sent_id, f"{item.subject} {item.relation} {item.object}".split()
-                    )
-                    if missing:
+    try:
+        for item in read_submission(path, facts):
+            if isinstance(item, Diagnostic):
+                report.diagnostics.append(item)
+            else:
+                where = (report.path, item.line)
+                for name, value in (
+                    ("subject", item.subject),
+                    ("relation", item.relation),
+                    ("object", item.object),
+                ):
+                    if not value:
                         report.diagnostics.append(
                             Diagnostic(
                                 *where,
                                 "warning",
-                                "implicit",
-                                f"implicit extraction (not in sentence {item.sent_id}: "
-                                f"{' '.join(missing)}); score strips it",
+                                "empty-slot",
+                                f"empty {name}; score counts it as is",
                             )
                         )
-        if max_errors and report.errors >= max_errors:
-            report.truncated = True
-            break
+                key = (item.sent_id, item.subject, item.relation, item.object)
+                first = seen.setdefault(key, item.line)
+                if first != item.line:
+                    report.diagnostics.append(
+                        Diagnostic(
+                            *where,
+                            "warning",
+                            "duplicate-line",
+                            f"same extraction as line {first} "
+                            "(counted again: a second FP if wrong)",
+                        )
+                    )
+                if gold is not None and test is not None:
+                    sentence = gold.sentences.get(item.sent_id)
+                    if sentence is None:
+                        report.diagnostics.append(
+                            Diagnostic(
+                                *where,
+                                "warning",
+                                "unknown-sentence-id",
+                                f"sentence id {item.sent_id!r} is not in the gold; "
+                                "score leaves it out",
+                            )
+                        )
+                    else:
+                        missing = test.missing(
+                            item.sent_id, f"{item.subject} {item.relation} {item.object}".split()
+                        )
+                        if missing:
+                            report.diagnostics.append(
+                                Diagnostic(
+                                    *where,
+                                    "warning",
+                                    "implicit",
+                                    f"implicit extraction (not in sentence {item.sent_id}: "
+                                    f"{' '.join(missing)}); score strips it",
+                                )
+                            )
+            if max_errors and report.errors >= max_errors:
+                report.truncated = True
+                break
+    except BenchieError as exc:
+        if exc.line is None:  # the file itself is unusable (a device): not a finding
+            raise
+        # Content that stops the reader (a line over the limit) is a finding like bad bytes;
+        # nothing after it can be read line by line.
+        report.diagnostics.append(
+            Diagnostic(
+                report.path, exc.line, "error", "unreadable", f"{exc.message}; not read further"
+            )
+        )
     implicit = sum(1 for d in report.diagnostics if d.code == "implicit")
     if mostly_implicit(implicit, facts.extractions):
         report.diagnostics.append(

@@ -144,13 +144,43 @@ def _long_line_file(path: Path, before: int, length: int) -> Path:
     return path
 
 
-@pytest.mark.parametrize("command", ["score", "validate", "strip-implicit"])
+@pytest.mark.parametrize("command", ["score", "strip-implicit"])
 @pytest.mark.parametrize("length", [MAX_LINE_BYTES + 1, 3 * BLOCK_SIZE + 17])
 def test_overlong_line_is_one_error_naming_it(
     cli_process: Run, tmp_path: Path, command: str, length: int
 ) -> None:
     path = _long_line_file(tmp_path / "long.tsv", 5, length)
     _refused(cli_process(command, "--lang", "en", path), f"{path}:6:", "limit for one line")
+
+
+def test_validate_reports_an_overlong_line_as_a_finding(cli_process: Run, tmp_path: Path) -> None:
+    """For validate, unreadable content is a finding (exit 1) like bad bytes, with its line."""
+    path = _long_line_file(tmp_path / "long.tsv", 5, 2 * MAX_LINE_BYTES)
+    res = cli_process("validate", "--lang", "en", path)
+    assert res.returncode == 1 and "Traceback" not in res.stderr
+    assert f"{path}:6: error: line longer than" in res.stdout
+    assert "[unreadable]" in res.stdout
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["score", ""],
+        ["validate", ""],
+        ["strip-implicit", ""],
+        ["analyze", ""],
+        ["score", "--gold-file", "", "x.tsv"],
+        ["score", "--gold-dir", "", "x.tsv"],
+        ["analyze", "--buckets", "", "x.tsv"],
+    ],
+)
+def test_empty_file_name_is_not_the_working_directory(
+    cli_process: Run, tmp_path: Path, args: list[str]
+) -> None:
+    """``score "$UNSET"`` scored every *.tsv of the working directory, with exit 0."""
+    shutil.copyfile(example("en", "clausie"), tmp_path / "x.tsv")
+    res = cli_process(*args, "--lang", "en", cwd=tmp_path)
+    _refused(res, "empty", "name")
 
 
 def test_longest_allowed_line_is_read(cli_process: Run, tmp_path: Path) -> None:
