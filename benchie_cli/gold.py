@@ -7,15 +7,24 @@ needed to reproduce the published numbers: a malformed line that mentions ``Clus
 still a header; any other unrecognised line is ignored and the triples after it stay in the
 current synset.
 
-The parser is also where a gold file's size is bounded: a sentence may hold at most
-``MAX_TRIPLES_PER_SENTENCE`` triple lines, or the file is refused (:class:`BenchieError`:
-one ``PATH:LINE: error`` line and exit status 2, or that error as ``validate``'s finding).
-Matching keeps, per sentence, bit sets as wide as the sentence's triple count
-(one per slot form, and one per triple matched by the dynamic programme), and an extraction
-may be checked against every triple of its sentence, so a single sentence of 10^5 triple
-lines (a 5.6 MB file) cost gigabytes and seconds per extraction. The real gold has at most 272
-triple lines in a sentence (20 synsets), so the limit leaves it untouched with a 35-fold
-margin. Diagnostics quote at most a bounded prefix of a line (``slots.quote``).
+The parser is also where a gold file's size is bounded, so that what it costs to parse, index
+and match grows with the file and never with the product of its parts. Beyond each limit the
+file is refused (:class:`BenchieError`: one ``PATH:LINE: error`` line and exit status 2, or
+that error as ``validate``'s finding); each leaves the real gold (at most 272 triple lines and
+20 synsets in a sentence, 17 units in a slot, 8,150 triple lines and 300 sentences in a file)
+untouched by a wide margin:
+
+- ``MAX_TRIPLES_PER_SENTENCE`` and ``MAX_SYNSETS_PER_SENTENCE``: matching keeps, per
+  sentence, bit sets as wide as its triple count (one per slot form) and a coverage bit set
+  as wide as its synset count; one sentence of 10^5 triple lines (a 5.6 MB file) cost
+  gigabytes, and every extraction of it seconds.
+- ``MAX_UNITS_PER_SLOT``: the dynamic programme that matches a slot costs units x units
+  (``SlotPattern.matches``); 16,000 optional units took 85 s for one extraction.
+- ``MAX_TRIPLES``, ``MAX_SYNSETS``, ``MAX_SENTENCES`` per file: each costs a few hundred
+  bytes of memory in the model, whatever its line's length.
+- At most ``MAX_DIAGNOSTICS`` diagnostics are kept (the rest are counted in
+  ``Gold.diagnostics_omitted``): a file of 10^6 stray lines would otherwise keep 10^6
+  messages. Diagnostics quote at most a bounded prefix of a line (``slots.quote``).
 """
 
 from __future__ import annotations
@@ -33,8 +42,14 @@ SENTENCE_PREFIX = "sent_id:"
 _HEADER = re.compile(r"^([^\s]+)--> Cluster \d+:$")
 _BLANKS = re.compile(r"\s{2,}")
 
-#: Triple lines one sentence may hold (see the module docstring); the real gold has 272 at most.
-MAX_TRIPLES_PER_SENTENCE = 10_000
+#: Limits of a gold file (see the module docstring), each far above the real gold's maximum.
+MAX_TRIPLES_PER_SENTENCE = 2_000  # real: 272
+MAX_SYNSETS_PER_SENTENCE = 2_000  # real: 20
+MAX_UNITS_PER_SLOT = 256  # real: 17
+MAX_TRIPLES = 200_000  # per file; real: 8,150
+MAX_SYNSETS = 200_000  # per file; real: 1,350
+MAX_SENTENCES = 100_000  # per file; real: 300
+MAX_DIAGNOSTICS = 10_000
 
 
 class GoldTriple(NamedTuple):
@@ -67,6 +82,8 @@ class Gold:
     path: str
     sentences: dict[str, GoldSentence]
     diagnostics: list[Diagnostic]
+    #: Diagnostics beyond ``MAX_DIAGNOSTICS``, counted but not kept.
+    diagnostics_omitted: int = 0
 
     @property
     def synset_count(self) -> int:
@@ -88,11 +105,24 @@ class _Parser:
         self.cluster: Cluster | None = None
         self.skipping_duplicate = False
         self.sentence_triples = 0  # triple lines of the current sentence, for the limit
+        self.triples = self.synsets = 0  # in the file, for the limits
+        self.diagnostics_omitted = 0
         # Slots repeat across the triples of a synset ("He", "served as"): parse each once.
         self.slot_cache: dict[str, tuple[SlotPattern, list[SlotIssue]]] = {}
 
     def report(self, line: int, severity: str, code: str, message: str) -> None:
-        self.diagnostics.append(Diagnostic(self.path, line, severity, code, message))
+        if len(self.diagnostics) < MAX_DIAGNOSTICS:
+            self.diagnostics.append(Diagnostic(self.path, line, severity, code, message))
+        else:
+            self.diagnostics_omitted += 1
+
+    def refuse(self, n: int, what: str, limit: int, fix: str) -> BenchieError:
+        """The error for a file beyond one of the module's limits."""
+        return BenchieError(
+            f"{what} more than {limit:,}, the limit; {fix}",
+            path=self.path,
+            line=n,
+        )
 
     def close_cluster(self) -> None:
         if self.cluster is not None and not self.cluster.triples:
@@ -142,6 +172,8 @@ class _Parser:
             self.sentence, self.skipping_duplicate = None, True
             return
         self.skipping_duplicate = False
+        if len(self.sentences) >= MAX_SENTENCES:
+            raise self.refuse(n, "sentences:", MAX_SENTENCES, "split the file")
         self.sentence_triples = 0
         self.sentence = GoldSentence(sent_id, text, n)
         self.sentences[sent_id] = self.sentence
@@ -169,6 +201,17 @@ class _Parser:
                     f"header names sentence {quote(header_id)} inside sentence "
                     f"{quote(self.sentence.sent_id)}",
                 )
+        self.synsets += 1
+        if self.synsets > MAX_SYNSETS:
+            raise self.refuse(n, "fact synsets:", MAX_SYNSETS, "split the file")
+        if len(self.sentence.clusters) >= MAX_SYNSETS_PER_SENTENCE:
+            raise self.refuse(
+                n,
+                f"fact synsets in sentence {quote(self.sentence.sent_id)} (line "
+                f"{self.sentence.line}):",
+                MAX_SYNSETS_PER_SENTENCE,
+                "split it",
+            )
         self.cluster = Cluster(n)
         self.sentence.clusters.append(self.cluster)
 
@@ -178,15 +221,17 @@ class _Parser:
             self.report(n, "error", "outside-cluster", f"triple before any {where}; ignored")
             return
         self.sentence_triples += 1
+        self.triples += 1
+        if self.triples > MAX_TRIPLES:
+            raise self.refuse(n, "triple lines:", MAX_TRIPLES, "split the file")
         if self.sentence_triples > MAX_TRIPLES_PER_SENTENCE:
             sentence = self.sentence
             assert sentence is not None  # a cluster belongs to a sentence
-            raise BenchieError(
-                f"sentence {quote(sentence.sent_id)} (line {sentence.line}) has more than "
-                f"{MAX_TRIPLES_PER_SENTENCE} triple lines, the most one sentence may hold; "
+            raise self.refuse(
+                n,
+                f"triple lines in sentence {quote(sentence.sent_id)} (line {sentence.line}):",
+                MAX_TRIPLES_PER_SENTENCE,
                 "split it",
-                path=self.path,
-                line=n,
             )
         raw = line.split(ARROW)
         parsed: list[SlotPattern] = []
@@ -210,6 +255,10 @@ class _Parser:
                 self.report(n, severity, issue.code, f"{name}: {issue.message}")
             if not pattern.units:
                 self.report(n, "error", "empty-slot", f"empty {name}")
+            elif len(pattern.units) > MAX_UNITS_PER_SLOT:
+                raise self.refuse(
+                    n, f"{name}: units (bracketed or not)", MAX_UNITS_PER_SLOT, "shorten the slot"
+                )
             parsed.append(pattern)
         self.cluster.triples.append(GoldTriple(n, (parsed[0], parsed[1], parsed[2])))
 
@@ -222,7 +271,7 @@ def parse_gold_lines(lines: list[str], path: str) -> Gold:
     parser.close_cluster()
     if not parser.sentences:
         raise BenchieError("no 'sent_id:' line: not a BenchIE gold file", path=path)
-    return Gold(path, parser.sentences, parser.diagnostics)
+    return Gold(path, parser.sentences, parser.diagnostics, parser.diagnostics_omitted)
 
 
 def parse_gold_bytes(data: bytes, path: str) -> Gold:

@@ -174,6 +174,19 @@ def _write_entry(path: Path, data: bytes) -> None:
         raise
 
 
+def _agrees(compiled: CompiledGold, parsed: Gold) -> bool:
+    """Whether a cached index has the sentences, synsets and triples of the parsed gold: a
+    caller that uses both (``analyze`` explains errors with the parsed triples) must never
+    pair an index with other gold."""
+    sentences = list(parsed.sentences.values())
+    return (
+        compiled.sent_ids == [s.sent_id for s in sentences]
+        and compiled.synsets == [len(s.clusters) for s in sentences]
+        and [len(i.cluster_of) for i in compiled.indexes]
+        == [sum(len(c.triples) for c in s.clusters) for s in sentences]
+    )
+
+
 def load_compiled(gold: ResolvedGold, parsed: Gold | None = None) -> CompiledGold:
     """The compiled index of ``gold`` from the cache, or built from ``gold.data`` (the bytes
     that were hashed) and cached; a caller that has parsed them passes the result."""
@@ -182,7 +195,7 @@ def load_compiled(gold: ResolvedGold, parsed: Gold | None = None) -> CompiledGol
     if path is not None:
         data = _read_entry(path)
         compiled = decode_entry(gold, data) if data is not None else None
-        if compiled is not None:
+        if compiled is not None and (parsed is None or _agrees(compiled, parsed)):
             return compiled
     if parsed is None:
         parsed = parse_gold_bytes(gold.data, gold.display_path)

@@ -34,7 +34,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from benchie_cli.gold import Gold, GoldSentence
+from benchie_cli.gold import (
+    MAX_SENTENCES,
+    MAX_SYNSETS,
+    MAX_SYNSETS_PER_SENTENCE,
+    MAX_TRIPLES_PER_SENTENCE,
+    MAX_UNITS_PER_SLOT,
+    Gold,
+    GoldSentence,
+)
 from benchie_cli.slots import SlotPattern, Unit, concat_patterns
 
 #: Forms per slot that the hash index lists; a slot with more optional units than
@@ -44,6 +52,12 @@ FORM_LIMIT = 64
 
 #: (form, triple) entries that the maps of one sentence may hold (see the module docstring).
 SENTENCE_FORM_BUDGET = 1 << 15
+
+#: The same for a whole gold file (the English gold lists 23,585): with the gold's limits on
+#: triples per sentence (``gold.MAX_TRIPLES_PER_SENTENCE``, so bit sets of at most 250 bytes)
+#: it bounds an index's maps to about 200 MB whatever the file; beyond it triples are matched
+#: by the dynamic programme, as beyond a sentence's budget.
+GOLD_FORM_BUDGET = 1 << 19
 
 FACETS = ("default", "concat", "minimal", "entity")
 
@@ -134,6 +148,7 @@ class SentenceIndex:
         sentence: GoldSentence,
         facet: str,
         forms_of: dict[int, set[str] | None] | None = None,
+        left: list[int] | None = None,
     ) -> SentenceIndex:
         """Index ``sentence`` for ``facet``.
 
@@ -143,13 +158,17 @@ class SentenceIndex:
         A triple is listed only if its forms fit in what is left of ``SENTENCE_FORM_BUDGET``,
         counting 2**(optional units) a slot (its forms before duplicates are removed), so
         that no form of a triple beyond the budget is ever computed; while a whole
-        ``3 * FORM_LIMIT`` is left, nothing needs counting. Its slots without tokens stay
+        ``3 * FORM_LIMIT`` is left, nothing needs counting. ``left``, shared by the sentences
+        of one file, holds what is left of ``GOLD_FORM_BUDGET`` and is spent the same way.
+        Its slots without tokens stay
         listed even then: their one form, ``""``, is one entry per slot position however
         many triples list it, and the programme has no pattern for them.
         """
         minimal = facet == "minimal"
         if forms_of is None:
             forms_of = {}
+        if left is None:
+            left = [GOLD_FORM_BUDGET]
         index = cls([], ({}, {}, {}), [0, 0, 0], {}, [], ([], []))
         number = 0
         listed = 0  # (form, triple) entries of this sentence's maps, against the budget
@@ -157,9 +176,9 @@ class SentenceIndex:
             for triple in cluster.triples:
                 bit = 1 << number
                 index.cluster_of.append(c)
-                fits = listed + 3 * FORM_LIMIT <= SENTENCE_FORM_BUDGET or (
-                    listed + (3 if minimal else sum(map(_listed_forms, triple.slots)))
-                    <= SENTENCE_FORM_BUDGET
+                room = min(SENTENCE_FORM_BUDGET - listed, left[0])
+                fits = room >= 3 * FORM_LIMIT or (
+                    (3 if minimal else sum(map(_listed_forms, triple.slots))) <= room
                 )
                 for pos, pattern in enumerate(triple.slots):
                     key = id(pattern)
@@ -183,6 +202,7 @@ class SentenceIndex:
                     for form in forms:
                         slot_map[form] = slot_map.get(form, 0) | bit
                     listed += len(forms)
+                    left[0] -= len(forms)
                 if number in index.open_slots and facet == "concat":
                     index.concat_dp.append((bit, concat_patterns(triple.slots)))
                 number += 1
@@ -285,13 +305,14 @@ class CompiledGold:
     @classmethod
     def build(cls, gold: Gold, facet: str) -> CompiledGold:
         forms_of: dict[int, set[str] | None] = {}
+        left = [GOLD_FORM_BUDGET]
         sentences = list(gold.sentences.values())
         return cls(
             facet,
             [s.sent_id for s in sentences],
             [s.text for s in sentences],
             [len(s.clusters) for s in sentences],
-            [SentenceIndex.build(s, facet, forms_of) for s in sentences],
+            [SentenceIndex.build(s, facet, forms_of, left) for s in sentences],
         )
 
     def to_data(self) -> tuple[Any, ...]:
@@ -310,7 +331,7 @@ class CompiledGold:
 
 
 def _check_pattern(data: Any) -> None:
-    if type(data) is not tuple or not data:
+    if type(data) is not tuple or not data or len(data) > MAX_UNITS_PER_SLOT:
         raise ValueError("pattern")
     for unit in data:
         if (
@@ -337,7 +358,7 @@ def _check_bit_map(slot_map: Any, limit: int) -> None:
         raise ValueError("slot map entries")
 
 
-def _check_sentence(data: Any, synsets: int) -> None:
+def _check_sentence(data: Any, synsets: int, concat: bool) -> None:
     if type(data) is not tuple or len(data) != 6:
         raise ValueError("sentence index")
     cluster_of, maps, open_bits, open_slots, concat_dp, cuts = data
@@ -347,6 +368,8 @@ def _check_sentence(data: Any, synsets: int) -> None:
         cluster_of[0] < 0 or cluster_of[-1] >= synsets or cluster_of != sorted(cluster_of)
     ):
         raise ValueError("cluster_of range")
+    if len(cluster_of) > MAX_TRIPLES_PER_SENTENCE:
+        raise ValueError("too many triples")
     limit = 1 << len(cluster_of)
     if type(maps) is not tuple or len(maps) != 3:
         raise ValueError("maps")
@@ -387,14 +410,9 @@ def _check_sentence(data: Any, synsets: int) -> None:
         _check_pattern(entry[1])
     if type(cuts) is not tuple or len(cuts) != 2:
         raise ValueError("cuts")
-    for lengths in cuts:
-        if (
-            type(lengths) is not list
-            or not set(map(type, lengths)) <= {int}
-            or lengths != sorted(set(lengths))
-            or (lengths and lengths[0] < 0)
-        ):
-            raise ValueError("cut lengths")
+    # Derived from the maps, and read by concat only: cuts that disagree would skip forms.
+    if concat and cuts != (_lengths(maps[0]), _lengths(maps[1])):
+        raise ValueError("cut lengths")
 
 
 def check_data(data: Any, facet: str) -> None:
@@ -405,8 +423,11 @@ def check_data(data: Any, facet: str) -> None:
 
     The cache's digest already rules out damage; this rules out an entry of the right digest
     and the wrong shape (a foreign or hand-made one), which would otherwise raise an
-    exception, or count a fact twice, in the middle of scoring. It costs a few milliseconds
-    on the English index because it checks types and ranges with C-level passes.
+    exception, hang, or count a fact twice, in the middle of scoring: every size is within the
+    gold's limits (``benchie_cli.gold``), and what is derived (the cuts) agrees with what it
+    is derived from. It costs a few milliseconds on the English index because it checks
+    types and ranges with C-level passes. What it cannot rule out is a well-formed index of
+    other gold, forged by someone who can write the cache (and so could replace the code).
     """
     if type(data) is not tuple or len(data) != 5:
         raise ValueError("compiled gold")
@@ -420,7 +441,14 @@ def check_data(data: Any, facet: str) -> None:
         raise ValueError("sentence ids")
     if not set(map(type, texts)) <= {str}:
         raise ValueError("texts")
-    if not set(map(type, synsets)) <= {int} or (synsets and min(synsets) < 0):
+    # Reports write both: text that is not UTF-8 (lone surrogates) could not be written.
+    "".join(sent_ids).encode()
+    "".join(texts).encode()
+    if not set(map(type, synsets)) <= {int} or (
+        synsets and (min(synsets) < 0 or max(synsets) > MAX_SYNSETS_PER_SENTENCE)
+    ):
         raise ValueError("synset counts")
+    if len(sent_ids) > MAX_SENTENCES or sum(synsets) > MAX_SYNSETS:
+        raise ValueError("too large")
     for index, count in zip(indexes, synsets, strict=True):
-        _check_sentence(index, count)
+        _check_sentence(index, count, facet == "concat")

@@ -109,9 +109,13 @@ class SlotPattern:
         """Whether ``tokens`` is a form of this slot, in O(units x len(tokens)).
 
         ``reach`` is a bit set of the token positions at which the units read so far can
-        end; an optional unit keeps every position and may also advance.
+        end; an optional unit keeps every position and may also advance. An extraction longer
+        than the slot's full form is refused before the programme runs, so its cost is bounded
+        by the slot (units x units), never by the extraction's length.
         """
         n = len(tokens)
+        if n > sum(len(u.tokens) for u in self.units):
+            return False
         reach = 1  # position 0
         for unit in self.units:
             width = len(unit.tokens)

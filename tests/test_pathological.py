@@ -26,7 +26,12 @@ import pytest
 
 from benchie_cli import gold_stats, report, validate
 from benchie_cli.errors import BenchieError
-from benchie_cli.gold import MAX_TRIPLES_PER_SENTENCE, parse_gold_lines
+from benchie_cli.gold import (
+    MAX_SYNSETS_PER_SENTENCE,
+    MAX_TRIPLES_PER_SENTENCE,
+    MAX_UNITS_PER_SLOT,
+    parse_gold_lines,
+)
 from benchie_cli.gold_stats import EXTRACTIONS_MAX, count_gold
 from benchie_cli.matching import (
     FACETS,
@@ -107,8 +112,12 @@ def write(path: Path, text: str) -> Path:
 
 # 20,000 lone '[' then the token: 40,001 characters in the subject, 40 KB in all.
 LONE = gold_text([["[ " * 20000 + "x --> r --> o"]], "x r o")
-# 5,000 optional units in one subject (synset 1), 70 in another (synset 2).
-UNITS = gold_text([["[a] " * 5000 + "b --> r --> o"], ["[a] " * 70 + "b --> r --> o"]], "a b r o")
+# The most units a slot may have (255 optional, then b) in one subject (synset 1), 70
+# optional units in another (synset 2).
+UNITS = gold_text(
+    [["[a] " * (MAX_UNITS_PER_SLOT - 1) + "b --> r --> o"], ["[a] " * 70 + "b --> r --> o"]],
+    "a b r o",
+)
 # 2,000 synsets of one triple of 6 optional units a slot: 3 x 64 = 192 forms a triple.
 SIX = "[a] [b] [c] [d] [e] [f]"
 BUDGET_TRIPLES = 2000
@@ -187,8 +196,21 @@ def test_sentence_at_the_limit_loads_and_one_more_is_refused() -> None:
     second = MAX_TRIPLES_PER_SENTENCE + 3  # its sentence line
     assert (caught.value.path, caught.value.line) == ("g.txt", len(lines))
     assert str(caught.value) == (
-        f"g.txt:{len(lines)}: error: sentence '2' (line {second}) has more than "
-        f"{MAX_TRIPLES_PER_SENTENCE} triple lines, the most one sentence may hold; split it"
+        f"g.txt:{len(lines)}: error: triple lines in sentence '2' (line {second}): more than "
+        f"{MAX_TRIPLES_PER_SENTENCE:,}, the limit; split it"
+    )
+
+
+def test_slot_of_too_many_units_is_refused() -> None:
+    """A slot of MAX_UNITS_PER_SLOT units loads; one more unit is refused (16,000 optional
+    units took 85 s to match one extraction on the first hardened version)."""
+    ok = ["sent_id:1	x", "1--> Cluster 1:", "[a] " * (MAX_UNITS_PER_SLOT - 1) + "b --> r --> o"]
+    assert parse_gold_lines(ok, "g.txt").triple_count == 1
+    with pytest.raises(BenchieError) as caught:
+        parse_gold_lines([*ok[:2], "[a] " * MAX_UNITS_PER_SLOT + "b --> r --> o"], "g.txt")
+    assert str(caught.value) == (
+        f"g.txt:3: error: subject: units (bracketed or not) more than {MAX_UNITS_PER_SLOT}, "
+        "the limit; shorten the slot"
     )
 
 
@@ -311,19 +333,19 @@ def test_report_keeps_the_first_unknown_ids(
 
 
 @linux_only
-def test_ten_thousand_and_one_triples_in_a_sentence_are_refused(
+def test_sentence_of_too_many_synsets_is_refused(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """10^5 synsets of one triple each (5.6 MB, 1.4 GiB on 0.2.0): triple 10,001 is on line
-    2 x 10,001 + 1 = 20,003; score refuses with that one line (exit 2), validate reports it as
-    its one error (exit 1), and no store can hold it (``gold manifest`` exits 2)."""
+    """10^5 synsets of one triple each (5.6 MB, 1.4 GiB on 0.2.0): the header of synset 2,001
+    is on line 2 x 2,000 + 2 = 4,002; score refuses with that one line (exit 2), validate
+    reports it as its one error (exit 1), and no store can hold it (``gold manifest`` exits 2)."""
     monkeypatch.setenv("BENCHIE_CACHE_DIR", str(tmp_path / "cache"))
     store = tmp_path / "store" / "9.0.0"
     (store / "en" / "default").mkdir(parents=True)
     text = gold_text([[f"s{i} --> rel --> o{i}"] for i in range(1, 100_001)])
     gold = write(store / "en" / "default" / "g.txt", text)
     sub = write(tmp_path / "s.tsv", "1\ts1\trel\to1\n")
-    where = f"{gold}:{2 * (MAX_TRIPLES_PER_SENTENCE + 1) + 1}: error: sentence '1' (line 1)"
+    where = f"{gold}:{2 * MAX_SYNSETS_PER_SENTENCE + 2}: error: fact synsets in sentence '1'"
     scored = run_measured("score", "--gold-file", gold, "--lang", "en", sub)
     assert scored.code == 2
     assert scored.stderr.startswith(f"benchie: {where}") and "\n" not in scored.stderr

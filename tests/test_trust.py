@@ -26,7 +26,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from benchie_cli import index_cache
-from benchie_cli.gold import parse_gold_bytes
+from benchie_cli.gold import MAX_TRIPLES_PER_SENTENCE, parse_gold_bytes
 from benchie_cli.gold_store import GoldStore, ResolvedGold
 from benchie_cli.matching import CompiledGold
 from benchie_cli.scoring import ScoreOptions, Scorer
@@ -301,6 +301,12 @@ def _mutations() -> dict[str, Any]:
         "string bit set": edit(str_value),
         "sentence index of wrong arity": edit(lambda d: d[4].__setitem__(0, d[4][0][:4])),
         "duplicate sentence id": edit(lambda d: d[1].__setitem__(1, d[1][0])),
+        # Found by a review: each passed the first shape check.
+        "synset count beyond the limit": edit(lambda d: d[3].__setitem__(0, 2**70)),
+        "sentence id not UTF-8": edit(lambda d: d[1].__setitem__(5, "6\udcff")),
+        "too many triples": edit(
+            lambda d: d[4][0][0].extend([d[4][0][0][-1]] * MAX_TRIPLES_PER_SENTENCE)
+        ),
     }
 
 
@@ -311,6 +317,36 @@ def test_entry_of_wrong_shape_is_rebuilt(cache: Path, name: str) -> None:
     path.write_bytes(_forge(resolved, _mutations()[name]))
     assert _same_index(index_cache.load_compiled(resolved), _fresh(resolved))
     assert index_cache.decode_entry(resolved, path.read_bytes()) is not None  # replaced
+
+
+def test_concat_entry_with_cuts_that_disagree_is_rebuilt(cache: Path) -> None:
+    """Empty cuts with the real maps took concat clausie from F1 0.3792 to 0.0039."""
+    resolved = _resolved("en", "concat")
+    path = _entry(resolved, cache)
+    data = marshal.loads(path.read_bytes().partition(b"\n")[2])
+    for sentence in data[4]:
+        sentence[5][0].clear()
+    path.write_bytes(_forge(resolved, data))
+    fresh = _fresh(resolved)
+    assert _same_index(index_cache.load_compiled(resolved), fresh)
+    assert _score_f1(fresh) == pytest.approx(0.3792, abs=5e-5)
+
+
+def test_entry_of_other_gold_is_not_paired_with_the_parsed_gold(cache: Path) -> None:
+    """``analyze`` uses the parsed gold beside the index: a well-formed entry of other gold
+    (one more triple, as a forger could write) must not be paired with it (IndexError)."""
+    resolved = _resolved()
+    path = _entry(resolved, cache)
+    data = marshal.loads(path.read_bytes().partition(b"\n")[2])
+    first = data[4][0]
+    first[0].append(first[0][-1])  # a triple in the last synset, listed under a new form
+    first[1][0]["Zed"] = 1 << (len(first[0]) - 1)
+    first[1][1]["Zed"] = 1 << (len(first[0]) - 1)
+    first[1][2]["Zed"] = 1 << (len(first[0]) - 1)
+    path.write_bytes(_forge(resolved, data))
+    parsed = parse_gold_bytes(resolved.data, "gold")
+    assert index_cache.decode_entry(resolved, path.read_bytes()) is not None  # well-formed
+    assert _same_index(index_cache.load_compiled(resolved, parsed), _fresh(resolved))
 
 
 def test_entry_of_wrong_shape_never_gives_a_traceback(cache: Path, tmp_path: Path) -> None:
