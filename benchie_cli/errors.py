@@ -8,6 +8,7 @@ a traceback. Diagnostics are the validator's findings, formatted the way compile
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from enum import IntEnum
 
@@ -45,19 +46,30 @@ class BenchieError(Exception):
 
 
 def printable_path(path: str) -> str:
-    """A file name as every output shows it: unchanged when it is valid UTF-8, else with each
-    byte that is not as ``\\xNN`` (and each backslash doubled, so the escape is lossless).
+    """A file name as every output shows it: unchanged when it is valid UTF-8 without
+    control characters, else with each byte that is not UTF-8 and each control character
+    as ``\\xNN`` (and each backslash doubled, so the escape is lossless).
 
     A POSIX file name is bytes; Python carries undecodable ones as lone surrogates, which no
     UTF-8 output (orjson, a terminal, a JSON report) accepts, so one such name in a batch
-    directory would otherwise lose the whole batch.
+    directory would otherwise lose the whole batch. A newline or tab in a name would break
+    the one-line errors and the tables.
     """
+    if path.isprintable():
+        return path
     try:
         path.encode("utf-8")
     except UnicodeEncodeError:
-        raw = path.encode("utf-8", "surrogateescape").replace(b"\\", b"\\\\")
-        return raw.decode("utf-8", "backslashreplace")
-    return path
+        pass
+    else:
+        if not _CONTROL.search(path):
+            return path  # printable in the sense that matters: other format characters
+    raw = path.encode("utf-8", "surrogateescape").replace(b"\\", b"\\\\")
+    text = raw.decode("utf-8", "backslashreplace")
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+
+
+_CONTROL = re.compile("[\x00-\x1f\x7f]")
 
 
 def format_location(path: str | None, line: int | None) -> str:

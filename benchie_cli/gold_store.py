@@ -32,7 +32,7 @@ from typing import Any
 import orjson
 
 from benchie_cli import DEFAULT_GOLD_VERSION, LANGUAGES
-from benchie_cli.errors import BenchieError, ExitCode
+from benchie_cli.errors import BenchieError, ExitCode, printable_path
 from benchie_cli.textio import display_name, read_whole, sha256_file
 
 MANIFEST = "manifest.json"
@@ -93,7 +93,9 @@ def resolve_gold_dir(option: str | None) -> tuple[Path, str]:
         if value:
             path = Path(value)
             if not path.is_dir():
-                raise BenchieError(f"gold directory {value!r} (from {source}) does not exist")
+                raise BenchieError(
+                    f"gold directory {printable_path(value)!r} (from {source}) does not exist"
+                )
             return path, source
     checkout = checkout_gold_dir()
     if checkout is not None and checkout.is_dir():
@@ -102,7 +104,9 @@ def resolve_gold_dir(option: str | None) -> tuple[Path, str]:
     if installed.is_dir():
         return installed, "installed"
     if checkout is not None:
-        raise BenchieError(f"no gold in this checkout ({checkout} is missing): {_DVC_HINT}")
+        raise BenchieError(
+            f"no gold in this checkout ({printable_path(str(checkout))} is missing): {_DVC_HINT}"
+        )
     raise BenchieError(f"no gold directory found: {_DVC_HINT}")
 
 
@@ -217,6 +221,13 @@ class ResolvedGold:
     sha256: str
     #: The bytes read, whose hash is ``sha256``: parse these, never the file again.
     data: bytes = field(repr=False, compare=False)
+    #: The manifest that vouched for the file (store gold only): an input of the run too.
+    manifest: Path | None = None
+
+    @property
+    def inputs(self) -> list[Path]:
+        """Every file this gold was read from, which no output may overwrite."""
+        return [self.path] if self.manifest is None else [self.path, self.manifest]
 
     def with_facet(self, facet: str) -> ResolvedGold:
         """The same bytes scored under another facet derived from the same file."""
@@ -247,10 +258,12 @@ class GoldStore:
             versions = self.versions()
             if not versions:
                 raise BenchieError(
-                    f"{self.root} is not a gold store: no <version>/manifest.json in it"
+                    f"{printable_path(str(self.root))} is not a gold store: "
+                    "no <version>/manifest.json in it"
                 )
             raise BenchieError(
-                f"unknown gold version {version!r} in {self.root} "
+                f"unknown gold version {printable_path(version)!r} in "
+                f"{printable_path(str(self.root))} "
                 f"(available: {', '.join(versions)})"
             )
         path = self.root / version / MANIFEST
@@ -304,7 +317,8 @@ class GoldStore:
         path = self.root / version / entry.path
         if not path.is_file():
             raise BenchieError(
-                f"gold file missing: {path} (listed in the manifest); run `benchie gold verify`"
+                f"gold file missing: {display_name(str(path))} (listed in the manifest); "
+                "run `benchie gold verify`"
             )
         if path not in self._read:
             data = read_whole(str(path), what="gold file")
@@ -317,7 +331,15 @@ class GoldStore:
                 exit_code=ExitCode.FAILED,
             )
         return ResolvedGold(
-            version, language, facet, derived_from, path, f"{version}/{entry.path}", sha, data
+            version,
+            language,
+            facet,
+            derived_from,
+            path,
+            f"{version}/{entry.path}",
+            sha,
+            data,
+            self.root / version / MANIFEST,
         )
 
     def verify(self, versions: list[str] | None = None) -> list[tuple[str, str]]:
@@ -391,6 +413,11 @@ def build_manifest(
         if not path.is_file():
             continue
         rel = path.relative_to(version_dir).as_posix()
+        if printable_path(rel) != rel:  # a manifest is JSON: its paths must be text
+            raise BenchieError(
+                f"file name {printable_path(rel)} is not UTF-8 text; rename it",
+                path=str(version_dir),
+            )
         language, facet_dir, _ = rel.split("/")
         if language not in LANGUAGES or facet_dir not in (*FILE_FACETS, "reference"):
             raise BenchieError(

@@ -1,0 +1,37 @@
+"""The console entry point, kept apart from the CLI so that signals are handled from the
+first moment: importing click, orjson and the CLI takes ~60 ms, and a Ctrl-C in that window
+would print a ``KeyboardInterrupt`` traceback.
+
+SIGINT (Ctrl-C), SIGTERM and SIGHUP raise ``SystemExit(128 + signal)`` (130, 143, 129, the
+statuses shells report for a death by that signal) without a message or traceback: as an
+exception, not a death, so that every ``finally`` runs first: a half-written report or cache
+entry is removed, and scoring workers are killed. Not ``KeyboardInterrupt``, which click
+would turn into "Aborted!" and exit status 1. A signal the caller ignores (``nohup``,
+``cmd &`` in a script) stays ignored.
+"""
+
+from __future__ import annotations
+
+import signal
+from types import FrameType
+from typing import NoReturn
+
+
+def _stop(signum: int, frame: FrameType | None) -> NoReturn:
+    raise SystemExit(128 + signum)
+
+
+def install_stop_handlers() -> None:
+    """Turn the stop signals into ``SystemExit`` (see the module docstring); idempotent."""
+    for name in ("SIGINT", "SIGTERM", "SIGHUP"):  # Windows has no SIGHUP
+        signum = getattr(signal, name, None)
+        if signum is not None and signal.getsignal(signum) is not signal.SIG_IGN:
+            signal.signal(signum, _stop)
+
+
+def main() -> None:
+    """``benchie``: handlers first, then the CLI."""
+    install_stop_handlers()
+    from benchie_cli.cli import run
+
+    run()
