@@ -16,6 +16,7 @@ from typing import Any
 from benchie_cli import __version__
 from benchie_cli.batch import Failure, Submission, score_each
 from benchie_cli.buckets import Bucketing, bucket_scores, by_length, from_file
+from benchie_cli.errors import BenchieError
 from benchie_cli.gold import Gold, parse_gold_bytes
 from benchie_cli.gold_store import ResolvedGold
 from benchie_cli.index_cache import load_compiled
@@ -38,6 +39,7 @@ class AnalyzeOptions:
     examples: int = 3
     strip_implicit: bool = True
     case_sensitive: bool = False
+    retokenize: bool = False  # --retokenize (mistakes.Retokenizer)
 
 
 def signature(gold: ResolvedGold, options: AnalyzeOptions) -> str:
@@ -46,7 +48,7 @@ def signature(gold: ResolvedGold, options: AnalyzeOptions) -> str:
     return (
         f"benchie-analyze|lang:{gold.language}|gold:{gold.version}@{gold.sha256[:12]}"
         f"|implicit:{implicit}|test:{options.test}|resamples:{options.resamples}"
-        f"|seed:{options.seed}|v:{__version__}"
+        f"|seed:{options.seed}{'|retokenize' if options.retokenize else ''}|v:{__version__}"
     )
 
 
@@ -54,6 +56,16 @@ def _score_json(result: SystemResult) -> dict[str, float | int]:
     tp, fp, fn = result.totals
     p, r, f = result.scores
     return {"tp": tp, "fp": fp, "fn": fn, "precision": p, "recall": r, "f1": f}
+
+
+def _same_bytes(again: SystemResult, first: SystemResult) -> SystemResult:
+    """A submission is read once per facet: every reading must have seen the bytes the
+    report names (a file rewritten between two facets would mix two submissions)."""
+    if again.facts.sha256 != first.facts.sha256:
+        raise BenchieError(
+            "changed while it was being analysed; analyse it again", path=first.facts.path
+        )
+    return again
 
 
 def analyze(
@@ -73,7 +85,7 @@ def analyze(
     gold: Gold = parse_gold_bytes(base.data, base.display_path)  # the bytes hashed
     compiled = load_compiled(base, gold)
     score_options = ScoreOptions(
-        options.lang, "default", options.strip_implicit, options.case_sensitive
+        options.lang, "default", options.strip_implicit, options.case_sensitive, options.retokenize
     )
     scorer = Scorer(compiled, score_options, keep_incorrect=True)
     results: list[SystemResult] = []
@@ -94,10 +106,17 @@ def analyze(
             continue
         facet_scorer = Scorer(
             load_compiled(resolved),
-            ScoreOptions(options.lang, facet, options.strip_implicit, options.case_sensitive),
+            ScoreOptions(
+                options.lang,
+                facet,
+                options.strip_implicit,
+                options.case_sensitive,
+                options.retokenize,
+            ),
         )
         facet_scores[facet] = [
-            _score_json(facet_scorer.score(s.path, s.name, jobs=jobs)) for s in scored
+            _score_json(_same_bytes(facet_scorer.score(s.path, s.name, jobs=jobs), first))
+            for s, first in zip(scored, results, strict=True)
         ]
 
     bucketings: list[Bucketing] = [by_length(compiled.texts)]
@@ -126,26 +145,27 @@ def analyze(
             gaps["default_minus_minimal"] = f1["default"] - f1["minimal"]
         if "entity" in f1:
             gaps["default_minus_entity"] = f1["default"] - f1["entity"]
-        systems.append(
-            {
-                "name": result.name,
-                "file": result.facts.path,
-                "sha256": result.facts.sha256,
-                "extractions": result.facts.extractions,
-                "implicit_removed": len(result.implicit),
-                "unknown_sentence_ids": result.unknown_count,
-                "default": {
-                    **facet_scores["default"][n],
-                    "ci95": {k: v.as_json() for k, v in intervals[n].items()},
-                },
-                "facets": profile,
-                "facet_gaps": gaps,
-                "slot_errors": analyse(
-                    gold, compiled, result.incorrect, examples=options.examples
-                ).as_json(),
-                "buckets": {b.name: bucket_scores(result, b) for b in bucketings},
-            }
-        )
+        system: dict[str, Any] = {
+            "name": result.name,
+            "file": result.facts.path,
+            "sha256": result.facts.sha256,
+            "extractions": result.facts.extractions,
+            "implicit_removed": result.implicit_count,
+            "unknown_sentence_ids": result.unknown_count,
+            "default": {
+                **facet_scores["default"][n],
+                "ci95": {k: v.as_json() for k, v in intervals[n].items()},
+            },
+            "facets": profile,
+            "facet_gaps": gaps,
+            "slot_errors": analyse(
+                gold, compiled, result.incorrect, examples=options.examples
+            ).as_json(),
+            "buckets": {b.name: bucket_scores(result, b) for b in bucketings},
+        }
+        if result.curve is not None:  # a file with confidences (README, "Confidences")
+            system["confidence"] = result.curve.as_json()
+        systems.append(system)
     report: dict[str, Any] = {
         "schema": ANALYSIS_SCHEMA,
         "benchie_version": __version__,
@@ -167,6 +187,7 @@ def analyze(
             "examples": options.examples,
             "strip_implicit": options.strip_implicit,
             "case_sensitive": options.case_sensitive,
+            **({"retokenize": True} if options.retokenize else {}),
         },
         "bucketings": [
             {

@@ -108,6 +108,9 @@ def to_text(report: dict[str, Any]) -> str:
             for c in report["comparisons"]
         ]
         out += render(rows, (2, 3))
+    if _with_confidences(systems):
+        out += ["", "Confidences: area under the precision-recall curve and best F1", ""]
+        out += render([_CONFIDENCE_HEADER, *_confidence_rows(systems)], range(1, 6))
     for failure in report.get("failures", []):
         out.append(f"FAILED {failure['name']}: {failure['error']}")
     out += ["", report["signature"]]
@@ -242,6 +245,73 @@ def forest(chart_id: str, title: str, rows: list[tuple[str, float, float, float]
     return _svg(chart_id, title, height, body)
 
 
+def pr_curves(chart_id: str, title: str, curves: list[tuple[str, dict[str, Any]]]) -> str:
+    """Precision over recall, one step line per system, drawn as its AUC is computed: each
+    gain in recall at the precision it was reached with, from recall 0 (README,
+    "Confidences"). A dot marks the best-F1 point; the recall axis ends at a round value
+    above the highest recall, since fact-level recall is far below 1 for every system.
+    """
+    top, plot_h, left = 24, 240, LABEL_W
+    height = top + plot_h + 34
+    maximum = _nice_maximum(
+        max([0.0, *[c["curve"][-1]["recall"] for _, c in curves if c["curve"]]])
+    )
+    x_scale = (CHART_W - left - 50) / maximum
+    bottom = top + plot_h
+
+    def y(precision: float) -> float:
+        return bottom - precision * plot_h
+
+    body = _legend([f"{name} (AUC {c['auc']:.4f})" for name, c in curves], 14)
+    body += _axis(top, bottom, x_scale, maximum=maximum)
+    for k in range(6):
+        body.append(
+            f'<line x1="{left}" y1="{y(k / 5):.1f}" x2="{CHART_W - 50}" y2="{y(k / 5):.1f}" class="grid"/>'
+            f'<text x="{left - 6}" y="{y(k / 5) + 4:.1f}" class="small" text-anchor="end">{k / 5:.1f}</text>'
+        )
+    body.append(
+        f'<text x="{left + (CHART_W - left - 50) / 2:.0f}" y="{height - 4}" class="small" text-anchor="middle">recall</text>'
+        f'<text x="{left - 62}" y="{top + plot_h / 2:.0f}" class="small" text-anchor="middle">precision</text>'
+    )
+    for n, (name, curve) in enumerate(curves):
+        if not curve["curve"]:
+            continue
+        color = PALETTE[n % len(PALETTE)]
+        steps = [f"M{left:.1f},{y(curve['curve'][0]['precision']):.1f}"]
+        for point in curve["curve"]:
+            steps.append(f"V{y(point['precision']):.1f}H{left + point['recall'] * x_scale:.1f}")
+        best = curve["best_f1"]
+        body.append(
+            f'<path class="pr" d="{"".join(steps)}" fill="none" stroke="{color}" stroke-width="1.5">'
+            f"<title>{escape(name)}: AUC {curve['auc']:.4f}</title></path>"
+            f'<circle class="point" cx="{left + best["recall"] * x_scale:.1f}" cy="{y(best["precision"]):.1f}" r="4" fill="{color}">'
+            f"<title>{escape(name)}: best F1 {best['f1']:.4f} at confidence &gt;= {best['threshold']:g} "
+            f"(P {best['precision']:.4f}, R {best['recall']:.4f})</title></circle>"
+        )
+    return _svg(chart_id, title, height, body)
+
+
+def _with_confidences(systems: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [s for s in systems if "confidence" in s]
+
+
+def _confidence_rows(systems: list[dict[str, Any]]) -> list[list[str]]:
+    """system, AUC, best F1, its threshold, P and R there ("-" when nothing was scored)."""
+    rows = []
+    for s in _with_confidences(systems):
+        c, best = s["confidence"], s["confidence"]["best_f1"]
+        cells = (
+            [_f(best["f1"]), f"{best['threshold']:g}", _f(best["precision"]), _f(best["recall"])]
+            if best is not None
+            else ["-"] * 4
+        )
+        rows.append([s["name"], _f(c["auc"]), *cells])
+    return rows
+
+
+_CONFIDENCE_HEADER = ["system", "AUC", "best F1", "at confidence >=", "P", "R"]
+
+
 def _table(
     table_id: str,
     header: list[str],
@@ -349,6 +419,16 @@ def to_html(report: dict[str, Any]) -> str:
                 ],
             )
         )
+    if _with_confidences(systems):
+        parts.append("<h2>Confidences</h2>")
+        parts.append(
+            pr_curves(
+                "chart-pr",
+                "Fact-level precision-recall curves over confidence thresholds",
+                [(s["name"], s["confidence"]) for s in _with_confidences(systems)],
+            )
+        )
+        parts.append(_table("confidences", _CONFIDENCE_HEADER, _confidence_rows(systems)))
     parts.append("<h2>Scores per bucket of sentences</h2>")
     for n, bucketing in enumerate(report["bucketings"]):
         cols = [*bucketing["buckets"], "all"]

@@ -10,13 +10,12 @@ SIGTERM, with every temporary file removed. Errors are one line on stderr,
 
 from __future__ import annotations
 
+import functools
 import os
-import signal
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
-from types import FrameType
-from typing import Any, NoReturn, TypeVar
+from typing import Any, TypeVar
 
 import click
 import orjson
@@ -24,7 +23,9 @@ import orjson
 from benchie_cli import DEFAULT_GOLD_VERSION, LANGUAGES, __version__
 from benchie_cli.analysis import TESTS
 from benchie_cli.batch import Failure, expand, score_each
+from benchie_cli.entry import install_stop_handlers
 from benchie_cli.errors import BenchieError, ExitCode
+from benchie_cli.formats import INPUT_FORMATS, NATIVE_FORMATS
 from benchie_cli.gold import Gold, parse_gold_bytes
 from benchie_cli.gold_store import (
     ALL_FACETS,
@@ -37,6 +38,7 @@ from benchie_cli.gold_store import (
     resolve_gold_file,
 )
 from benchie_cli.index_cache import load_compiled
+from benchie_cli.mistakes import MistakeCheck
 from benchie_cli.scoring import ScoreOptions, Scorer, SystemResult, no_cyclic_gc
 from benchie_cli.tables import render
 from benchie_cli.textio import (
@@ -45,6 +47,7 @@ from benchie_cli.textio import (
     abandon_stdout,
     atomic_write,
     display_name,
+    release_spooled,
     spool,
 )
 from benchie_cli.tokens import language_hint, mostly_implicit
@@ -70,6 +73,8 @@ class BenchieGroup(click.Group):
         except BrokenPipeError:  # `benchie ... | head`: not an error of ours
             sys.stderr.close()
             ctx.exit(0)
+        finally:  # a run's copies of pipes and native files end with it (tests run many)
+            release_spooled()
 
 
 def gold_options(*, facet: bool = True) -> Callable[[F], F]:
@@ -136,6 +141,15 @@ def check_gold_choice(gold_file: str | None) -> None:
         raise BenchieError("give --gold-version (a store version) or --gold-file, not both")
 
 
+def check_stdin_once(gold_file: str | None, paths: Iterable[str]) -> None:
+    """Standard input holds one file: not both the gold and a submission."""
+    if gold_file == STDIN and STDIN in paths:
+        raise BenchieError(
+            "standard input ('-') can be read only once per run: not both --gold-file and "
+            "a submission"
+        )
+
+
 def resolve(
     gold_dir: str | None, version: str, gold_file: str | None, lang: str, facet: str
 ) -> ResolvedGold:
@@ -150,6 +164,43 @@ def load(resolved: ResolvedGold) -> Gold:
     """Parse the gold bytes ``resolved`` holds: the ones whose sha256 it names."""
     with no_cyclic_gc():
         return parse_gold_bytes(resolved.data, resolved.display_path)
+
+
+input_format_option = click.option(
+    "--input-format",
+    type=click.Choice(INPUT_FORMATS),
+    default="auto",
+    show_default=True,
+    help="Format of the submissions: auto detects it from the first lines; benchie is BenchIE "
+    "TSV; the others are systems' own outputs, aligned to the gold by sentence text "
+    "(README, 'Native formats').",
+)
+
+
+def gold_sentences(resolved: ResolvedGold) -> Callable[[], dict[str, str]]:
+    """The gold's sentences (id -> text, gold order), parsed on the first call only: a run
+    on BenchIE TSV files never needs them."""
+    cache: list[dict[str, str]] = []
+
+    def get() -> dict[str, str]:
+        if not cache:
+            cache.append({i: s.text for i, s in load(resolved).sentences.items()})
+        return cache[0]
+
+    return get
+
+
+def read_native(path: str, input_format: str, sentences: Callable[[], dict[str, str]]) -> bool:
+    """``prepare`` a submission and say on stderr what its conversion did; whether it was
+    a native file (the native module is imported only here, when a run needs it)."""
+    from benchie_cli.native import prepare, summary
+
+    conversion = prepare(path, input_format, sentences)
+    if conversion is None:
+        return False
+    for line in summary(conversion, display_name(path)):
+        click.echo(f"benchie: {line}", err=True)
+    return True
 
 
 def _print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
@@ -195,6 +246,40 @@ SEED = click.IntRange(0, 2**64 - 1)
 EXAMPLES = click.IntRange(0, 1000)
 
 
+#: ``--retokenize``, shared by every command that reads submissions against the gold.
+retokenize_option = click.option(
+    "--retokenize",
+    is_flag=True,
+    help="Re-split slots onto their sentence's own tokens where that is unambiguous "
+    "(don't -> do n't, Chinese without spaces); off by default.",
+)
+
+
+def mistake_check(
+    lang: str,
+    texts: Mapping[str, str],
+    gold_dir: str | None,
+    gold_version: str,
+    gold_file: str | None,
+    retokenize: bool = False,
+) -> MistakeCheck:
+    """The detectors of likely mistakes for one gold; the language check compares with the
+    other languages of the same store version (loaded only if a file looks suspicious, once
+    per run), which a ``--gold-file`` does not have."""
+    if gold_file is not None:
+        return MistakeCheck(lang, texts, None, retokenize)
+
+    @functools.cache
+    def sentences_of(other: str) -> Mapping[str, str] | None:
+        try:
+            compiled = load_compiled(resolve(gold_dir, gold_version, None, other, "default"))
+        except BenchieError:
+            return None
+        return dict(zip(compiled.sent_ids, compiled.texts, strict=True))
+
+    return MistakeCheck(lang, texts, sentences_of, retokenize)
+
+
 EXPECT_GOLD_MIN = 12  # the signature shows 12 hex digits: the shortest pin accepted
 
 
@@ -224,6 +309,15 @@ def _same_file(a: str, b: str) -> bool:
         return False
 
 
+def _is_stdin(path: str) -> bool:
+    """Whether ``path`` is the file standard input reads (``score - -o s.tsv < s.tsv``)."""
+    try:
+        stdin, target = os.fstat(0), os.stat(path)
+    except OSError:
+        return False
+    return (stdin.st_dev, stdin.st_ino) == (target.st_dev, target.st_ino)
+
+
 def check_output(
     output: str | None, inputs: Iterable[str | Path] = (), others: Iterable[str | None] = ()
 ) -> None:
@@ -241,6 +335,11 @@ def check_output(
     if not target.parent.is_dir():
         raise BenchieError("the output's directory does not exist", path=output)
     for source in inputs:
+        if str(source) == STDIN and _is_stdin(output):
+            raise BenchieError(
+                "is also standard input, an input of this run; write the output elsewhere",
+                path=output,
+            )
         if str(source) != STDIN and _same_file(str(source), output):
             raise BenchieError(
                 f"is also an input ({display_name(str(source))}); write the output elsewhere",
@@ -301,6 +400,8 @@ def check_output(
     help="Refuse to score (exit 1) unless the gold's sha256 is this, or starts with this "
     "(12 hex digits at least, as in the signature).",
 )
+@input_format_option
+@retokenize_option
 def score(
     submissions: tuple[str, ...],
     lang: str,
@@ -316,6 +417,8 @@ def score(
     jobs: int | None,
     strict: bool,
     expect_gold: str | None,
+    input_format: str,
+    retokenize: bool,
 ) -> None:
     """Score SUBMISSIONs (PATH, NAME=PATH, - for stdin, or a directory: every *.tsv in it)
     against BenchIE gold, and print or write a leaderboard sorted by F1.
@@ -334,24 +437,37 @@ def score(
     from benchie_cli.report import build_report, to_json, to_markdown, to_table
 
     batch = expand(submissions)
+    check_stdin_once(gold_file, [s.path for s in batch])
     expected = check_expect_gold(expect_gold) if expect_gold is not None else None
     resolved = resolve(gold_dir, gold_version, gold_file, lang, facet)
-    check_output(output, [*(s.path for s in batch), resolved.path])
+    check_output(output, [*(s.path for s in batch), *resolved.inputs])
     if expected is not None and not resolved.sha256.startswith(expected):
         raise BenchieError(
             f"gold {resolved.display_path} has sha256 {resolved.sha256}, "
             f"not the expected {expect_gold}",
             exit_code=ExitCode.FAILED,
         )
-    options = ScoreOptions(lang, facet, strip_implicit, case_sensitive)
+    options = ScoreOptions(lang, facet, strip_implicit, case_sensitive, retokenize)
     results: list[SystemResult] = []
     failures: list[Failure] = []
+    readable = []  # native outputs are converted first; one that cannot be is a failure
+    sentences = gold_sentences(resolved)
+    for submission in batch:
+        try:
+            read_native(submission.path, input_format, sentences)
+            readable.append(submission)
+        except BenchieError as exc:
+            click.echo(f"benchie: {exc}", err=True)
+            failures.append(Failure(submission, str(exc), exc.exit_code))
     progress = len(batch) >= PROGRESS_MIN and sys.stderr.isatty()
     with no_cyclic_gc():  # a short run building acyclic structures: see no_cyclic_gc
-        scorer = Scorer(load_compiled(resolved), options)
-        outcomes = score_each(scorer, batch, strict=strict, jobs=jobs)
+        compiled = load_compiled(resolved)
+        texts = dict(zip(compiled.sent_ids, compiled.texts, strict=True))
+        check = mistake_check(lang, texts, gold_dir, gold_version, gold_file, retokenize)
+        scorer = Scorer(compiled, options, mistakes=check)
+        outcomes = score_each(scorer, readable, strict=strict, jobs=jobs)
         with click.progressbar(
-            outcomes, length=len(batch), label="scoring", file=sys.stderr, hidden=not progress
+            outcomes, length=len(readable), label="scoring", file=sys.stderr, hidden=not progress
         ) as bar:
             for outcome in bar:
                 if isinstance(outcome, Failure):
@@ -380,15 +496,24 @@ def score(
 
 def _summarise_warnings(result: SystemResult, lang: str) -> None:
     """What a user at 2 a.m. must know about a submission, in a few stderr lines."""
-    if result.implicit:
+    if result.implicit_count:
         click.echo(
-            f"benchie: {result.name}: {len(result.implicit)} implicit extraction(s) removed "
+            f"benchie: {result.name}: {result.implicit_count} implicit extraction(s) removed "
             "before scoring (the JSON report and `benchie strip-implicit --removed` list them)",
             err=True,
         )
-        if mostly_implicit(len(result.implicit), result.facts.extractions):
-            hint = language_hint(len(result.implicit), result.facts.extractions, lang)
+        if mostly_implicit(result.implicit_count, result.facts.extractions):
+            hint = language_hint(result.implicit_count, result.facts.extractions, lang)
             click.echo(f"benchie: {result.name}: {hint}", err=True)
+    for finding in result.findings:
+        click.echo(f"benchie: {result.name}: hint: {finding.message} [{finding.code}]", err=True)
+    if result.retokenized is not None:
+        mapped, left = result.retokenized
+        click.echo(
+            f"benchie: {result.name}: --retokenize mapped {mapped} slot(s) onto their "
+            f"sentence's tokens, left {left} unmapped (ambiguous or not a run of tokens)",
+            err=True,
+        )
     if result.warning_count:
         first = result.warnings[0]
         click.echo(
@@ -466,6 +591,8 @@ def resolve_facets(
 )
 @click.option("-o", "--output", default=None, metavar="FILE", help="Write here, atomically.")
 @click.option("--jobs", type=JOBS, default=None, help="Processes for large submission files.")
+@input_format_option
+@retokenize_option
 def analyze(
     submissions: tuple[str, ...],
     lang: str,
@@ -482,6 +609,8 @@ def analyze(
     fmt: str | None,
     output: str | None,
     jobs: int | None,
+    input_format: str,
+    retokenize: bool,
 ) -> None:
     """Profile systems (paper §5): confidence intervals and significance, every facet, slot
     errors and error buckets with examples, scores per bucket of sentences.
@@ -505,11 +634,15 @@ def analyze(
         raise BenchieError("analyze reads each submission once per facet: give a file, not '-'")
     facets = resolve_facets(gold_dir, gold_version, gold_file, lang)
     check_output(
-        output, [*(s.path for s in batch), facets["default"].path, *filter(None, [bucket_file])]
+        output, [*(s.path for s in batch), *facets["default"].inputs, *filter(None, [bucket_file])]
     )
+    sentences = gold_sentences(facets["default"])
     for submission in batch:  # a pipe or FIFO is read once, whatever reads it later
         spool(submission.path)
-    options = AnalyzeOptions(lang, resamples, seed, test, examples, strip_implicit, case_sensitive)
+        read_native(submission.path, input_format, sentences)
+    options = AnalyzeOptions(
+        lang, resamples, seed, test, examples, strip_implicit, case_sensitive, retokenize
+    )
     with no_cyclic_gc():
         report, results, failures = run_analysis(
             facets, batch, options, bucket_file=bucket_file, jobs=jobs
@@ -563,6 +696,8 @@ def analyze(
 @click.option(
     "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
 )
+@input_format_option
+@retokenize_option
 def validate(
     files: tuple[str, ...],
     kind: str,
@@ -574,6 +709,8 @@ def validate(
     strict: bool,
     max_errors: int,
     fmt: str,
+    input_format: str,
+    retokenize: bool,
 ) -> None:
     """Check gold or submission FILEs; print every problem as PATH:LINE: severity: message.
 
@@ -584,10 +721,13 @@ def validate(
       benchie validate --lang en my_system.tsv
       benchie validate --kind gold --lang de my_gold.txt
     """
-    from benchie_cli.validate import detect_kind, validate_gold, validate_submission
+    from benchie_cli.errors import Diagnostic
+    from benchie_cli.native import REGISTRY, alignment_diagnostics, prepare
+    from benchie_cli.validate import FileReport, detect_kind, validate_gold, validate_submission
 
     if sum(1 for path in files if path == STDIN) > 1:
         raise BenchieError("standard input ('-') can be read only once per run")
+    check_stdin_once(gold_file, files)
     for path in files:
         if not path:
             raise BenchieError(EMPTY_NAME)
@@ -597,20 +737,45 @@ def validate(
             raise BenchieError("is a directory, not a file", path=path)
     gold: Gold | None = None
     reports = []
+    formats: list[str | None] = []  # each file's format: None for gold, else benchie or native
     for path in files:
         if kind == "auto":
             spool(path)  # detecting the kind reads the start: a pipe must not lose it
         file_kind = kind if kind != "auto" else detect_kind(path)
         if file_kind == "gold":
             reports.append(validate_gold(path, lang, case_sensitive=case_sensitive))
+            formats.append(None)
             continue
         if gold is None:
             gold = load(resolve(gold_dir, gold_version, gold_file, lang, "default"))
-        reports.append(
-            validate_submission(
-                path, gold, lang, case_sensitive=case_sensitive, max_errors=max_errors
-            )
+        texts = {i: s.text for i, s in gold.sentences.items()}
+        try:
+            conversion = prepare(path, input_format, texts.copy)
+        except BenchieError as exc:
+            if exc.line is None:
+                raise
+            # A native line its reader cannot use is a finding, as bad bytes are.
+            name = display_name(path)
+            finding = Diagnostic(name, exc.line, "error", "unreadable", exc.message)
+            reports.append(FileReport(name, "submission", [finding]))
+            formats.append(input_format)
+            continue
+        report = validate_submission(
+            path,
+            gold,
+            lang,
+            case_sensitive=case_sensitive,
+            max_errors=max_errors,
+            mistakes=mistake_check(lang, texts, gold_dir, gold_version, gold_file, retokenize),
+            retokenize=retokenize,
         )
+        if conversion is not None:
+            report.diagnostics = sorted(
+                report.diagnostics + alignment_diagnostics(conversion, report.path),
+                key=lambda d: (d.line is None, d.line or 0),
+            )
+        reports.append(report)
+        formats.append("benchie" if conversion is None else conversion.format)
     errors = sum(r.errors for r in reports)
     warnings = sum(r.warnings for r in reports)
     if fmt == "json":
@@ -621,21 +786,29 @@ def validate(
                 {
                     "path": r.path,
                     "kind": r.kind,
+                    "format": f,
                     "errors": r.errors,
                     "warnings": r.warnings,
                     "truncated": r.truncated,
                     "diagnostics": [d.as_dict() for d in r.diagnostics],
                 }
-                for r in reports
+                for r, f in zip(reports, formats, strict=True)
             ],
         }
         click.echo(orjson.dumps(doc, option=orjson.OPT_INDENT_2).decode())
     else:
-        for r in reports:
+        for r, f in zip(reports, formats, strict=True):
+            if f in REGISTRY:
+                click.echo(f"{r.path}: note: read as {REGISTRY[f].title} ({f})")
             for d in r.diagnostics:
                 click.echo(d.format())
             if r.truncated:
                 click.echo(f"{r.path}: note: stopped after {max_errors} errors (--max-errors)")
+            if r.retokenized is not None:
+                click.echo(
+                    f"{r.path}: note: --retokenize mapped {r.retokenized[0]} slot(s) onto "
+                    f"their sentence's tokens, left {r.retokenized[1]} unmapped"
+                )
         click.echo(f"{errors} error(s), {warnings} warning(s) in {len(reports)} file(s)", err=True)
     if errors or (strict and warnings):
         sys.exit(int(ExitCode.FAILED))
@@ -661,6 +834,8 @@ def validate(
     metavar="REMOVED",
     help="Implicit lines as LINE<TAB>TOKENS<TAB>original line.",
 )
+@input_format_option
+@retokenize_option
 def strip_implicit_cmd(
     submission: str,
     lang: str,
@@ -670,6 +845,8 @@ def strip_implicit_cmd(
     case_sensitive: bool,
     output: str,
     removed: str | None,
+    input_format: str,
+    retokenize: bool,
 ) -> None:
     """Remove implicit extractions (tokens absent from the sentence) from SUBMISSION.
 
@@ -679,11 +856,24 @@ def strip_implicit_cmd(
     """
     from benchie_cli.implicit import strip_implicit
 
+    check_stdin_once(gold_file, [submission])
     resolved = resolve(gold_dir, gold_version, gold_file, lang, "default")
-    check_output(output, [submission, resolved.path], [removed])
-    check_output(removed, [submission, resolved.path], [output])
+    check_output(output, [submission, *resolved.inputs], [removed])
+    check_output(removed, [submission, *resolved.inputs], [output])
     gold = load(resolved)
-    result = strip_implicit(submission, gold, lang, case_sensitive=case_sensitive)
+    texts = {i: s.text for i, s in gold.sentences.items()}
+    native = read_native(submission, input_format, texts.copy)
+    result = strip_implicit(
+        submission, gold, lang, case_sensitive=case_sensitive, retokenize=retokenize
+    )
+    if result.retokenized is not None:
+        click.echo(
+            f"benchie: --retokenize mapped {result.retokenized[0]} slot(s) onto their "
+            f"sentence's tokens, left {result.retokenized[1]} unmapped",
+            err=True,
+        )
+    if native:  # a native file's kept lines are BenchIE TSV: no padding lines
+        result.kept = b"".join(line for line in result.kept.splitlines(True) if line.strip())
     atomic_write(output, result.kept)
     if removed is not None:
         atomic_write(removed, result.removed)
@@ -699,6 +889,155 @@ def strip_implicit_cmd(
         ),
         err=True,
     )
+
+
+# --------------------------------------------------------------------------- sentences
+
+
+@main.command(epilog=EPILOG_EXIT)
+@gold_options(facet=False)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["txt", "tsv", "jsonl"]),
+    default="txt",
+    show_default=True,
+    help="txt: one sentence a line; tsv: sent_id<TAB>sentence; jsonl: "
+    '{"sent_id": ..., "sentence": ...} a line.',
+)
+@click.option(
+    "-o",
+    "--output",
+    default=STDIN,
+    metavar="FILE",
+    help="Write here, atomically [default: stdout].",
+)
+def sentences(
+    lang: str,
+    gold_version: str,
+    gold_file: str | None,
+    gold_dir: str | None,
+    fmt: str,
+    output: str,
+) -> None:
+    """Print the gold's input sentences, exactly as the gold has them, in gold order: the
+    text to run a system on.
+
+    \b
+    Examples:
+      benchie sentences --lang en -o sentences.txt
+      benchie sentences --lang de --format jsonl
+    """
+    resolved = resolve(gold_dir, gold_version, gold_file, lang, "default")
+    check_output(output, resolved.inputs)
+    items = load(resolved).sentences.values()
+    if fmt == "txt":
+        data = "".join(f"{s.text}\n" for s in items).encode()
+    elif fmt == "tsv":
+        data = "".join(f"{s.sent_id}\t{s.text}\n" for s in items).encode()
+    else:
+        data = b"".join(
+            orjson.dumps({"sent_id": s.sent_id, "sentence": s.text}) + b"\n" for s in items
+        )
+    atomic_write(output, data)
+
+
+# --------------------------------------------------------------------------- convert
+
+
+@main.command(epilog=EPILOG_EXIT)
+@click.argument("source", metavar="INPUT")
+@click.option(
+    "--from",
+    "from_",
+    type=click.Choice(["auto", *NATIVE_FORMATS]),
+    default="auto",
+    show_default=True,
+    help="The system's output format (README, 'Native formats'); auto detects it.",
+)
+@gold_options(facet=False)
+@click.option(
+    "-o",
+    "--output",
+    required=True,
+    metavar="OUT.tsv",
+    help="The BenchIE TSV to write ('-': stdout).",
+)
+@click.option(
+    "--no-confidence",
+    is_flag=True,
+    help="Leave out the confidence column and its '#benchie-tsv confidence' directive.",
+)
+@click.option(
+    "--report",
+    "report_file",
+    default=None,
+    metavar="FILE",
+    help="Write the alignment as JSON: every unaligned and ambiguous input sentence with its "
+    "line, and the gold sentences without extraction.",
+)
+def convert(
+    source: str,
+    from_: str,
+    lang: str,
+    gold_version: str,
+    gold_file: str | None,
+    gold_dir: str | None,
+    output: str,
+    no_confidence: bool,
+    report_file: str | None,
+) -> None:
+    """Convert a system's native output INPUT into a BenchIE TSV submission, its sentences
+    aligned to the gold's ids by text; alignment statistics go to stderr.
+
+    \b
+    Examples:
+      benchie convert --from openie4 --lang en openie4_output.txt -o openie4.tsv
+      benchie convert --lang en llm.jsonl -o llm.tsv --report alignment.json
+    """
+    import io
+
+    from benchie_cli.native import convert as convert_native
+    from benchie_cli.native import detect, summary
+
+    check_stdin_once(gold_file, [source])
+    resolved = resolve(gold_dir, gold_version, gold_file, lang, "default")
+    check_output(output, [source, *resolved.inputs], [report_file])
+    check_output(report_file, [source, *resolved.inputs], [output])
+    if from_ == "auto":
+        spool(source)
+        from_ = detect(source)
+        if from_ == "benchie":
+            raise BenchieError(
+                "no native format recognised (BenchIE TSV needs no conversion); name it "
+                "with --from",
+                path=display_name(source),
+            )
+    texts = {i: s.text for i, s in load(resolved).sentences.items()}
+    buffer = io.BytesIO()
+    result = convert_native(source, from_, texts, buffer, confidence=not no_confidence, pad=False)
+    atomic_write(output, buffer.getvalue())
+    for line in summary(result, display_name(source)):
+        click.echo(f"benchie: {line}", err=True)
+    if report_file is not None:
+        a = result.alignment
+        doc = {
+            "file": display_name(source),
+            "sha256": result.sha256,
+            "format": result.format,
+            "extractions": result.extractions,
+            "written": result.written,
+            "confidence": result.confidence,
+            "aligned_sentences": a.aligned_sentences,
+            "dropped_extractions": a.dropped_extractions,
+            "unaligned": [{"line": s.line, "sentence": s.text} for s in a.unaligned],
+            "ambiguous": [
+                {"line": s.line, "sentence": s.text, "gold_ids": list(s.candidates)}
+                for s in a.ambiguous
+            ],
+            "gold_without_extraction": a.gold_without_extraction,
+        }
+        atomic_write(report_file, orjson.dumps(doc, option=orjson.OPT_INDENT_2) + b"\n")
 
 
 # --------------------------------------------------------------------------- gold
@@ -882,10 +1221,10 @@ def gold_verify(gold_version: str | None, gold_dir: str | None) -> None:
     store = _store(gold_dir)
     versions = [gold_version] if gold_version else store.versions()
     if not versions:
-        raise BenchieError(f"no gold version in {store.root}")
+        raise BenchieError(f"no gold version in {display_name(str(store.root))}")
     problems = store.verify(versions)
     for name, problem in problems:
-        click.echo(f"{store.root / name}: error: {problem}", err=True)
+        click.echo(f"{display_name(str(store.root / name))}: error: {problem}", err=True)
     files = sum(len(store.manifest(v).files) for v in versions)
     if problems:
         click.echo(
@@ -939,28 +1278,19 @@ def run() -> None:
     a closed pipe) reported as one line instead of a traceback.
 
     Standard output is then abandoned (see ``abandon_stdout``), so that the interpreter's
-    final flush cannot fail a second time.
+    final flush cannot fail a second time. A process without standard output (``>&-``)
+    runs as usual; only writing a report to it fails (one line, exit 2).
 
-    SIGINT (Ctrl-C), SIGTERM and SIGHUP raise ``SystemExit(128 + signal)`` (130, 143, 129,
-    the statuses shells report for a death by that signal) without a message or traceback:
-    as an exception, not a death, so that every ``finally`` runs first: a half-written
-    report or cache entry is removed, and scoring workers are killed. Not
-    ``KeyboardInterrupt``, which click would turn into "Aborted!" and exit status 1. A
-    signal the caller ignores (``nohup``, ``cmd &`` in a script) stays ignored.
+    The stop signals are handled as ``benchie_cli.entry`` describes (the console script
+    installs the handlers before importing this module; this covers other callers).
     """
-
-    def stop(signum: int, frame: FrameType | None) -> NoReturn:
-        raise SystemExit(128 + signum)
-
-    for name in ("SIGINT", "SIGTERM", "SIGHUP"):  # Windows has no SIGHUP
-        signum = getattr(signal, name, None)
-        if signum is not None and signal.getsignal(signum) is not signal.SIG_IGN:
-            signal.signal(signum, stop)
+    install_stop_handlers()
     try:
         try:
             main()
         finally:
-            sys.stdout.flush()
+            if sys.stdout is not None:
+                sys.stdout.flush()
     except BrokenPipeError:  # `benchie ... | head`: the reader has what it wanted
         abandon_stdout()
         sys.exit(0)

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 
 from benchie_cli.errors import BenchieError
 from benchie_cli.gold import Gold
-from benchie_cli.submission import split_line
+from benchie_cli.mistakes import Retokenizer
+from benchie_cli.submission import is_directive, split_confidence, split_line
 from benchie_cli.textio import display_name, iter_lines
 from benchie_cli.tokens import ImplicitTest
 
@@ -25,6 +26,8 @@ class StripResult:
     kept_count: int
     removed_count: int
     unknown_ids: int
+    #: With ``--retokenize``: (slots mapped onto the sentence's tokens, slots left).
+    retokenized: tuple[int, int] | None = None
 
 
 def implicit_test(gold: Gold, lang: str, *, case_sensitive: bool = False) -> ImplicitTest:
@@ -35,19 +38,45 @@ def implicit_test(gold: Gold, lang: str, *, case_sensitive: bool = False) -> Imp
 
 
 def strip_implicit(
-    path: str, gold: Gold, lang: str, *, case_sensitive: bool = False
+    path: str, gold: Gold, lang: str, *, case_sensitive: bool = False, retokenize: bool = False
 ) -> StripResult:
     """Split ``path``; unusable lines raise :class:`BenchieError` (nothing is written then).
 
-    Lines whose sentence id is not in the gold cannot be tested and are kept.
+    Lines whose sentence id is not in the gold cannot be tested and are kept. A confidence
+    directive is kept too (the kept lines are still a file with confidences); the test reads
+    each line without its confidence column. With ``retokenize`` each line is first mapped
+    onto its sentence's tokens (``mistakes.Retokenizer``), and a kept line is written mapped,
+    so that the kept file scores as ``score --retokenize`` scores the original.
     """
     name = display_name(path)
     test = implicit_test(gold, lang, case_sensitive=case_sensitive)
     kept: list[bytes] = []
     removed: list[bytes] = []
     unknown = kept_count = 0
+    confident = started = False
+    retokenizer = (
+        Retokenizer({sid: s.text for sid, s in gold.sentences.items()}) if retokenize else None
+    )
     for lineno, raw, original in iter_lines(path):
-        fields = split_line(raw)
+        if retokenizer is not None:
+            mapped = retokenizer.line(raw)
+            if mapped is not raw:
+                original = mapped + original[len(original.rstrip(b"\r\n")) :]
+                raw = mapped
+        if not started and raw and not raw.isspace():
+            started = True
+            if is_directive(raw):
+                confident = True
+                kept.append(original)
+                continue
+        line = raw  # what the test reads: without a confidence column
+        if confident:
+            cut = split_confidence(raw)
+            if cut is not None:
+                if isinstance(cut[1], str):
+                    raise BenchieError(cut[1], path=name, line=lineno)
+                line = cut[0]
+        fields = split_line(line)
         if fields is not None:
             if len(fields) == 2:
                 raise BenchieError(fields[1], path=name, line=lineno)
@@ -63,4 +92,11 @@ def strip_implicit(
         kept.append(original)
     if kept_count == 0 and not removed:
         raise BenchieError("no extraction in the file", path=name)
-    return StripResult(b"".join(kept), b"".join(removed), kept_count, len(removed), unknown)
+    return StripResult(
+        b"".join(kept),
+        b"".join(removed),
+        kept_count,
+        len(removed),
+        unknown,
+        None if retokenizer is None else (retokenizer.mapped, retokenizer.left),
+    )

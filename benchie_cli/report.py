@@ -44,7 +44,8 @@ def signature(gold: ResolvedGold, options: ScoreOptions) -> str:
     implicit = implicit_tag(options.strip_implicit, options.case_sensitive)
     return (
         f"benchie|lang:{gold.language}|facet:{options.facet}"
-        f"|gold:{gold.version}@{gold.sha256[:12]}|implicit:{implicit}|v:{__version__}"
+        f"|gold:{gold.version}@{gold.sha256[:12]}|implicit:{implicit}"
+        f"{'|retokenize' if options.retokenize else ''}|v:{__version__}"
     )
 
 
@@ -64,7 +65,7 @@ def system_json(result: SystemResult, rank: int, *, per_sentence: bool) -> dict[
         "sha256": result.facts.sha256,
         "lines": result.facts.lines,
         "extractions": result.facts.extractions,
-        "implicit_removed": len(result.implicit),
+        "implicit_removed": result.implicit_count,
         "unknown_sentence_ids": result.unknown_count,
         "tp": tp,
         "fp": fp,
@@ -75,6 +76,10 @@ def system_json(result: SystemResult, rank: int, *, per_sentence: bool) -> dict[
         "implicit": [
             {"line": x.line, "sent_id": x.sent_id, "tokens": x.tokens} for x in result.implicit
         ],
+    }
+    if result.implicit_count > len(result.implicit):  # scoring keeps the first IMPLICIT_KEPT
+        out["implicit_omitted"] = result.implicit_count - len(result.implicit)
+    out |= {
         "unknown_ids": [
             {"sent_id": k, "extractions": v}
             for k, v in islice(result.unknown_ids.items(), UNKNOWN_IDS_KEPT)
@@ -90,6 +95,10 @@ def system_json(result: SystemResult, rank: int, *, per_sentence: bool) -> dict[
                 result.sentence_ids, result.kept, result.tp, result.fp, result.fn, strict=True
             )
         ]
+    if result.retokenized is not None:  # only with --retokenize: other reports are unchanged
+        out["retokenized"] = {"mapped": result.retokenized[0], "left": result.retokenized[1]}
+    if result.curve is not None:  # only files with confidences: other reports are unchanged
+        out["confidence"] = result.curve.as_json()
     return out
 
 
@@ -120,6 +129,7 @@ def build_report(
             "strip_implicit": options.strip_implicit,
             "case_sensitive": options.case_sensitive,
             "per_sentence": per_sentence,
+            **({"retokenize": True} if options.retokenize else {}),
         },
         "systems": [
             system_json(r, rank, per_sentence=per_sentence)
@@ -143,7 +153,31 @@ def _leaderboard(report: dict[str, Any]) -> list[dict[str, Any]]:
     return sorted(report["systems"], key=lambda s: (s["rank"], s["name"]))
 
 
+#: The columns added when some system has confidences: its curve's AUC, its best F1 and the
+#: threshold that gives it ("-" for a system without confidences).
+_CONFIDENCE_COLUMNS = ("AUC", "best F1", "at conf.")
+
+
+def _has_confidences(report: dict[str, Any]) -> bool:
+    return any("confidence" in s for s in report["systems"])
+
+
+def _confidence_cells(system: dict[str, Any]) -> list[str]:
+    curve = system.get("confidence")
+    if curve is None:
+        return ["-"] * len(_CONFIDENCE_COLUMNS)
+    best = curve["best_f1"]
+    if best is None:  # nothing scored (every extraction implicit or of an unknown sentence)
+        return [f"{curve['auc']:.4f}", "-", "-"]
+    return [f"{curve['auc']:.4f}", f"{best['f1']:.4f}", f"{best['threshold']:g}"]
+
+
+def _columns(report: dict[str, Any]) -> list[str]:
+    return [*_COLUMNS, *(_CONFIDENCE_COLUMNS if _has_confidences(report) else ())]
+
+
 def _rows(report: dict[str, Any]) -> list[list[str]]:
+    extra = _has_confidences(report)
     return [
         [
             str(s["rank"]),
@@ -156,6 +190,7 @@ def _rows(report: dict[str, Any]) -> list[list[str]]:
             str(s["fn"]),
             str(s["extractions"]),
             str(s["implicit_removed"]),
+            *(_confidence_cells(s) if extra else ()),
         ]
         for s in _leaderboard(report)
     ]
@@ -168,8 +203,9 @@ def _failure_lines(report: dict[str, Any]) -> list[str]:
 def to_table(report: dict[str, Any]) -> str:
     """The leaderboard as a fixed-width table for the terminal, failures and signature
     below it."""
-    right = [0, *range(2, len(_COLUMNS))]
-    lines = render([list(_COLUMNS), *_rows(report)], right)
+    columns = _columns(report)
+    right = [0, *range(2, len(columns))]
+    lines = render([columns, *_rows(report)], right)
     lines.extend(_failure_lines(report))
     lines.append("")
     lines.append(report["signature"])
@@ -179,11 +215,15 @@ def to_table(report: dict[str, Any]) -> str:
 def to_markdown(report: dict[str, Any]) -> str:
     """The leaderboard as a GitHub-flavoured markdown table, failures and signature below,
     ready for a README or a paper."""
+    columns = _columns(report)
     lines = [
-        "| " + " | ".join(_COLUMNS) + " |",
-        "|" + "|".join(["---:", "---"] + ["---:"] * (len(_COLUMNS) - 2)) + "|",
+        "| " + " | ".join(columns) + " |",
+        "|" + "|".join(["---:", "---"] + ["---:"] * (len(columns) - 2)) + "|",
     ]
-    lines += ["| " + " | ".join(row) + " |" for row in _rows(report)]
+    # A cell may hold a submission's name: its '|' must not open a column of its own.
+    lines += [
+        "| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |" for row in _rows(report)
+    ]
     if report.get("failures"):
         lines += ["", *(f"- {line}" for line in _failure_lines(report))]
     lines += ["", f"`{report['signature']}`"]

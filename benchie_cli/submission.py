@@ -9,12 +9,14 @@ line costs.
 from __future__ import annotations
 
 import hashlib
+import math
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import NamedTuple
 
 from benchie_cli.errors import Diagnostic
-from benchie_cli.textio import display_name, iter_lines
+from benchie_cli.textio import display_name, iter_lines, reported_sha256
 
 
 class Extraction(NamedTuple):
@@ -27,6 +29,8 @@ class Extraction(NamedTuple):
     relation: str
     object: str
     columns: int
+    #: The last column's value in a file with the confidence directive, else None.
+    confidence: float | None = None
 
 
 @dataclass(slots=True)
@@ -76,8 +80,72 @@ def split_line(raw: bytes) -> Fields:
     return (cols[0].strip(), cols[1].split(), cols[2].split(), obj.split(), n - 1)
 
 
-def parse_line(raw: bytes, name: str, lineno: int) -> Extraction | Diagnostic | None:
-    """One line as an extraction, a diagnostic naming file and line, or None if blank."""
+#: The confidence extension: a file whose first non-blank line is exactly this (after the
+#: BOM and the line end) ends every extraction line with one more column, the extraction's
+#: confidence. Today's readers reject the line (one column), so no file that was valid
+#: before changes meaning.
+CONFIDENCE_DIRECTIVE = b"#benchie-tsv confidence"
+
+#: A confidence: a finite decimal number in ASCII (``0.93``, ``-238.27``, ``1e-3``), spaces
+#: around it allowed. Stricter than ``float()``, which also takes ``nan``, ``inf``, ``1_0``
+#: and non-ASCII digits: a confidence must mean the same to every reader.
+_DECIMAL = re.compile(rb"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+
+
+def is_directive(content: bytes) -> bool:
+    """Whether a line (without BOM and line end) is the confidence directive."""
+    return content == CONFIDENCE_DIRECTIVE
+
+
+#: ``split_confidence``'s result: ``(the line without its confidence column, confidence)``,
+#: ``(code, message)`` for an unusable line, None for a blank one.
+ConfidenceFields = tuple[bytes, float] | tuple[str, str] | None
+
+
+def split_confidence(raw: bytes) -> ConfidenceFields:
+    """Cut the confidence column off one line of a file with the directive.
+
+    The rest of the line is then read by :func:`split_line`, as in any other file, so the
+    extension adds one column and changes nothing else.
+    """
+    if not raw or raw.isspace():
+        return None
+    tabs = raw.count(b"\t")
+    if tabs < 4:
+        return (
+            "columns",
+            f"{tabs + 1} TAB-separated column{'s' if tabs else ''}, need 5 in a file with "
+            f"the confidence directive: sent_id, subject, relation, object, confidence",
+        )
+    rest, _, text = raw.rpartition(b"\t")
+    text = text.strip(b" ")
+    if _DECIMAL.fullmatch(text):
+        confidence = float(text)
+        if math.isfinite(confidence):
+            return rest, confidence + 0.0  # -0.0 is the threshold 0.0
+        problem = "beyond the range of a double"
+    else:
+        problem = "not a finite decimal number"
+    shown = text[:40].decode("utf-8", "backslashreplace")
+    return (
+        "confidence",
+        f"confidence {shown!r} (the last column) is {problem}, e.g. 0.93, -238.27 or 1e-3",
+    )
+
+
+def parse_line(
+    raw: bytes, name: str, lineno: int, *, confident: bool = False
+) -> Extraction | Diagnostic | None:
+    """One line as an extraction, a diagnostic naming file and line, or None if blank;
+    ``confident``: the file has the confidence directive."""
+    confidence: float | None = None
+    if confident:
+        cut = split_confidence(raw)
+        if cut is None:
+            return None
+        if isinstance(cut[1], str):
+            return Diagnostic(name, lineno, "error", str(cut[0]), cut[1])
+        raw, confidence = cut
     fields = split_line(raw)
     if fields is None:
         return None
@@ -85,7 +153,7 @@ def parse_line(raw: bytes, name: str, lineno: int) -> Extraction | Diagnostic | 
         return Diagnostic(name, lineno, "error", fields[0], fields[1])
     sent_id, subject, relation, obj, columns = fields
     return Extraction(
-        lineno, sent_id, " ".join(subject), " ".join(relation), " ".join(obj), columns
+        lineno, sent_id, " ".join(subject), " ".join(relation), " ".join(obj), columns, confidence
     )
 
 
@@ -97,15 +165,22 @@ def read_submission(path: str, facts: FileFacts) -> Iterator[Extraction | Diagno
     """
     name = display_name(path)
     digest = hashlib.sha256()
+    confident = False
+    started = False  # a non-blank line was seen: a directive after it is no directive
     for lineno, raw, _ in iter_lines(path, digest):
         facts.lines = lineno
-        item = parse_line(raw, name, lineno)
+        if not started and raw and not raw.isspace():
+            started = True
+            if is_directive(raw):
+                confident = True
+                continue
+        item = parse_line(raw, name, lineno, confident=confident)
         if item is None:
             continue
         if isinstance(item, Extraction):
             facts.extractions += 1
         yield item
-    facts.sha256 = digest.hexdigest()
+    facts.sha256 = reported_sha256(path, digest)
     if facts.extractions == 0:
         yield empty_file(name, facts)
 

@@ -46,6 +46,9 @@ class Hasher(Protocol):
 
 _BOM = b"\xef\xbb\xbf"
 
+#: The most :func:`spool` copies from one pipe (to an anonymous temporary file on disk).
+MAX_SPOOL_BYTES = 1 << 30
+
 #: Inputs that are not regular files (pipes, FIFOs, stdin), copied once by :func:`spool`
 #: into anonymous temporary files: the path as given -> the copy.
 _SPOOLED: dict[str, BinaryIO] = {}
@@ -95,8 +98,11 @@ def _open_binary(path: str) -> BinaryIO:
         fh.seek(0)
         return fh
     if path == STDIN:
-        _check_kind(sys.stdin.buffer, path)
-        return sys.stdin.buffer
+        stdin = _stdin()
+        if stdin is None:  # `benchie score - <&-`
+            raise BenchieError("standard input is closed", path=display_name(path))
+        _check_kind(stdin, path)
+        return stdin
     if os.path.isdir(path):
         raise BenchieError("is a directory, not a file", path=display_name(path))
     try:
@@ -113,8 +119,13 @@ def _open_binary(path: str) -> BinaryIO:
     return fh
 
 
+def _stdin() -> BinaryIO | None:
+    """Standard input's byte stream, or None when the process has none (``<&-``)."""
+    return getattr(sys.stdin, "buffer", None)
+
+
 def _close(fh: BinaryIO) -> None:
-    if fh is not sys.stdin.buffer:
+    if fh is not _stdin():
         fh.close()
 
 
@@ -135,16 +146,94 @@ def spool(path: str) -> None:
         return
     fh = _open_binary(path)
     copy = tempfile.TemporaryFile()  # noqa: SIM115 (kept open for the run)
+    name = display_name(path)
     try:
+        size = 0  # bytes copied so far
+        since_newline = 0  # bytes of the current line so far
         for block in iter(lambda: fh.read(BLOCK_SIZE), b""):
+            size += len(block)
+            if size > MAX_SPOOL_BYTES:
+                raise BenchieError(
+                    f"more than {MAX_SPOOL_BYTES >> 30} GiB from a pipe, the most kept for a "
+                    "second reading; save it to a file and give the file",
+                    path=name,
+                )
             copy.write(block)
+            # A line over the limit ends the copy (an endless line must not fill the disk);
+            # the copy then holds enough of it for every reader to report it, at its line,
+            # exactly as for a file. Lines inside one block are within the limit already.
+            first = block.find(b"\n")
+            if first < 0:
+                since_newline += len(block)
+            elif since_newline + first > MAX_LINE_BYTES + 1:  # + 1: a CR may end a line
+                break
+            else:
+                since_newline = len(block) - 1 - block.rfind(b"\n")
+            if since_newline > MAX_LINE_BYTES + 1:
+                break
         copy.flush()
     except OSError as exc:
         copy.close()
-        raise BenchieError(f"cannot read: {exc.strerror or exc}", path=display_name(path)) from None
+        raise BenchieError(f"cannot read: {exc.strerror or exc}", path=name) from None
+    except BaseException:
+        copy.close()
+        raise
     finally:
         _close(fh)
     _SPOOLED[path] = copy
+
+
+#: Inputs read through a stand-in (:func:`stand_in`): the path as given -> the sha256 of the
+#: bytes the path itself holds, which reports name.
+_ORIGINAL_SHA256: dict[str, str] = {}
+
+
+def stand_in(path: str, copy: BinaryIO, original_sha256: str) -> None:
+    """Let every later read of ``path`` see ``copy`` (an anonymous temporary file, kept open
+    for the run) while reports keep naming ``path`` and ``original_sha256``.
+
+    A native system output is converted once into BenchIE TSV (``benchie_cli.native``);
+    the commands then read the converted lines through the unchanged pipeline, but what a
+    report must identify is the file the user gave, byte for byte: see :func:`reported_sha256`.
+    """
+    previous = _SPOOLED.pop(path, None)
+    if previous is not None:
+        previous.close()
+    _SPOOLED[path] = copy
+    _ORIGINAL_SHA256[path] = original_sha256
+
+
+def release_spooled() -> None:
+    """Close every spooled copy and stand-in and forget them, when a command ends: the next
+    command in the same process (a test runner, an embedding program) reads the paths anew."""
+    for copy in _SPOOLED.values():
+        copy.close()
+    _SPOOLED.clear()
+    _ORIGINAL_SHA256.clear()
+
+
+def reported_sha256(path: str, digest: hashlib._Hash) -> str:
+    """The sha256 a report gives for ``path``: its own bytes', also when the lines read
+    (and hashed into ``digest``) were a stand-in's."""
+    return _ORIGINAL_SHA256.get(path) or digest.hexdigest()
+
+
+def peek_lines(path: str, limit: int) -> list[bytes]:
+    """The complete lines among the first ``limit`` bytes of ``path`` (without line ends and
+    BOM), for format detection; a pipe must be spooled first or its start is lost."""
+    fh = _open_binary(path)
+    try:
+        data = fh.read(limit)
+    except OSError as exc:
+        raise BenchieError(f"cannot read: {exc.strerror or exc}", path=display_name(path)) from None
+    finally:
+        _close(fh)
+    lines = data.split(b"\n")
+    if len(data) == limit and len(lines) > 1:
+        lines.pop()  # cut short by the limit
+    if lines and lines[0].startswith(_BOM):
+        lines[0] = lines[0][3:]
+    return [line[:-1] if line.endswith(b"\r") else line for line in lines]
 
 
 def decode_line(raw: bytes, path: str, lineno: int) -> str:
@@ -312,7 +401,8 @@ def sha256_file(path: Path) -> str:
 def abandon_stdout() -> None:
     """Point standard output at /dev/null after a write to it failed, so that what is left in
     its buffers cannot fail (and be reported) again when the interpreter flushes them."""
-    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    if sys.stdout is not None:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 def atomic_write(path: str, data: bytes, *, durable: bool = True) -> None:
@@ -327,6 +417,8 @@ def atomic_write(path: str, data: bytes, *, durable: bool = True) -> None:
     import tempfile  # only commands that write files pay for it
 
     if path == STDIN:
+        if sys.stdout is None:  # `benchie score ... >&-`
+            raise BenchieError("standard output is closed; write the report with -o FILE")
         try:
             sys.stdout.buffer.write(data)
             sys.stdout.buffer.flush()

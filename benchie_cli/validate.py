@@ -20,9 +20,10 @@ from dataclasses import dataclass, field
 from benchie_cli.errors import BenchieError, Diagnostic
 from benchie_cli.gold import Gold, GoldSentence, load_gold
 from benchie_cli.implicit import implicit_test
+from benchie_cli.mistakes import MistakeCheck, Retokenizer, read_head
 from benchie_cli.slots import product_forms
 from benchie_cli.submission import FileFacts, read_submission
-from benchie_cli.textio import display_name, iter_lines
+from benchie_cli.textio import display_name, iter_lines, spool
 from benchie_cli.tokens import ImplicitTest, language_hint, mostly_implicit
 
 #: Forms per triple the duplicate-form check lists; larger triples are skipped by it.
@@ -44,6 +45,8 @@ class FileReport:
     kind: str
     diagnostics: list[Diagnostic] = field(default_factory=list)
     truncated: bool = False
+    #: With ``--retokenize``: (slots mapped onto the sentence's tokens, slots left).
+    retokenized: tuple[int, int] | None = None
 
     @property
     def errors(self) -> int:
@@ -157,6 +160,17 @@ def validate_gold(path: str, lang: str, *, case_sensitive: bool = False) -> File
         )
         return report
     report.diagnostics.extend(gold.diagnostics)
+    if gold.diagnostics_omitted:  # the loader keeps a bounded number (gold.MAX_DIAGNOSTICS)
+        report.diagnostics.append(
+            Diagnostic(
+                report.path,
+                None,
+                "error",
+                "too-many-findings",
+                f"{gold.diagnostics_omitted:,} more findings of the loader are not listed; "
+                "fix the ones listed and validate again",
+            )
+        )
     test = implicit_test(gold, lang, case_sensitive=case_sensitive)
     for sentence in gold.sentences.values():
         report.diagnostics.extend(_absent_tokens(gold, sentence, test))
@@ -173,8 +187,21 @@ def validate_submission(
     *,
     case_sensitive: bool = False,
     max_errors: int = 0,
+    mistakes: MistakeCheck | None = None,
+    retokenize: bool = False,
 ) -> FileReport:
-    """Check a submission; ``gold`` enables the unknown-id and implicit checks."""
+    """Check a submission; ``gold`` enables the unknown-id and implicit checks, and
+    ``mistakes`` the checks for a file's likely mistakes (on its first lines, so a pipe is
+    spooled first). ``retokenize`` maps slots onto their sentence's tokens first, as
+    ``score --retokenize`` does, so the findings are those of the file that will be scored.
+    """
+    if mistakes is not None:
+        spool(path)
+    retokenizer = (
+        Retokenizer({sid: s.text for sid, s in gold.sentences.items()})
+        if retokenize and gold is not None
+        else None
+    )
     facts = FileFacts(path)
     report = FileReport(display_name(path), "submission")
     seen: dict[tuple[str, str, str, str], int] = {}
@@ -185,6 +212,12 @@ def validate_submission(
                 report.diagnostics.append(item)
             else:
                 where = (report.path, item.line)
+                if retokenizer is not None:
+                    mapped = [
+                        " ".join(retokenizer.slot(item.sent_id, slot.split()))
+                        for slot in (item.subject, item.relation, item.object)
+                    ]
+                    item = item._replace(subject=mapped[0], relation=mapped[1], object=mapped[2])
                 for name, value in (
                     ("subject", item.subject),
                     ("relation", item.relation),
@@ -251,7 +284,15 @@ def validate_submission(
             )
         )
     implicit = sum(1 for d in report.diagnostics if d.code == "implicit")
-    if mostly_implicit(implicit, facts.extractions):
+    findings = [] if mistakes is None else mistakes.check(read_head(path))
+    if retokenizer is not None:
+        report.retokenized = (retokenizer.mapped, retokenizer.left)
+    report.diagnostics.extend(
+        Diagnostic(report.path, f.line, "warning", f.code, f.message) for f in findings
+    )
+    if mostly_implicit(implicit, facts.extractions) and not any(
+        f.code in ("wrong-language", "shifted-ids") for f in findings
+    ):
         report.diagnostics.append(
             Diagnostic(
                 report.path,

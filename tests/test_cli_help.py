@@ -25,6 +25,8 @@ EXPECTED_COMMANDS = {
     ("gold", "manifest"),
     ("gold", "compile"),
     ("analyze",),
+    ("sentences",),
+    ("convert",),
 }
 
 

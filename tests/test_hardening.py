@@ -383,3 +383,229 @@ def test_analyze_reads_a_fifo(tmp_path: Path) -> None:
             system["file"] = "X"
     assert got["systems"] == want["systems"]
     assert got["comparisons"] == want["comparisons"]
+
+
+# --- found by review: closed streams, stdin as an input, races, names that forge rows
+
+
+def test_closed_stdin_and_stdout_are_one_line_each(tmp_path: Path) -> None:
+    sub = example("en", "clausie")
+    closed_in = _bash(f"{BENCHIE} score --lang en - <&-")
+    _refused(closed_in, "<stdin>", "standard input is closed")
+    fine = _bash(f"{BENCHIE} validate --lang en {sub} <&-")
+    assert fine.returncode == 0 and "Traceback" not in fine.stderr
+    closed_out = _bash(f"{BENCHIE} score --lang en {sub} >&-")
+    _refused(closed_out, "standard output is closed")
+    written = _bash(f"{BENCHIE} score --lang en {sub} -o {tmp_path / 'r.json'} >&-")
+    assert written.returncode == 0 and (tmp_path / "r.json").is_file(), written.stderr
+
+
+def test_endless_pipe_is_not_copied_to_disk_without_end() -> None:
+    """validate and analyze keep a copy of a pipe; /dev/zero through a pipe filled the disk
+    at 350 MB/s. The copy stops at the first line over the limit, reported at its line."""
+    for command in ("validate", "analyze"):
+        res = _bash(f"{BENCHIE} {command} --lang en <(cat /dev/zero)", timeout=60)
+        assert res.returncode in (1, 2) and "Traceback" not in res.stderr, res.stderr
+        assert "limit for one line" in res.stdout + res.stderr
+
+
+def test_stdin_is_an_input_no_output_may_overwrite(tmp_path: Path) -> None:
+    sub = tmp_path / "s.tsv"
+    shutil.copyfile(example("en", "clausie"), sub)
+    gold = tmp_path / "g.txt"
+    shutil.copyfile(EN_GOLD, gold)
+    before = sub.read_bytes(), gold.read_bytes()
+    _refused(_bash(f"{BENCHIE} score --lang en - -o {sub} < {sub}"), "standard input")
+    _refused(
+        _bash(f"{BENCHIE} score --lang en {sub} --gold-file - -o {gold} < {gold}"),
+        "standard input",
+    )
+    _refused(_bash(f"{BENCHIE} strip-implicit --lang en - -o {sub} < {sub}"), "standard input")
+    _refused(_bash(f"{BENCHIE} score --lang en - --gold-file - < {sub}"), "only once")
+    assert (sub.read_bytes(), gold.read_bytes()) == before
+
+
+def test_no_output_overwrites_the_manifest_that_vouched_for_the_gold(
+    cli_process: Run, tmp_path: Path
+) -> None:
+    store = tmp_path / "store"
+    shutil.copytree(GOLD_DIR / "1.1.0", store / "1.1.0")
+    manifest = store / "1.1.0" / "manifest.json"
+    before = manifest.read_bytes()
+    res = cli_process(
+        "score", "--gold-dir", store, "--lang", "en", example("en", "clausie"), "-o", manifest
+    )
+    _refused(res, "is also an input")
+    assert manifest.read_bytes() == before
+
+
+def test_manifest_refuses_a_file_name_that_is_not_utf8(tmp_path: Path) -> None:
+    version = tmp_path / "store" / "9.0.0"
+    (version / "en" / "default").mkdir(parents=True)
+    bad = os.path.join(os.fsencode(version / "en" / "default"), b"g\xff.txt")
+    shutil.copyfile(EN_GOLD, bad)
+    res = subprocess.run(
+        [sys.executable, "-m", "benchie_cli", "gold", "manifest", str(version)],
+        capture_output=True,
+        text=True,
+        env=dict(os.environ),
+        check=False,
+    )
+    _refused(res, "g\\xff.txt", "not UTF-8")
+
+
+def test_names_cannot_forge_rows_or_lines(tmp_path: Path) -> None:
+    directory = tmp_path / "subs"
+    directory.mkdir()
+    shutil.copyfile(example("en", "clausie"), directory / "clausie.tsv")
+    shutil.copyfile(example("en", "minie"), directory / "zz | 0.9999 |\n| 0 | evil.tsv")
+    for fmt in ("markdown", "table"):
+        res = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "benchie_cli",
+                "score",
+                "--lang",
+                "en",
+                "--format",
+                fmt,
+                str(directory),
+            ],
+            capture_output=True,
+            text=True,
+            env=dict(os.environ),
+            check=False,
+        )
+        assert res.returncode == 0, res.stderr
+        rows = [line for line in res.stdout.splitlines() if "clausie" in line or "zz" in line]
+        assert len(rows) == 2, res.stdout
+        assert "evil" in next(r for r in rows if "zz" in r)
+    markdown = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "benchie_cli",
+            "score",
+            "--lang",
+            "en",
+            "--format",
+            "markdown",
+            str(directory),
+        ],
+        capture_output=True,
+        text=True,
+        env=dict(os.environ),
+        check=False,
+    ).stdout
+    row = next(line for line in markdown.splitlines() if "zz" in line)
+    assert row.count(" | ") == markdown.splitlines()[0].count(" | ")  # the name's are escaped
+    assert "zz \\| 0.9999 \\|\\x0a\\| 0 \\| evil" in row
+
+
+def test_a_file_rewritten_during_parallel_scoring_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The parent hashes while workers read: a file rewritten meanwhile had its old sha256
+    reported beside the new content's numbers."""
+    from benchie_cli import scoring
+    from benchie_cli.errors import BenchieError
+    from benchie_cli.gold_store import GoldStore
+    from benchie_cli.index_cache import load_compiled
+
+    sub = tmp_path / "s.tsv"
+    sub.write_bytes(example("en", "clausie").read_bytes() * 40)
+    monkeypatch.setattr(scoring, "PARALLEL_MIN_BYTES", 4096)
+    scan = scoring.Scorer._scan_parallel
+
+    def rewriting(self: scoring.Scorer, *args: object) -> object:
+        result = scan(self, *args)  # type: ignore[arg-type]
+        with open(sub, "ab") as fh:  # a concurrent writer, made deterministic
+            fh.write(b"1\ta\tb\tc\n")
+        return result
+
+    monkeypatch.setattr(scoring.Scorer, "_scan_parallel", rewriting)
+    gold = GoldStore(GOLD_DIR).resolve("1.1.0", "en", "default")
+    scorer = scoring.Scorer(load_compiled(gold), scoring.ScoreOptions("en"))
+    with pytest.raises(BenchieError, match="changed while it was being scored"):
+        scorer.score(str(sub), "s", jobs=2)
+
+
+def test_a_file_rewritten_between_facets_of_analyze_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from benchie_cli import analysis, scoring
+    from benchie_cli.batch import Submission
+    from benchie_cli.errors import BenchieError
+    from benchie_cli.gold_store import GoldStore
+
+    sub = tmp_path / "s.tsv"
+    shutil.copyfile(example("en", "clausie"), sub)
+    score = scoring.Scorer.score
+    calls = []
+
+    def rewriting(self: scoring.Scorer, path: str, *args: object, **kwargs: object) -> object:
+        result = score(self, path, *args, **kwargs)  # type: ignore[arg-type]
+        calls.append(path)
+        if len(calls) == 1:
+            with open(sub, "ab") as fh:
+                fh.write(b"1\ta\tb\tc\n")
+        return result
+
+    monkeypatch.setattr(scoring.Scorer, "score", rewriting)
+    store = GoldStore(GOLD_DIR)
+    facets = {f: store.resolve("1.1.0", "en", f) for f in ("default", "concat")}
+    with pytest.raises(BenchieError, match="changed while it was being analysed"):
+        analysis.analyze(facets, [Submission("s", str(sub))], analysis.AnalyzeOptions("en", 10))
+
+
+def _implicit_heavy(path: Path, copies: int) -> Path:
+    """The clausie example plus ``copies`` implicit lines (a token no sentence has)."""
+    extra = b"".join(b"%d\tzorglub\tis\there %d\n" % (1 + i % 300, i) for i in range(copies))
+    base = example("en", "clausie").read_bytes().rstrip(b"\n") + b"\n"
+    path.write_bytes(base + extra)
+    return path
+
+
+@pytest.mark.parametrize("jobs", [1, 3])
+def test_implicit_list_is_capped_and_counted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, jobs: int
+) -> None:
+    """3M implicit lines took 2.2 GB and wrote a 439 MB report: a result keeps the first
+    IMPLICIT_KEPT (here 7) in file order, counts them all, and parallel equals sequential."""
+    from benchie_cli import report, scoring
+    from benchie_cli.gold_store import GoldStore
+    from benchie_cli.index_cache import load_compiled
+
+    monkeypatch.setattr(scoring, "IMPLICIT_KEPT", 7)
+    monkeypatch.setattr(scoring, "PARALLEL_MIN_BYTES", 4096)
+    sub = _implicit_heavy(tmp_path / "s.tsv", 50)
+    gold = GoldStore(GOLD_DIR).resolve("1.1.0", "en", "default")
+    result = scoring.Scorer(load_compiled(gold), scoring.ScoreOptions("en")).score(
+        str(sub), "s", jobs=jobs
+    )
+    assert result.implicit_count == 50
+    clausie_lines = len(example("en", "clausie").read_bytes().splitlines())
+    assert [x.line for x in result.implicit] == [clausie_lines + 1 + i for i in range(7)]
+    doc = report.system_json(result, 1, per_sentence=False)
+    assert doc["implicit_removed"] == 50 and len(doc["implicit"]) == 7
+    keys = list(doc)
+    assert keys[keys.index("implicit") + 1] == "implicit_omitted" and doc["implicit_omitted"] == 43
+
+
+def test_too_many_distinct_unknown_ids_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from benchie_cli import scoring
+    from benchie_cli.errors import BenchieError
+    from benchie_cli.gold_store import GoldStore
+    from benchie_cli.index_cache import load_compiled
+
+    monkeypatch.setattr(scoring, "UNKNOWN_IDS_TRACKED", 5)
+    sub = tmp_path / "s.tsv"
+    sub.write_bytes(b"".join(b"x%d\ta\tb\tc\n" % i for i in range(10)))
+    gold = GoldStore(GOLD_DIR).resolve("1.1.0", "en", "default")
+    scorer = scoring.Scorer(load_compiled(gold), scoring.ScoreOptions("en"))
+    with pytest.raises(BenchieError, match="more than 5 distinct sentence ids") as caught:
+        scorer.score(str(sub), "s")
+    assert (caught.value.path, caught.value.line) == (str(sub), 6)
