@@ -190,16 +190,46 @@ def gold_sentences(resolved: ResolvedGold) -> Callable[[], dict[str, str]]:
     return get
 
 
-def read_native(path: str, input_format: str, sentences: Callable[[], dict[str, str]]) -> bool:
+def read_native(
+    path: str,
+    input_format: str,
+    sentences: Callable[[], dict[str, str]],
+    *,
+    strict: bool = False,
+    lang: str | None = None,
+) -> bool:
     """``prepare`` a submission and say on stderr what its conversion did; whether it was
-    a native file (the native module is imported only here, when a run needs it)."""
+    a native file (the native module is imported only here, when a run needs it).
+
+    A native file none of whose sentences is in the gold is an error (the wrong ``--lang``
+    or benchmark), not a silent 0.0; under ``strict`` so is any sentence that aligns to
+    none, or to several: the warnings that ``--strict`` turns into errors elsewhere.
+    """
     from benchie_cli.native import prepare, summary
 
     conversion = prepare(path, input_format, sentences)
     if conversion is None:
         return False
-    for line in summary(conversion, display_name(path)):
+    shown = display_name(path)
+    for line in summary(conversion, shown):
         click.echo(f"benchie: {line}", err=True)
+    a = conversion.alignment
+    if conversion.extractions and not conversion.written and (a.unaligned or a.ambiguous):
+        raise BenchieError(
+            f"none of its sentences is a gold sentence{f' of --lang {lang}' if lang else ''}: "
+            "the wrong --lang, or output for another benchmark? (`benchie sentences` lists "
+            "the gold's)",
+            path=shown,
+        )
+    if strict and (a.unaligned or a.ambiguous):
+        first = min((*a.unaligned, *a.ambiguous), key=lambda s: s.line)
+        raise BenchieError(
+            f"{len(a.unaligned)} sentence(s) align to no gold sentence and {len(a.ambiguous)} "
+            "to several (an error under --strict)",
+            path=shown,
+            line=first.line,
+            exit_code=ExitCode.FAILED,
+        )
     return True
 
 
@@ -454,7 +484,7 @@ def score(
     sentences = gold_sentences(resolved)
     for submission in batch:
         try:
-            read_native(submission.path, input_format, sentences)
+            read_native(submission.path, input_format, sentences, strict=strict, lang=lang)
             readable.append(submission)
         except BenchieError as exc:
             click.echo(f"benchie: {exc}", err=True)
@@ -639,7 +669,7 @@ def analyze(
     sentences = gold_sentences(facets["default"])
     for submission in batch:  # a pipe or FIFO is read once, whatever reads it later
         spool(submission.path)
-        read_native(submission.path, input_format, sentences)
+        read_native(submission.path, input_format, sentences, lang=lang)
     options = AnalyzeOptions(
         lang, resamples, seed, test, examples, strip_implicit, case_sensitive, retokenize
     )
@@ -862,7 +892,7 @@ def strip_implicit_cmd(
     check_output(removed, [submission, *resolved.inputs], [output])
     gold = load(resolved)
     texts = {i: s.text for i, s in gold.sentences.items()}
-    native = read_native(submission, input_format, texts.copy)
+    native = read_native(submission, input_format, texts.copy, lang=lang)
     result = strip_implicit(
         submission, gold, lang, case_sensitive=case_sensitive, retokenize=retokenize
     )

@@ -35,7 +35,6 @@ import hashlib
 import marshal
 import os
 import stat
-import tempfile
 import time
 from functools import cache
 from pathlib import Path
@@ -156,6 +155,8 @@ def _remove_stale(directory: Path) -> None:
 def _write_entry(path: Path, data: bytes) -> None:
     """Write an entry through a fresh temporary file renamed over ``path``: a symbolic link
     or anything else at ``path`` is replaced, never written through."""
+    import tempfile  # a warm run never writes: it does not pay for the import (~5 ms)
+
     directory = path.parent
     os.makedirs(directory, mode=0o700, exist_ok=True)
     _remove_stale(directory)

@@ -175,6 +175,33 @@ def detect_separator(head: Sequence[bytes], ids: Mapping[str, str]) -> Finding |
     return None
 
 
+#: A confidence as systems write it: a decimal with a fraction or an exponent (a bare
+#: integer is as likely an n-ary argument, a year).
+_FRACTION = re.compile(r"[-+]?(\d+\.\d*|\.\d+|\d+(?=[eE]))([eE][-+]?\d+)?")
+
+
+def detect_confidence_column(head: Sequence[bytes]) -> Finding | None:
+    """A last column of numbers in a file without the confidence directive: read as an
+    n-ary argument, the number joins the object, and no extraction can match."""
+    lines = _texts(head, SEPARATOR_LINES)
+    if not lines or lines[0][1].startswith("#benchie-tsv"):
+        return None
+    hits = [
+        n
+        for n, text in lines
+        if text.count("\t") >= 4 and _FRACTION.fullmatch(text.rsplit("\t", 1)[1].strip())
+    ]
+    if len(hits) < CLEAR_SHARE * len(lines):
+        return None
+    return Finding(
+        "undeclared-confidence",
+        f"the last column of {len(hits)} of {len(lines)} sampled lines is a number, read as "
+        "part of the object (an n-ary argument), so those extractions cannot match: if it is "
+        "a confidence, add the line `#benchie-tsv confidence` before the first extraction",
+        hits[0],
+    )
+
+
 # --------------------------------------------------------------------------- gold fit
 
 
@@ -430,14 +457,20 @@ class MistakeCheck:
         native = detect_native(head)
         if native is not None:
             return [native]
-        found = [detect_header(head, self.texts), detect_separator(head, self.texts)]
+        found = [
+            detect_header(head, self.texts),
+            detect_separator(head, self.texts),
+            detect_confidence_column(head),
+        ]
         return [f for f in found if f is not None]
 
     def check(self, head: Sequence[bytes], *, suspicious: bool = True) -> list[Finding]:
         """Every finding on the sample. ``suspicious=False`` (a result that looks normal)
         runs only the cheap checks on the first ``QUICK_LINES`` lines."""
         found = self.format(head)
-        if any(f.code in ("native-format", "wrong-separator") for f in found):
+        if any(
+            f.code in ("native-format", "wrong-separator", "undeclared-confidence") for f in found
+        ):
             return found
         if suspicious:
             sample = _Sample.of(head, SAMPLE_LINES)

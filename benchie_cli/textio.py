@@ -18,7 +18,6 @@ import hashlib
 import os
 import stat
 import sys
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO, Protocol
@@ -144,6 +143,8 @@ def spool(path: str) -> None:
     """
     if path in _SPOOLED or is_regular_file(path):
         return
+    import tempfile  # only runs that copy a pipe pay for it (random, shutil: ~5 ms)
+
     fh = _open_binary(path)
     copy = tempfile.TemporaryFile()  # noqa: SIM115 (kept open for the run)
     name = display_name(path)

@@ -10,6 +10,7 @@ import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import orjson
 import pytest
@@ -249,3 +250,22 @@ def test_retokenize_in_validate_strip_implicit_and_analyze(cli: RunCli, tmp_path
     assert _score_json(cli, tmp_path / "k.json", kept)["systems"][0]["tp"] == 345
     res = cli("analyze", "--retokenize", "--resamples", "10", "--format", "json", path)
     assert res.exit_code == 0 and "|retokenize|" in orjson.loads(res.stdout)["signature"]
+
+
+def test_undeclared_confidence_column_is_named(cli_process: Any, tmp_path: Path) -> None:
+    """A last column of confidences without the directive joins the object: every
+    extraction is lost (F1 0.0, exit 0), and the hint blamed the language."""
+    path = tmp_path / "five.tsv"
+    lines = example("en", "clausie").read_text(encoding="utf-8").splitlines()
+    path.write_text("".join(f"{line}\t0.{n % 10}5\n" for n, line in enumerate(lines)), "utf-8")
+    checked = cli_process("validate", "--lang", "en", path)
+    assert checked.returncode == 0
+    assert "[undeclared-confidence]" in checked.stdout
+    assert "#benchie-tsv confidence" in checked.stdout
+    scored = cli_process("score", "--lang", "en", path)
+    assert scored.returncode == 0 and "hint:" in scored.stderr
+    assert "undeclared-confidence" in scored.stderr
+    assert cli_process("score", "--strict", "--lang", "en", path).returncode == 1
+    fixed = tmp_path / "fixed.tsv"
+    fixed.write_text("#benchie-tsv confidence\n" + path.read_text("utf-8"), "utf-8")
+    assert "0.3389" in cli_process("score", "--lang", "en", fixed).stdout

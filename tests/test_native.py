@@ -11,7 +11,9 @@ import json
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
+import orjson
 import pytest
 
 from benchie_cli.align import sentence_key
@@ -390,3 +392,36 @@ def test_sentences_are_the_gold_lines_byte_for_byte(lang: str, cli: RunCli) -> N
     result = cli("sentences", "--lang", lang, "--format", "tsv")
     assert result.exit_code == 0
     assert result.stdout == expected
+
+
+def test_native_file_of_another_language_is_an_error_not_a_zero(
+    cli_process: Any, tmp_path: Path
+) -> None:
+    """An English OpenIE 4 file scored with --lang de aligned nothing and scored 0.0."""
+    path = tmp_path / "o4.txt"
+    path.write_text(
+        "0.9\t\tSimpleArgument(He,List([0, 2)))\tRelation(became,List([3, 9)))\t"
+        "SimpleArgument(a founding justice,List([10, 28)))\tHe became a founding justice .\n",
+        encoding="utf-8",
+    )
+    res = cli_process("score", "--lang", "de", path)
+    assert res.returncode == 2 and "Traceback" not in res.stderr
+    assert "none of its sentences is a gold sentence of --lang de" in res.stderr
+
+
+def test_strict_fails_on_an_unaligned_sentence(cli_process: Any, tmp_path: Path) -> None:
+    """``--strict`` turns score's warnings into errors: unaligned sentences too."""
+    sentence = cli_process("sentences", "--lang", "en").stdout.splitlines()[0]
+    path = tmp_path / "un.jsonl"
+    path.write_text(
+        '{"sentence": "Nothing like the gold.", "subject": "a", "relation": "b", "object": "c"}\n'
+        + orjson.dumps(
+            {"sentence": sentence, "subject": "x", "relation": "y", "object": "z"}
+        ).decode()
+        + "\n",
+        encoding="utf-8",
+    )
+    assert cli_process("score", "--lang", "en", path).returncode == 0
+    res = cli_process("score", "--strict", "--lang", "en", path, "-o", tmp_path / "r.json")
+    assert res.returncode == 1 and f"{path}:1: error:" in res.stderr
+    assert not (tmp_path / "r.json").exists()
