@@ -128,6 +128,17 @@ def detect_native(head: Sequence[bytes]) -> Finding | None:
                 f"`benchie convert --from {fmt.name}`",
                 lines[0][0],
             )
+    # Auto-detection wants every peeked line to fit; JSON lines with one broken object
+    # would otherwise be read as TSV and fail with a column count that says nothing.
+    objects = sum(1 for t in texts if t.lstrip("\ufeff").startswith("{"))
+    if objects >= CLEAR_SHARE * len(texts):
+        return Finding(
+            "native-format",
+            f"this looks like JSON Lines ({objects} of {len(texts)} sampled lines are objects), "
+            "not BenchIE TSV: read it with --input-format jsonl, which names each line that "
+            "is not a valid object",
+            lines[0][0],
+        )
     return None
 
 

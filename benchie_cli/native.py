@@ -587,6 +587,7 @@ def convert(
     if with_conf:
         buffer.append(CONFIDENCE_DIRECTIVE.encode() + b"\n")
         written_lines += 1
+    optional = with_conf is None  # the file's first extraction decides, the others follow
     for ex in native.parse(decoded(), name):
         extractions += 1
         if with_conf is None:
@@ -596,7 +597,17 @@ def convert(
                 written_lines += 1
         if with_conf and ex.confidence is None:
             raise BenchieError(
-                "no confidence, while the first extraction had one", path=name, line=ex.line
+                "no confidence, while the first extraction had one: give every extraction "
+                "one, or none",
+                path=name,
+                line=ex.line,
+            )
+        if optional and not with_conf and ex.confidence is not None:  # never dropped silently
+            raise BenchieError(
+                "a confidence, while the first extraction had none: give every extraction "
+                "one, or none",
+                path=name,
+                line=ex.line,
             )
         if ex.sent_id is not None:
             sent_id: str | None = ex.sent_id

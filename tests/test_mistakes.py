@@ -269,3 +269,16 @@ def test_undeclared_confidence_column_is_named(cli_process: Any, tmp_path: Path)
     fixed = tmp_path / "fixed.tsv"
     fixed.write_text("#benchie-tsv confidence\n" + path.read_text("utf-8"), "utf-8")
     assert "0.3389" in cli_process("score", "--lang", "en", fixed).stdout
+
+
+def test_json_lines_with_a_broken_object_are_named(cli_process: Any, tmp_path: Path) -> None:
+    """One truncated object made auto-detection read the file as TSV, and the error only
+    counted columns."""
+    path = tmp_path / "bad.jsonl"
+    good = '{"sent_id": "1", "subject": "He", "relation": "became", "object": "a justice"}\n'
+    path.write_text(good + '{"sent_id": "1", "subject":\n' + good, encoding="utf-8")
+    res = cli_process("score", "--lang", "en", path)
+    assert res.returncode == 2 and "looks like JSON Lines" in res.stderr
+    assert "--input-format jsonl" in res.stderr
+    exact = cli_process("score", "--lang", "en", "--input-format", "jsonl", path)
+    assert exact.returncode == 2 and f"{path}:2: error: not a JSON object" in exact.stderr

@@ -425,3 +425,21 @@ def test_strict_fails_on_an_unaligned_sentence(cli_process: Any, tmp_path: Path)
     res = cli_process("score", "--strict", "--lang", "en", path, "-o", tmp_path / "r.json")
     assert res.returncode == 1 and f"{path}:1: error:" in res.stderr
     assert not (tmp_path / "r.json").exists()
+
+
+@pytest.mark.parametrize("first_has", [True, False])
+def test_jsonl_confidences_all_or_none(cli_process: Any, tmp_path: Path, first_has: bool) -> None:
+    """A confidence on some extractions only is an error at the first odd one out: later
+    confidences were dropped silently when the first extraction had none."""
+    one = {"sent_id": "1", "subject": "He", "relation": "became", "object": "a founding justice"}
+    two = {**one, "relation": "served as", "object": "the first Prime Minister of Australia"}
+    (one if first_has else two)["confidence"] = 0.8
+    path = tmp_path / "mix.jsonl"
+    path.write_bytes(orjson.dumps(one) + b"\n" + orjson.dumps(two) + b"\n")
+    res = cli_process("score", "--lang", "en", path)
+    assert res.returncode == 2 and "Traceback" not in res.stderr
+    assert f"{path}:2: error:" in res.stderr and "give every extraction one, or none" in res.stderr
+    converted = cli_process(
+        "convert", "--lang", "en", "--no-confidence", path, "-o", tmp_path / "out.tsv"
+    )
+    assert converted.returncode == 0, converted.stderr
