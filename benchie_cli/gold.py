@@ -1,4 +1,5 @@
-"""The gold annotation format (SPEC §1): parsed into sentences, fact synsets and triples.
+"""The gold annotation format (docs/formats.md, "Gold annotation format"), parsed into
+sentences, fact synsets and triples.
 
 One pass over the file builds the model and records every format defect as a diagnostic, so
 that ``score`` and ``validate`` read gold identically: the validator only adds checks that

@@ -16,9 +16,10 @@ with the gold's size, never with 2**(optional units), and one look-up costs thre
 
 An extraction covers ONE synset: the first, in gold order, that lists its form. The gold
 occasionally lists one form under two synsets (sentence 255 of the English gold); crediting
-both would make one extraction two facts, and the published numbers (SPEC §6, OpenIE6) count
-one. Triples are numbered in synset order, so the synset is that of the lowest matching triple,
-which also makes the result independent of the order of the submission's lines.
+both would make one extraction two facts, and the published numbers (OpenIE6) count
+one (docs/metric.md, "One synset per extraction"). Triples are numbered in synset order,
+so the synset is that of the lowest matching triple, which also makes the result
+independent of the order of the submission's lines.
 
 A map's values are bit sets as wide as the number of the last triple listing the form, so
 a sentence's maps cost about (entries x triples) bits. ``SENTENCE_FORM_BUDGET`` bounds the

@@ -76,7 +76,8 @@ def no_cyclic_gc() -> Iterator[None]:
 
 
 def prf(tp: int, fp: int, fn: int) -> tuple[float, float, float]:
-    """Precision, recall and F1 as SPEC §3 defines them (0 where a denominator is 0)."""
+    """P, R and F1 as docs/metric.md, "Precision and recall" defines them (0 where a denominator
+    is 0)."""
     precision = tp / (tp + fp) if tp + fp else 0.0
     recall = tp / (tp + fn) if tp + fn else 0.0
     f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0

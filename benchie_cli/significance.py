@@ -29,7 +29,7 @@ Array = NDArray[np.float64]
 
 
 def _prf(tp: Array, fp: Array, fn: Array) -> tuple[Array, Array, Array]:
-    """Element-wise P, R, F1 with SPEC §3's zero conventions."""
+    """Element-wise P, R, F1 with the zero rule of docs/metric.md, "Precision and recall"."""
     with np.errstate(invalid="ignore", divide="ignore"):
         p = np.where(tp + fp > 0, tp / (tp + fp), 0.0)
         r = np.where(tp + fn > 0, tp / (tp + fn), 0.0)

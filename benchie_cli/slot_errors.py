@@ -1,4 +1,5 @@
-"""Error analysis of incorrect extractions (paper §5.1, SPEC §7): error buckets and slot errors.
+"""Error analysis of incorrect extractions (paper §5.1; docs/profiling.md, "Error buckets and
+slot errors"): error buckets and slot errors.
 
 An incorrect extraction is compared with every gold triple of its sentence, slot by slot:
 a slot matches when the extraction's slot is one of the triple's forms for it. The closest

@@ -1,4 +1,5 @@
-"""Reading a system's extractions (SPEC §2), streaming, one line at a time.
+"""Reading a system's extractions (docs/formats.md, "Submission format (BenchIE TSV)"),
+streaming, one line at a time.
 
 The reader yields either an :class:`Extraction` or a :class:`~benchie_cli.errors.Diagnostic`
 for each line, so that ``validate`` can list every problem of a file while ``score`` stops at

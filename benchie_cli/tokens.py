@@ -1,4 +1,4 @@
-"""Tokens for the implicit-extraction test (SPEC §5), not for matching.
+"""Tokens for the implicit-extraction test (docs/implicit.md, "Tokens"), not for matching.
 
 Matching compares whitespace-normalised slot strings. Deciding whether an extraction is
 *implicit* needs a tokenisation that is robust to how systems re-tokenise: after Unicode case
@@ -31,7 +31,7 @@ def implicit_tokens(text: str, lang: str, *, case_sensitive: bool = False) -> li
 
 
 class ImplicitTest:
-    """SPEC §5 for many extractions of one gold: which tokens a text lacks from its sentence.
+    """docs/implicit.md, "The test", for many extractions of one gold: tokens a text lacks.
 
     ``sentences`` maps a key (a sentence id, or a position in gold order) to the sentence's
     text; each sentence is tokenised once, on first use.
