@@ -1303,6 +1303,245 @@ def gold_manifest(version_dir: str, description: str | None, license_: str | Non
     click.echo(f"wrote {path / 'manifest.json'} ({len(manifest.files)} file(s))")
 
 
+@gold.command("diff", epilog=EPILOG_EXIT)
+@click.argument("version_a", metavar="A")
+@click.argument("version_b", metavar="B")
+@click.option(
+    "--lang", type=click.Choice(LANGUAGES), default=None, help="Only this language [default: all]."
+)
+@click.option(
+    "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
+)
+@gold_dir_option
+def gold_diff(
+    version_a: str, version_b: str, lang: str | None, fmt: str, gold_dir: str | None
+) -> None:
+    """Synset-level differences between gold versions A and B (default facet), per language
+    and sentence: sentences added, removed or with a new text; synsets added, removed or
+    changed (triple forms added and removed), in gold order. Exits 0 even when the versions
+    differ: it is a report.
+
+    \b
+    Example:
+      benchie gold diff 1.0.0 1.1.0 --lang zh
+    """
+    from benchie_cli.gold_diff import diff_as_json, diff_lines, diff_versions
+
+    diffs = diff_versions(_store(gold_dir), version_a, version_b, lang)
+    if fmt == "json":
+        doc = diff_as_json(version_a, version_b, diffs)
+        click.echo(orjson.dumps(doc, option=orjson.OPT_INDENT_2).decode())
+        return
+    for line in diff_lines(version_a, version_b, diffs):
+        click.echo(line)
+
+
+@gold.command("impact", epilog=EPILOG_EXIT)
+@click.argument("version_a", metavar="A")
+@click.argument("version_b", metavar="B")
+@click.argument("submissions", nargs=-1, required=True, metavar="SUBMISSION...")
+@click.option("--lang", type=click.Choice(LANGUAGES), default="en", show_default=True)
+@click.option("--facet", type=click.Choice(ALL_FACETS), default="default", show_default=True)
+@click.option(
+    "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
+)
+@gold_dir_option
+def gold_impact(
+    version_a: str,
+    version_b: str,
+    submissions: tuple[str, ...],
+    lang: str,
+    facet: str,
+    fmt: str,
+    gold_dir: str | None,
+) -> None:
+    """Score each SUBMISSION (BenchIE TSV: PATH, NAME=PATH or a directory) under gold
+    versions A and B: P/R/F1 under each and the difference, and the synsets (sentence id,
+    synset number) whose matches by the system differ between the versions.
+
+    \b
+    Example:
+      benchie gold impact 1.0.0 1.1.0 --lang zh examples/submissions/zh/
+    """
+    from benchie_cli.gold_diff import gold_impact as impact
+    from benchie_cli.gold_diff import impact_as_json, impact_lines
+
+    store = _store(gold_dir)
+    batch = expand(submissions)
+    with no_cyclic_gc():
+        systems = impact(
+            lambda version: store.resolve(version, lang, facet),
+            version_a,
+            version_b,
+            ScoreOptions(lang, facet),
+            batch,
+        )
+    if fmt == "json":
+        doc = impact_as_json(version_a, version_b, lang, facet, systems)
+        click.echo(orjson.dumps(doc, option=orjson.OPT_INDENT_2).decode())
+        return
+    for line in impact_lines(version_a, version_b, systems):
+        click.echo(line)
+
+
+# --------------------------------------------------------------------------- verify
+
+
+@main.command(epilog=EPILOG_EXIT)
+@click.argument("report_file", metavar="REPORT.json")
+@click.argument("submissions", nargs=-1, metavar="[SUBMISSION...]")
+@click.option(
+    "--gold-dir",
+    default=None,
+    metavar="DIR",
+    help="Gold store directory (default: $BENCHIE_GOLD_DIR, the checkout's gold/, the "
+    "installed copy).",
+)
+@click.option(
+    "--gold-file",
+    default=None,
+    metavar="FILE",
+    help="The gold file of a report scored with --gold-file.",
+)
+@click.option("--jobs", type=JOBS, default=None, help="Processes for large submission files.")
+def verify(
+    report_file: str,
+    submissions: tuple[str, ...],
+    gold_dir: str | None,
+    gold_file: str | None,
+    jobs: int | None,
+) -> None:
+    """Re-derive a `score` JSON report: resolve the gold it names (by sha256), check each
+    submission's sha256, score again with the report's options and compare byte for byte.
+
+    SUBMISSIONs are the report's systems in order (default: each system's `file`). Exit 1
+    names every field that differs (`systems[0].f1: report ... != re-derived ...`); exit 2
+    for a report of another schema or version, or one that is not JSON.
+
+    \b
+    Examples:
+      benchie verify report.json examples/submissions/en/clausie.tsv
+      benchie verify report.json
+    """
+    from benchie_cli.verify import MISMATCHES_SHOWN
+    from benchie_cli.verify import verify as run_verify
+
+    verdict = run_verify(
+        report_file, list(submissions), gold_dir=gold_dir, gold_file=gold_file, jobs=jobs
+    )
+    for note in verdict.notes:
+        click.echo(f"benchie: note: {note}", err=True)
+    if verdict.identical:
+        click.echo(f"ok: {verdict.report} re-derived byte for byte ({verdict.systems} system(s))")
+        return
+    for mismatch in verdict.mismatches[:MISMATCHES_SHOWN]:
+        click.echo(f"{verdict.report}: mismatch: {mismatch}", err=True)
+    hidden = len(verdict.mismatches) - MISMATCHES_SHOWN
+    if hidden > 0:
+        click.echo(f"{verdict.report}: ... and {hidden} more mismatch(es)", err=True)
+    click.echo(
+        f"benchie: {verdict.report} does not re-derive: {len(verdict.mismatches)} field(s) differ",
+        err=True,
+    )
+    sys.exit(int(ExitCode.FAILED))
+
+
+# --------------------------------------------------------------------------- cache
+
+
+@main.group(cls=BenchieGroup, epilog=EPILOG_EXIT)
+def cache() -> None:
+    """Inspect and prune the compiled-index cache.
+
+    \b
+    Example:
+      benchie cache info
+    """
+
+
+@cache.command("info", epilog=EPILOG_EXIT)
+@format_option
+def cache_info(fmt: str) -> None:
+    """List the cache directory, its entries (size, gold sha256, facet, code fingerprint,
+    whether this code reads it) and totals.
+
+    \b
+    Example:
+      benchie cache info --format json
+    """
+    from benchie_cli.cache_admin import code_fingerprint, human_size, list_cache
+    from benchie_cli.index_cache import ENV_CACHE_DIR, cache_dir
+
+    directory = cache_dir()
+    if directory is None:
+        if fmt == "json":
+            _emit(fmt, {"directory": None, "enabled": False}, [])
+        else:
+            click.echo(f"the index cache is off (${ENV_CACHE_DIR})")
+        return
+    listing = list_cache(directory)
+    if fmt == "json":
+        doc = {
+            "directory": str(directory),
+            "enabled": True,
+            "exists": listing.exists,
+            "code": code_fingerprint(),
+            "entries": [f.as_json() for f in listing.files],
+            "files": len(listing.files),
+            "bytes": listing.total,
+            "other_files": listing.others,
+        }
+        _emit(fmt, doc, [])
+        return
+    click.echo(f"cache: {directory}{'' if listing.exists else ' (does not exist yet)'}")
+    click.echo(f"code fingerprint: {code_fingerprint()}")
+    if listing.files:
+        rows = [["name", "size", "gold", "facet", "code", "current"]]
+        for f in listing.files:
+            current = "yes" if f.current else "no"
+            if f.kind == "temporary":
+                current = "stale tmp" if f.stale else "tmp"
+            rows.append(
+                [
+                    f.name,
+                    human_size(f.size),
+                    (f.gold_sha256 or "-")[:12],
+                    f.facet or "-",
+                    f.code or "-",
+                    current if f.kind != "old-entry" else "no (0.2.0)",
+                ]
+            )
+        for line in render(rows, [1]):
+            click.echo(line)
+    reads = sum(1 for f in listing.files if f.current)
+    click.echo(
+        f"{len(listing.files)} file(s), {human_size(listing.total)}; {reads} current, "
+        f"{len(listing.files) - reads} prunable or temporary"
+        + (f"; {listing.others} other file(s) left alone" if listing.others else "")
+    )
+
+
+@cache.command("prune", epilog=EPILOG_EXIT)
+@click.option("--all", "everything", is_flag=True, help="Remove every entry, current ones too.")
+def cache_prune(everything: bool) -> None:
+    """Remove entries this code never reads (another code fingerprint, 0.2.0's *.marshal)
+    and stale temporary files; only regular files named like entries, no link followed.
+
+    \b
+    Examples:
+      benchie cache prune
+      benchie cache prune --all
+    """
+    from benchie_cli.cache_admin import human_size, prune, require_dir
+
+    directory = require_dir()
+    removed = prune(directory, everything=everything)
+    for f in removed:
+        click.echo(f"removed {f.name} ({human_size(f.size)})")
+    total = sum(f.size for f in removed)
+    click.echo(f"removed {len(removed)} file(s), {human_size(total)} from {directory}")
+
+
 def run() -> None:
     """Console entry point: ``main`` with failures to write standard output (a full disk,
     a closed pipe) reported as one line instead of a traceback.

@@ -24,9 +24,15 @@ EXPECTED_COMMANDS = {
     ("gold", "verify"),
     ("gold", "manifest"),
     ("gold", "compile"),
+    ("gold", "diff"),
+    ("gold", "impact"),
     ("analyze",),
     ("sentences",),
     ("convert",),
+    ("verify",),
+    ("cache",),
+    ("cache", "info"),
+    ("cache", "prune"),
 }
 
 
@@ -58,7 +64,9 @@ def test_help_contains_an_example(cli: RunCli, path: tuple[str, ...], flag: str)
 
 
 @pytest.mark.parametrize(
-    "path", [("score",), ("validate",), ("strip-implicit",)], ids=lambda p: p[0]
+    "path",
+    [("score",), ("validate",), ("strip-implicit",), ("verify",), ("cache", "prune")],
+    ids=lambda p: " ".join(p),
 )
 def test_help_states_exit_statuses(cli: RunCli, path: tuple[str, ...]) -> None:
     """Scripts need to know what 1, 2 and the signal statuses mean."""

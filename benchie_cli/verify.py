@@ -1,0 +1,267 @@
+"""Re-derive a published ``score`` JSON report and say where it differs (``benchie verify``).
+
+A report pins its gold (version and sha256) and every option that can change a number, and
+names each submission's sha256: that is enough to score the same files again and rebuild the
+report. The verdict is byte for byte: the rebuilt JSON must equal the given file. Every
+difference is named by the JSON path of its field (``systems[0].f1``), so an edited number, a
+gold that is not the one named, or a submission that is not the one scored are told apart.
+
+What the rebuilt report takes from the given one rather than re-deriving: each system's
+``name`` and ``file`` (a submission is identified by its bytes, whose sha256 is checked, not
+by where it lies on this machine) and the ``failures`` list (submissions that could not be
+scored have no numbers to re-derive).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from benchie_cli import __version__
+from benchie_cli.errors import BenchieError
+from benchie_cli.gold_store import GoldStore, ResolvedGold, resolve_gold_dir, resolve_gold_file
+from benchie_cli.textio import display_name
+
+#: Differences listed in full; the rest are counted.
+MISMATCHES_SHOWN = 50
+
+
+@dataclass(frozen=True, slots=True)
+class Mismatch:
+    """One field whose value in the report is not the re-derived one."""
+
+    path: str
+    expected: str  # as the report has it
+    found: str  # as re-derived
+
+    def __str__(self) -> str:
+        return f"{self.path}: report {self.expected} != re-derived {self.found}"
+
+
+@dataclass(slots=True)
+class Verdict:
+    """The outcome of a verification: equal bytes, or the fields that differ."""
+
+    report: str
+    systems: int
+    identical: bool
+    mismatches: list[Mismatch] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+def read_report(path: str) -> dict[str, Any]:
+    """The report at ``path``, refused (exit 2) unless it is JSON of this schema and version."""
+    from benchie_cli.report import REPORT_SCHEMA
+
+    shown = display_name(path)
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        raise BenchieError(f"cannot read report: {exc.strerror or exc}", path=shown) from None
+    try:
+        report = orjson.loads(data)
+    except orjson.JSONDecodeError as exc:
+        raise BenchieError(f"not a JSON report ({exc})", path=shown) from None
+    if not isinstance(report, dict) or "schema" not in report or "systems" not in report:
+        raise BenchieError("not a `benchie score` JSON report", path=shown)
+    if report.get("schema") != REPORT_SCHEMA:
+        raise BenchieError(
+            f"report schema {report.get('schema')!r}, this benchie reads schema {REPORT_SCHEMA}",
+            path=shown,
+        )
+    if report.get("benchie_version") != __version__:
+        raise BenchieError(
+            f"report written by benchie {report.get('benchie_version')!r}; this is "
+            f"{__version__}: verify it with that version",
+            path=shown,
+        )
+    _check_shape(report, shown)
+    return report
+
+
+def _check_shape(report: dict[str, Any], shown: str) -> None:
+    """The fields verification reads, with their types (exit 2 when one is missing)."""
+    try:
+        gold, options, systems = report["gold"], report["options"], report["systems"]
+        ok = (
+            isinstance(gold["version"], str)
+            and isinstance(gold["language"], str)
+            and isinstance(gold["facet"], str)
+            and isinstance(gold["files"][0]["sha256"], str)
+            and isinstance(options["lang"], str)
+            and isinstance(options["facet"], str)
+            and isinstance(options["strip_implicit"], bool)
+            and isinstance(options["case_sensitive"], bool)
+            and isinstance(options["per_sentence"], bool)
+            and isinstance(options.get("retokenize", False), bool)
+            and isinstance(systems, list)
+            and systems
+            and all(
+                isinstance(s["name"], str) and isinstance(s["file"], str) and "sha256" in s
+                for s in systems
+            )
+        )
+    except (KeyError, IndexError, TypeError):
+        ok = False
+    if not ok:
+        raise BenchieError("not a complete `benchie score` JSON report", path=shown)
+
+
+def resolve_report_gold(
+    report: dict[str, Any], gold_dir: str | None, gold_file: str | None
+) -> ResolvedGold:
+    """The gold the report names: ``gold_file`` if given; else the store's file with the
+    report's sha256 (any version); else the report's version, language and facet, whose
+    differing hash verification then names. A report whose gold the store does not have
+    (by hash, nor by version) is refused, naming the hash."""
+    gold, options = report["gold"], report["options"]
+    lang, facet, sha = options["lang"], options["facet"], gold["files"][0]["sha256"]
+    if gold_file is not None:
+        return resolve_gold_file(gold_file, lang, facet)
+    root, _ = resolve_gold_dir(gold_dir)
+    store = GoldStore(root)
+    versions = store.versions()
+    for version in versions:  # the exact bytes, wherever the store keeps them
+        try:
+            manifest = store.manifest(version)
+        except BenchieError:
+            continue
+        if any(e.sha256 == sha and e.language == lang for e in manifest.files):
+            try:
+                resolved = store.resolve(version, lang, facet)
+            except BenchieError:
+                continue
+            if resolved.sha256 == sha:
+                return resolved
+    if gold["version"] in versions:  # the file named, whose other hash is then reported
+        return store.resolve(gold["version"], lang, facet)
+    raise BenchieError(
+        f"the gold store {display_name(str(root))} has no {lang} gold with sha256 {sha} "
+        f"(gold version {gold['version']!r}); give --gold-dir or --gold-file"
+    )
+
+
+def rederive(
+    report: dict[str, Any],
+    submissions: list[str],
+    *,
+    gold_dir: str | None = None,
+    gold_file: str | None = None,
+    jobs: int | None = None,
+) -> dict[str, Any]:
+    """The report rebuilt from the gold and ``submissions`` (one per system, in order)."""
+    from benchie_cli.index_cache import load_compiled
+    from benchie_cli.native import prepare
+    from benchie_cli.report import build_report
+    from benchie_cli.scoring import ScoreOptions, Scorer, SystemResult, no_cyclic_gc
+
+    systems = report["systems"]
+    if len(submissions) != len(systems):
+        raise BenchieError(
+            f"the report has {len(systems)} system(s); give as many submissions "
+            f"({len(submissions)} given), in its order, or none to read each system's file"
+        )
+    opts = report["options"]
+    options = ScoreOptions(
+        opts["lang"],
+        opts["facet"],
+        opts["strip_implicit"],
+        opts["case_sensitive"],
+        opts.get("retokenize", False),
+    )
+    resolved = resolve_report_gold(report, gold_dir, gold_file)
+    results: list[SystemResult] = []
+    with no_cyclic_gc():
+        compiled = load_compiled(resolved)
+        texts = dict(zip(compiled.sent_ids, compiled.texts, strict=True))
+        scorer = Scorer(compiled, options)
+        for system, path in zip(systems, submissions, strict=True):
+            prepare(path, "auto", lambda: texts)  # a native file is converted as `score` does
+            results.append(scorer.score(path, system["name"], jobs=jobs))
+    rebuilt = build_report(resolved, options, results, per_sentence=opts["per_sentence"])
+    for given, derived in zip(systems, rebuilt["systems"], strict=True):
+        derived["file"] = given["file"]
+    if "failures" in report:
+        rebuilt["failures"] = report["failures"]
+    return rebuilt
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, (dict, list)):
+        kind = "object" if isinstance(value, dict) else "list"
+        return f"<{kind} of {len(value)}>"
+    return orjson.dumps(value).decode()
+
+
+def diff(expected: Any, found: Any, path: str = "") -> list[Mismatch]:
+    """Every field where ``expected`` (the report) and ``found`` (re-derived) differ, by
+    JSON path; keys in another order count as a difference (the bytes would differ)."""
+    if isinstance(expected, dict) and isinstance(found, dict):
+        out: list[Mismatch] = []
+        for key in expected:
+            sub = f"{path}.{key}" if path else key
+            if key not in found:
+                out.append(Mismatch(sub, _show(expected[key]), "(absent)"))
+            else:
+                out.extend(diff(expected[key], found[key], sub))
+        for key in found:
+            if key not in expected:
+                sub = f"{path}.{key}" if path else key
+                out.append(Mismatch(sub, "(absent)", _show(found[key])))
+        if not out and list(expected) != list(found):
+            out.append(Mismatch(path or "(top)", "keys " + ",".join(expected), ",".join(found)))
+        return out
+    if isinstance(expected, list) and isinstance(found, list):
+        out = [
+            m
+            for i, (a, b) in enumerate(zip(expected, found, strict=False))
+            for m in diff(a, b, f"{path}[{i}]")
+        ]
+        if len(expected) != len(found):
+            out.append(
+                Mismatch(path + ".length", str(len(expected)), str(len(found)))
+            )  # the extra items themselves are summarised by the count
+        return out
+    if type(expected) is not type(found) or expected != found:
+        return [Mismatch(path or "(top)", _show(expected), _show(found))]
+    return []
+
+
+def verify(
+    report_path: str,
+    submissions: list[str],
+    *,
+    gold_dir: str | None = None,
+    gold_file: str | None = None,
+    jobs: int | None = None,
+) -> Verdict:
+    """Re-derive the report at ``report_path`` from ``submissions`` (or, when empty, each
+    system's ``file``) and compare it byte for byte."""
+    from benchie_cli.report import to_json
+
+    report = read_report(report_path)
+    given = Path(report_path).read_bytes()
+    paths = submissions or [s["file"] for s in report["systems"]]
+    rebuilt = rederive(report, paths, gold_dir=gold_dir, gold_file=gold_file, jobs=jobs)
+    data = to_json(rebuilt)
+    verdict = Verdict(display_name(report_path), len(report["systems"]), data == given)
+    if not verdict.identical:
+        verdict.mismatches = diff(report, rebuilt)
+        if not verdict.mismatches:
+            verdict.mismatches.append(
+                Mismatch(
+                    "(bytes)",
+                    f"sha256 {hashlib.sha256(given).hexdigest()[:12]}",
+                    f"sha256 {hashlib.sha256(data).hexdigest()[:12]} "
+                    "(same content, other formatting)",
+                )
+            )
+    if "failures" in report:
+        verdict.notes.append(
+            f"{len(report['failures'])} failure entr(ies) copied from the report, not re-derived"
+        )
+    return verdict

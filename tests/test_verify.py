@@ -1,0 +1,111 @@
+"""``benchie verify``: a fresh report re-derives byte for byte; any edit is named by its field."""
+
+from __future__ import annotations
+
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+
+from .conftest import example
+
+Run = Callable[..., subprocess.CompletedProcess[str]]
+
+
+@pytest.fixture
+def report(cli_process: Run, tmp_path: Path) -> Path:
+    out = tmp_path / "r.json"
+    res = cli_process("score", "--lang", "en", example("en", "clausie"), "-o", out)
+    assert res.returncode == 0, res.stderr
+    return out
+
+
+def edit(path: Path, change: Callable[[dict[str, Any]], None]) -> None:
+    doc = orjson.loads(path.read_bytes())
+    change(doc)
+    path.write_bytes(orjson.dumps(doc, option=orjson.OPT_INDENT_2) + b"\n")
+
+
+def test_fresh_report_verifies(cli_process: Run, report: Path) -> None:
+    res = cli_process("verify", report, example("en", "clausie"))
+    assert res.returncode == 0, res.stderr
+    assert "byte for byte" in res.stdout
+
+
+def test_fresh_report_verifies_from_its_own_file_paths(cli_process: Run, report: Path) -> None:
+    assert cli_process("verify", report).returncode == 0
+
+
+def test_changed_number_is_named(cli_process: Run, report: Path) -> None:
+    edit(report, lambda d: d["systems"][0].update(f1=round(d["systems"][0]["f1"] + 0.0001, 4)))
+    res = cli_process("verify", report, example("en", "clausie"))
+    assert res.returncode == 1
+    assert "systems[0].f1: report 0.339 != re-derived 0.3388998" in res.stderr
+
+
+def test_changed_gold_hash_is_named(cli_process: Run, report: Path) -> None:
+    edit(report, lambda d: d["gold"]["files"][0].update(sha256="0" * 64))
+    res = cli_process("verify", report, example("en", "clausie"))
+    assert res.returncode == 1
+    assert f'gold.files[0].sha256: report "{"0" * 64}" != re-derived' in res.stderr
+
+
+def test_gold_the_store_lacks_is_named(cli_process: Run, report: Path) -> None:
+    def change(d: dict[str, Any]) -> None:
+        d["gold"]["version"] = "9.9.9"
+        d["gold"]["files"][0]["sha256"] = "ab" * 32
+
+    edit(report, change)
+    res = cli_process("verify", report, example("en", "clausie"))
+    assert res.returncode == 2
+    assert "ab" * 32 in res.stderr and len(res.stderr.strip().splitlines()) == 1
+
+
+def test_changed_submission_hash_is_named(cli_process: Run, report: Path) -> None:
+    edit(report, lambda d: d["systems"][0].update(sha256="f" * 64))
+    res = cli_process("verify", report, example("en", "clausie"))
+    assert res.returncode == 1
+    assert "systems[0].sha256: report" in res.stderr
+
+
+def test_changed_submission_file_is_named(cli_process: Run, report: Path, tmp_path: Path) -> None:
+    changed = tmp_path / "clausie.tsv"
+    lines = example("en", "clausie").read_bytes().splitlines(keepends=True)
+    changed.write_bytes(b"".join(lines[:-5]))
+    res = cli_process("verify", report, changed)
+    assert res.returncode == 1
+    assert "systems[0].sha256: report" in res.stderr
+    assert "systems[0].extractions: report" in res.stderr
+
+
+@pytest.mark.parametrize(
+    "content", [b"not json\n", b'{"schema": 99, "systems": []}\n', b"[1, 2]\n"]
+)
+def test_unreadable_or_foreign_report_exits_2(
+    cli_process: Run, tmp_path: Path, content: bytes
+) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_bytes(content)
+    res = cli_process("verify", bad)
+    assert res.returncode == 2
+    assert len(res.stderr.strip().splitlines()) == 1 and "Traceback" not in res.stderr
+
+
+def test_other_benchie_version_exits_2(cli_process: Run, report: Path) -> None:
+    edit(report, lambda d: d.update(benchie_version="0.0.1"))
+    res = cli_process("verify", report, example("en", "clausie"))
+    assert res.returncode == 2 and "0.0.1" in res.stderr
+
+
+def test_reformatted_report_is_not_byte_equal(cli_process: Run, report: Path) -> None:
+    report.write_bytes(orjson.dumps(orjson.loads(report.read_bytes())) + b"\n")
+    res = cli_process("verify", report, example("en", "clausie"))
+    assert res.returncode == 1 and "other formatting" in res.stderr
+
+
+def test_submission_count_must_match(cli_process: Run, report: Path) -> None:
+    res = cli_process("verify", report, example("en", "clausie"), example("en", "minie"))
+    assert res.returncode == 2 and "1 system(s)" in res.stderr
