@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import orjson
@@ -24,7 +23,7 @@ import orjson
 from benchie_cli import __version__
 from benchie_cli.errors import BenchieError
 from benchie_cli.gold_store import GoldStore, ResolvedGold, resolve_gold_dir, resolve_gold_file
-from benchie_cli.textio import display_name
+from benchie_cli.textio import display_name, read_whole
 
 #: Differences listed in full; the rest are counted.
 MISMATCHES_SHOWN = 50
@@ -53,15 +52,13 @@ class Verdict:
     notes: list[str] = field(default_factory=list)
 
 
-def read_report(path: str) -> dict[str, Any]:
-    """The report at ``path``, refused (exit 2) unless it is JSON of this schema and version."""
+def read_report(path: str) -> tuple[dict[str, Any], bytes]:
+    """The report at ``path`` and its bytes (read once, bounded, no device), refused
+    (exit 2) unless it is JSON of this schema and version."""
     from benchie_cli.report import REPORT_SCHEMA
 
     shown = display_name(path)
-    try:
-        data = Path(path).read_bytes()
-    except OSError as exc:
-        raise BenchieError(f"cannot read report: {exc.strerror or exc}", path=shown) from None
+    data = read_whole(path, what="report")
     try:
         report = orjson.loads(data)
     except orjson.JSONDecodeError as exc:
@@ -80,7 +77,7 @@ def read_report(path: str) -> dict[str, Any]:
             path=shown,
         )
     _check_shape(report, shown)
-    return report
+    return report, data
 
 
 def _check_shape(report: dict[str, Any], shown: str) -> None:
@@ -243,8 +240,7 @@ def verify(
     system's ``file``) and compare it byte for byte."""
     from benchie_cli.report import to_json
 
-    report = read_report(report_path)
-    given = Path(report_path).read_bytes()
+    report, given = read_report(report_path)
     paths = submissions or [s["file"] for s in report["systems"]]
     rebuilt = rederive(report, paths, gold_dir=gold_dir, gold_file=gold_file, jobs=jobs)
     data = to_json(rebuilt)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -109,3 +110,16 @@ def test_reformatted_report_is_not_byte_equal(cli_process: Run, report: Path) ->
 def test_submission_count_must_match(cli_process: Run, report: Path) -> None:
     res = cli_process("verify", report, example("en", "clausie"), example("en", "minie"))
     assert res.returncode == 2 and "1 system(s)" in res.stderr
+
+
+def test_a_device_is_no_report() -> None:
+    """The report is read once, bounded: /dev/zero was read until the process was killed."""
+    res = subprocess.run(
+        [sys.executable, "-m", "benchie_cli", "verify", "/dev/zero"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert res.returncode == 2 and "character device" in res.stderr
+    assert "Traceback" not in res.stderr
