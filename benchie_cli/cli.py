@@ -177,19 +177,6 @@ input_format_option = click.option(
 )
 
 
-def gold_sentences(resolved: ResolvedGold) -> Callable[[], dict[str, str]]:
-    """The gold's sentences (id -> text, gold order), parsed on the first call only: a run
-    on BenchIE TSV files never needs them."""
-    cache: list[dict[str, str]] = []
-
-    def get() -> dict[str, str]:
-        if not cache:
-            cache.append({i: s.text for i, s in load(resolved).sentences.items()})
-        return cache[0]
-
-    return get
-
-
 def read_native(
     path: str,
     input_format: str,
@@ -480,19 +467,19 @@ def score(
     options = ScoreOptions(lang, facet, strip_implicit, case_sensitive, retokenize)
     results: list[SystemResult] = []
     failures: list[Failure] = []
+    with no_cyclic_gc():  # a short run building acyclic structures: see no_cyclic_gc
+        compiled = load_compiled(resolved)
+    texts = dict(zip(compiled.sent_ids, compiled.texts, strict=True))
     readable = []  # native outputs are converted first; one that cannot be is a failure
-    sentences = gold_sentences(resolved)
     for submission in batch:
         try:
-            read_native(submission.path, input_format, sentences, strict=strict, lang=lang)
+            read_native(submission.path, input_format, texts.copy, strict=strict, lang=lang)
             readable.append(submission)
         except BenchieError as exc:
             click.echo(f"benchie: {exc}", err=True)
             failures.append(Failure(submission, str(exc), exc.exit_code))
     progress = len(batch) >= PROGRESS_MIN and sys.stderr.isatty()
-    with no_cyclic_gc():  # a short run building acyclic structures: see no_cyclic_gc
-        compiled = load_compiled(resolved)
-        texts = dict(zip(compiled.sent_ids, compiled.texts, strict=True))
+    with no_cyclic_gc():
         check = mistake_check(lang, texts, gold_dir, gold_version, gold_file, retokenize)
         scorer = Scorer(compiled, options, mistakes=check)
         outcomes = score_each(scorer, readable, strict=strict, jobs=jobs)
@@ -666,7 +653,12 @@ def analyze(
     check_output(
         output, [*(s.path for s in batch), *facets["default"].inputs, *filter(None, [bucket_file])]
     )
-    sentences = gold_sentences(facets["default"])
+
+    @functools.cache
+    def sentences() -> dict[str, str]:  # for a native file only, from the cached index
+        compiled = load_compiled(facets["default"])
+        return dict(zip(compiled.sent_ids, compiled.texts, strict=True))
+
     for submission in batch:  # a pipe or FIFO is read once, whatever reads it later
         spool(submission.path)
         read_native(submission.path, input_format, sentences, lang=lang)
