@@ -26,7 +26,7 @@ from benchie_cli.errors import BenchieError
 from benchie_cli.gold import ARROW, Cluster, Gold, GoldSentence, parse_gold_bytes
 from benchie_cli.gold_store import GoldStore, ResolvedGold
 from benchie_cli.index_cache import load_compiled
-from benchie_cli.scoring import _SCORED, ScoreOptions, Scorer, SystemResult
+from benchie_cli.scoring import ScoreOptions, Scorer
 from benchie_cli.textio import STDIN, display_name
 
 # --------------------------------------------------------------------------- synsets
@@ -288,38 +288,6 @@ def diff_lines(a: str, b: str, diffs: Iterable[LanguageDiff]) -> Iterator[str]:
 # --------------------------------------------------------------------------- impact
 
 
-class _NoMemo(dict[bytes, Any]):
-    """A memo that keeps nothing, so that every line reaches ``_outcome`` and is counted."""
-
-    def get(self, key: bytes, default: Any = None) -> Any:
-        return default
-
-    def __setitem__(self, key: bytes, value: Any) -> None:
-        return None
-
-
-class _CountingScorer(Scorer):
-    """A :class:`Scorer` that also counts, per (sentence position, synset index), the
-    extractions that matched the synset. Scores are the scorer's own."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self._memo = _NoMemo()
-        self._confident_memo = _NoMemo()
-        self.matches: Counter[tuple[int, int]] = Counter()
-
-    def _outcome(self, raw: bytes, name: str, lineno: int) -> Any:
-        out = super()._outcome(raw, name, lineno)
-        if out[0] == _SCORED and out[2] >= 0:  # matched a synset
-            self.matches[out[1], out[2]] += 1
-        return out
-
-    def score_counted(self, path: str, name: str) -> tuple[SystemResult, Counter[tuple[int, int]]]:
-        self.matches = Counter()
-        result = self.score(path, name, jobs=1)  # one process: the counts are kept here
-        return result, self.matches
-
-
 @dataclass(frozen=True, slots=True)
 class SynsetImpact:
     """A synset whose matches by the system differ between the versions (``None``: the
@@ -429,13 +397,14 @@ def gold_impact(
     for version in (a, b):
         resolved = resolve(version)
         gold = _parse(resolved)  # synsets are those of the file, also for derived facets
-        scorer = _CountingScorer(load_compiled(resolved, gold), options)
+        scorer = Scorer(load_compiled(resolved, gold), options, count_matches=True)
         sides.append((gold, scorer))
     (gold_a, scorer_a), (gold_b, scorer_b) = sides
     out = []
     for submission in submissions:
-        result_a, matches_a = scorer_a.score_counted(submission.path, submission.name)
-        result_b, matches_b = scorer_b.score_counted(submission.path, submission.name)
+        result_a = scorer_a.score(submission.path, submission.name)
+        result_b = scorer_b.score(submission.path, submission.name)
+        assert result_a.matches is not None and result_b.matches is not None
         out.append(
             SystemImpact(
                 submission.name,
@@ -444,7 +413,7 @@ def gold_impact(
                 result_b.totals,
                 result_a.scores,
                 result_b.scores,
-                tuple(_synset_impacts(gold_a, gold_b, matches_a, matches_b)),
+                tuple(_synset_impacts(gold_a, gold_b, result_a.matches, result_b.matches)),
             )
         )
     return out

@@ -14,6 +14,7 @@ import itertools
 import os
 import signal
 import sys
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field, replace
@@ -131,6 +132,8 @@ class SystemResult:
     retokenized: tuple[int, int] | None = None
     #: Implicit extractions removed (``implicit`` lists the first ``IMPLICIT_KEPT``).
     implicit_count: int = 0
+    #: With ``Scorer(count_matches=True)``: extractions per (sentence position, synset).
+    matches: Counter[tuple[int, int]] | None = None
 
     @property
     def totals(self) -> tuple[int, int, int]:
@@ -158,6 +161,7 @@ class _Tally:
     extractions: int = 0
     incorrect: list[tuple[int, int, bytes]] = field(default_factory=list)
     confidences: ConfidenceTally | None = None  # a file with the confidence directive
+    matches: Counter[tuple[int, int]] | None = None  # Scorer(count_matches=True)
     retokenized: tuple[int, int] = (0, 0)  # --retokenize: slots mapped, slots left
 
     def shift(self, offset: int) -> None:
@@ -187,6 +191,8 @@ class _Tally:
         self.lines += later.lines
         self.extractions += later.extractions
         self.incorrect.extend(later.incorrect)
+        if self.matches is not None and later.matches is not None:
+            self.matches.update(later.matches)
         self.retokenized = (
             self.retokenized[0] + later.retokenized[0],
             self.retokenized[1] + later.retokenized[1],
@@ -394,6 +400,7 @@ class Scorer:
         *,
         keep_incorrect: bool = False,
         mistakes: MistakeCheck | None = None,
+        count_matches: bool = False,
     ) -> None:
         self.compiled = (
             gold if isinstance(gold, CompiledGold) else CompiledGold.build(gold, options.facet)
@@ -410,6 +417,8 @@ class Scorer:
         self._confident_memo: dict[bytes, Outcome] = {}
         self.concat = options.facet == "concat"
         self.keep_incorrect = keep_incorrect
+        #: Count, per (sentence position, synset), the extractions that cover it (gold impact).
+        self.count_matches = count_matches
         #: Detectors of likely mistakes, run on the file's first lines after each scan.
         self.mistakes = mistakes
 
@@ -544,6 +553,7 @@ class Scorer:
             findings,
             tally.retokenized if self.options.retokenize else None,
             tally.implicit_count,
+            tally.matches,
         )
 
     def _scan_mapped(
@@ -634,6 +644,7 @@ class Scorer:
         covered, kept, fp = tally.covered, tally.kept, tally.fp
         memo = self._memo
         incorrect = tally.incorrect if self.keep_incorrect else None
+        matches = tally.matches = Counter() if self.count_matches else None
         warn = self._warner(tally, shown, strict)
         lineno = extractions = 0
         for block in blocks:
@@ -650,6 +661,8 @@ class Scorer:
                     kept[i] += 1
                     if synset >= 0:
                         covered[i] |= 1 << synset
+                        if matches is not None:
+                            matches[i, synset] += 1
                     else:
                         fp[i] += 1
                         if incorrect is not None:
@@ -683,6 +696,7 @@ class Scorer:
         )
         memo = self._confident_memo
         incorrect = tally.incorrect if self.keep_incorrect else None
+        matches = tally.matches = Counter() if self.count_matches else None
         warn = self._warner(tally, shown, strict)
         lineno = extractions = 0
         for block in blocks:
@@ -702,6 +716,8 @@ class Scorer:
                     at_kept[confidence] = at_kept.get(confidence, 0) + 1
                     if synset >= 0:
                         covered[i] |= 1 << synset
+                        if matches is not None:
+                            matches[i, synset] += 1
                         earlier = best.get((i, synset))
                         if earlier is None or confidence > earlier:
                             best[i, synset] = confidence

@@ -6,10 +6,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import orjson
+import pytest
 
 from benchie_cli.gold_diff import align_synsets
 
-from .conftest import EXAMPLES, RunCli
+from .conftest import EXAMPLES, GOLD_DIR, RunCli, example
 
 # The synset 1.1.0 restores in Chinese sentence 206: in 1.0.0 its header was the stray line
 # `2 0 6 :` (zh file line 2080), so its one triple joined synset 2 (CHANGELOG, gold-1.1.0).
@@ -194,3 +195,25 @@ def test_impact_english_systems_do_not_move(cli: RunCli) -> None:
     assert result.exit_code == 0, result.stderr
     systems = orjson.loads(result.stdout)["systems"]
     assert systems and all(not s["moved"] and not s["synsets"] for s in systems)
+
+
+def test_match_counts_are_the_same_in_parallel(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``gold impact``'s per-synset counts come from the scorer's tally: ranges scored by
+    several processes add up to the sequential counts (each line of the example, 30 times)."""
+    from benchie_cli import scoring
+    from benchie_cli.gold_store import GoldStore
+    from benchie_cli.index_cache import load_compiled
+
+    monkeypatch.setattr(scoring, "PARALLEL_MIN_BYTES", 4096)
+    sub = tmp_path / "s.tsv"
+    sub.write_bytes((example("en", "clausie").read_bytes().rstrip(b"\n") + b"\n") * 30)
+    gold = GoldStore(GOLD_DIR).resolve("1.1.0", "en", "default")
+    scorer = scoring.Scorer(load_compiled(gold), scoring.ScoreOptions("en"), count_matches=True)
+    once = scorer.score(str(example("en", "clausie")), "once").matches
+    sequential = scorer.score(str(sub), "s", jobs=1).matches
+    parallel = scorer.score(str(sub), "s", jobs=3).matches
+    assert once is not None and sequential is not None
+    assert sequential == parallel == {key: 30 * n for key, n in once.items()}
+    assert sum(once.values()) >= 345  # at least one extraction per covered synset (TP 345)
