@@ -188,26 +188,19 @@ def read_native(
     """``prepare`` a submission and say on stderr what its conversion did; whether it was
     a native file (the native module is imported only here, when a run needs it).
 
-    A native file none of whose sentences is in the gold is an error (the wrong ``--lang``
-    or benchmark), not a silent 0.0; under ``strict`` so is any sentence that aligns to
-    none, or to several: the warnings that ``--strict`` turns into errors elsewhere.
+    A native file none of whose sentences is in the gold is an error (``native.convert``
+    says so); under ``strict`` so is any sentence that aligns to none, or to several: the
+    warnings that ``--strict`` turns into errors elsewhere.
     """
     from benchie_cli.native import prepare, summary
 
-    conversion = prepare(path, input_format, sentences)
+    conversion = prepare(path, input_format, sentences, lang)
     if conversion is None:
         return False
     shown = display_name(path)
     for line in summary(conversion, shown):
         click.echo(f"benchie: {line}", err=True)
     a = conversion.alignment
-    if conversion.extractions and not conversion.written and (a.unaligned or a.ambiguous):
-        raise BenchieError(
-            f"none of its sentences is a gold sentence{f' of --lang {lang}' if lang else ''}: "
-            "the wrong --lang, or output for another benchmark? (`benchie sentences` lists "
-            "the gold's)",
-            path=shown,
-        )
     if strict and (a.unaligned or a.ambiguous):
         first = min((*a.unaligned, *a.ambiguous), key=lambda s: s.line)
         raise BenchieError(
@@ -772,7 +765,7 @@ def validate(
             gold = load(resolve(gold_dir, gold_version, gold_file, lang, "default"))
         texts = {i: s.text for i, s in gold.sentences.items()}
         try:
-            conversion = prepare(path, input_format, texts.copy)
+            conversion = prepare(path, input_format, texts.copy, lang)
         except BenchieError as exc:
             if exc.line is None:
                 raise
@@ -1037,7 +1030,9 @@ def convert(
             )
     texts = {i: s.text for i, s in load(resolved).sentences.items()}
     buffer = io.BytesIO()
-    result = convert_native(source, from_, texts, buffer, confidence=not no_confidence, pad=False)
+    result = convert_native(
+        source, from_, texts, buffer, confidence=not no_confidence, pad=False, lang=lang
+    )
     atomic_write(output, buffer.getvalue())
     for line in summary(result, display_name(source)):
         click.echo(f"benchie: {line}", err=True)
@@ -1361,13 +1356,18 @@ def gold_impact(
     store = _store(gold_dir)
     batch = expand(submissions)
     with no_cyclic_gc():
+        compiled = load_compiled(store.resolve(version_b, lang, facet))
+        texts = dict(zip(compiled.sent_ids, compiled.texts, strict=True))
         systems = impact(
             lambda version: store.resolve(version, lang, facet),
             version_a,
             version_b,
             ScoreOptions(lang, facet),
             batch,
+            mistake_check(lang, texts, gold_dir, version_b, None, False),
         )
+    for system in systems:  # a wrong --lang or format is a hint here as in `score`
+        _summarise_warnings(system.result, lang)
     if fmt == "json":
         doc = impact_as_json(version_a, version_b, lang, facet, systems)
         click.echo(orjson.dumps(doc, option=orjson.OPT_INDENT_2).decode())

@@ -18,7 +18,7 @@ from __future__ import annotations
 import difflib
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from benchie_cli.batch import Submission
@@ -26,7 +26,8 @@ from benchie_cli.errors import BenchieError
 from benchie_cli.gold import ARROW, Cluster, Gold, GoldSentence, parse_gold_bytes
 from benchie_cli.gold_store import GoldStore, ResolvedGold
 from benchie_cli.index_cache import load_compiled
-from benchie_cli.scoring import ScoreOptions, Scorer
+from benchie_cli.mistakes import MistakeCheck
+from benchie_cli.scoring import ScoreOptions, Scorer, SystemResult
 from benchie_cli.textio import STDIN, display_name
 
 # --------------------------------------------------------------------------- synsets
@@ -323,6 +324,8 @@ class SystemImpact:
     scores_a: tuple[float, float, float]  # P, R, F1
     scores_b: tuple[float, float, float]
     synsets: tuple[SynsetImpact, ...]
+    #: The submission scored under B, whose warnings and hints the caller reports.
+    result: SystemResult = field(repr=False, compare=False)
 
     @property
     def delta(self) -> tuple[float, float, float]:
@@ -385,11 +388,14 @@ def gold_impact(
     b: str,
     options: ScoreOptions,
     submissions: Sequence[Submission],
+    mistakes: MistakeCheck | None = None,
 ) -> list[SystemImpact]:
     """Each submission scored under gold versions ``a`` and ``b`` (``resolve(version)`` gives
     the gold of the run's language and facet), with the synsets whose matches differ.
 
-    A submission is read once per version, so standard input cannot be one.
+    A submission is read once per version, so standard input cannot be one. ``mistakes``
+    looks for the likely mistakes behind a poor score under B, as ``score`` does: a silent
+    0.0 would hide a wrong ``--lang`` or format just as well here.
     """
     if any(s.path == STDIN for s in submissions):
         raise BenchieError("gold impact reads each submission twice: not from standard input")
@@ -397,7 +403,12 @@ def gold_impact(
     for version in (a, b):
         resolved = resolve(version)
         gold = _parse(resolved)  # synsets are those of the file, also for derived facets
-        scorer = Scorer(load_compiled(resolved, gold), options, count_matches=True)
+        scorer = Scorer(
+            load_compiled(resolved, gold),
+            options,
+            count_matches=True,
+            mistakes=mistakes if version == b else None,
+        )
         sides.append((gold, scorer))
     (gold_a, scorer_a), (gold_b, scorer_b) = sides
     out = []
@@ -414,6 +425,7 @@ def gold_impact(
                 result_a.scores,
                 result_b.scores,
                 tuple(_synset_impacts(gold_a, gold_b, result_a.matches, result_b.matches)),
+                result_b,
             )
         )
     return out

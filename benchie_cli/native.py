@@ -554,6 +554,7 @@ def convert(
     *,
     confidence: bool,
     pad: bool,
+    lang: str | None = None,
 ) -> Conversion:
     """Write ``path`` (native format ``fmt``) to ``out`` as BenchIE TSV, streaming.
 
@@ -569,11 +570,12 @@ def convert(
     name = display_name(path)
     native = REGISTRY[fmt]
     digest = hashlib.sha256()
-    facts = [0]
+    facts = [0, 0]  # lines, non-blank lines
 
     def decoded() -> Iterator[tuple[int, str]]:
         for n, raw, _ in iter_lines(path, digest):
             facts[0] = n
+            facts[1] += bool(raw.strip())
             yield n, decode_line(raw, name, n)
 
     aligner = Aligner(gold_sentences)
@@ -632,25 +634,39 @@ def convert(
             buffer.clear()
     if pad and written_lines < facts[0]:  # so that a report's line count is the file's
         buffer.append(b"\n" * (facts[0] - written_lines))
+    stats = aligner.finish()
+    # What would otherwise be a silent 0.0 for every command that converts: a file that
+    # does not read as the format at all, or whose sentences are none of the gold's.
+    if facts[1] and not extractions:
+        raise BenchieError(
+            f"no line reads as {native.title} output: is it another format? "
+            "(--input-format auto detects it)",
+            path=name,
+        )
+    if extractions and not written and (stats.unaligned or stats.ambiguous):
+        raise BenchieError(
+            f"none of its sentences is a gold sentence{f' of --lang {lang}' if lang else ''}: "
+            "the wrong --lang, or output for another benchmark? (`benchie sentences` lists "
+            "the gold's)",
+            path=name,
+        )
     out.write(b"".join(buffer))
     return Conversion(
-        fmt, digest.hexdigest(), facts[0], extractions, written, bool(with_conf), aligner.finish()
+        fmt, digest.hexdigest(), facts[0], extractions, written, bool(with_conf), stats
     )
 
 
-def convert_in_place(path: str, fmt: str, gold_sentences: dict[str, str]) -> Conversion:
+def convert_in_place(
+    path: str, fmt: str, gold_sentences: dict[str, str], lang: str | None = None
+) -> Conversion:
     """Convert ``path`` and let every later read of it see the BenchIE TSV (line numbers
-    kept, see :func:`convert`), while reports name the path and the native bytes' sha256.
-
-    Confidences are not written: the commands that read the converted lines (score,
-    analyze, validate, strip-implicit) use none yet, and until the submission reader
-    understands :data:`CONFIDENCE_DIRECTIVE` it would refuse it; ``convert`` writes them.
-    """
+    kept, see :func:`convert`), with its confidences when the format has them, while
+    reports name the path and the native bytes' sha256."""
     from benchie_cli.textio import stand_in
 
     copy = tempfile.TemporaryFile()  # noqa: SIM115 (kept open for the run by stand_in)
     try:
-        result = convert(path, fmt, gold_sentences, copy, confidence=True, pad=True)
+        result = convert(path, fmt, gold_sentences, copy, confidence=True, pad=True, lang=lang)
         copy.flush()
     except BaseException:
         copy.close()
@@ -685,7 +701,10 @@ def summary(result: Conversion, name: str, *, shown: int = 5) -> list[str]:
 
 
 def prepare(
-    path: str, input_format: str, gold_sentences: Callable[[], dict[str, str]]
+    path: str,
+    input_format: str,
+    gold_sentences: Callable[[], dict[str, str]],
+    lang: str | None = None,
 ) -> Conversion | None:
     """Make ``path`` readable as BenchIE TSV for the commands that take ``--input-format``:
     None for a BenchIE TSV file (read as it always was), else the conversion now standing
@@ -700,7 +719,7 @@ def prepare(
         input_format = detect(path)
         if input_format == "benchie":
             return None
-    return convert_in_place(path, input_format, gold_sentences())
+    return convert_in_place(path, input_format, gold_sentences(), lang)
 
 
 def alignment_diagnostics(conversion: Conversion, name: str) -> list[Diagnostic]:

@@ -122,7 +122,9 @@ def resolve_report_gold(
     root, _ = resolve_gold_dir(gold_dir)
     store = GoldStore(root)
     versions = store.versions()
-    for version in versions:  # the exact bytes, wherever the store keeps them
+    # The exact bytes, wherever the store keeps them; the report's own version first, as
+    # versions may share a file (a version derived without change to one language).
+    for version in sorted(versions, key=lambda v: v != gold["version"]):
         try:
             manifest = store.manifest(version)
         except BenchieError:

@@ -217,3 +217,11 @@ def test_match_counts_are_the_same_in_parallel(
     assert once is not None and sequential is not None
     assert sequential == parallel == {key: 30 * n for key, n in once.items()}
     assert sum(once.values()) >= 345  # at least one extraction per covered synset (TP 345)
+
+
+def test_impact_says_why_a_score_is_zero(cli: RunCli) -> None:
+    """An English file with --lang de scored 0.0 under both versions with no word."""
+    res = cli("gold", "impact", "1.0.0", "1.1.0", "--lang", "de", example("en", "clausie"))
+    assert res.exit_code == 0
+    assert "extractions have words their sentence lacks" in res.stderr
+    assert "--lang en" in res.stderr  # the language whose gold fits is named

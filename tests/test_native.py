@@ -443,3 +443,21 @@ def test_jsonl_confidences_all_or_none(cli_process: Any, tmp_path: Path, first_h
         "convert", "--lang", "en", "--no-confidence", path, "-o", tmp_path / "out.tsv"
     )
     assert converted.returncode == 0, converted.stderr
+
+
+def test_convert_of_nothing_aligned_or_nothing_read_is_an_error(
+    cli_process: Any, tmp_path: Path
+) -> None:
+    """convert exited 0 writing only the directive, for another language's file or a
+    format forced on a file of another format; every converting command now stops."""
+    path = tmp_path / "o4.txt"
+    path.write_text(
+        "0.9\t\tSimpleArgument(He,List([0, 2)))\tRelation(became,List([3, 9)))\t"
+        "SimpleArgument(a founding justice,List([10, 28)))\tHe became a founding justice .\n",
+        encoding="utf-8",
+    )
+    wrong_lang = cli_process("convert", "--lang", "de", path, "-o", tmp_path / "de.tsv")
+    assert wrong_lang.returncode == 2 and "of --lang de" in wrong_lang.stderr
+    assert not (tmp_path / "de.tsv").exists()
+    forced = cli_process("score", "--lang", "en", "--input-format", "clausie", path)
+    assert forced.returncode == 2 and "no line reads as ClausIE output" in forced.stderr

@@ -123,3 +123,47 @@ def test_a_device_is_no_report() -> None:
     )
     assert res.returncode == 2 and "character device" in res.stderr
     assert "Traceback" not in res.stderr
+
+
+def test_versions_that_share_a_file_verify_under_the_reports_own(tmp_path: Path) -> None:
+    """A version may keep a file of another unchanged: the report's own version is used."""
+    import shutil
+
+    from .conftest import GOLD_DIR
+
+    store = tmp_path / "store"
+    shutil.copytree(GOLD_DIR / "1.1.0", store / "1.1.0")
+    shutil.copytree(GOLD_DIR / "1.1.0", store / "2.0.0")
+    manifest = store / "2.0.0" / "manifest.json"
+    manifest.write_text(
+        manifest.read_text(encoding="utf-8").replace('"1.1.0"', '"2.0.0"'), encoding="utf-8"
+    )
+    report = tmp_path / "r.json"
+    sub = str(example("en", "clausie"))
+    base = [sys.executable, "-m", "benchie_cli"]
+    scored = subprocess.run(
+        [
+            *base,
+            "score",
+            "--gold-dir",
+            str(store),
+            "--gold-version",
+            "2.0.0",
+            "--lang",
+            "en",
+            sub,
+            "-o",
+            str(report),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert scored.returncode == 0, scored.stderr
+    verified = subprocess.run(
+        [*base, "verify", "--gold-dir", str(store), str(report), sub],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert verified.returncode == 0, verified.stderr
