@@ -100,7 +100,12 @@ def _blocks(
     parse_one: Callable[[str, int], tuple[str, str, tuple[str, ...], float | None]],
 ) -> Iterator[NativeExtraction]:
     """Formats with a sentence line followed by its extraction lines (ClausIE, Ollie,
-    Stanford, OpenIE6): a line that is no extraction line is the next sentence."""
+    Stanford, OpenIE6): a line that is no extraction line is the next sentence.
+
+    A sentence line never holds a TAB, nor starts like an extraction (a number, then a
+    parenthesis); such a line is a broken extraction, an error at its line, never a
+    "sentence" that would swallow it and misplace the extractions after it.
+    """
     sentence: str | None = None
     where = 0
     for n, text in lines:
@@ -115,8 +120,18 @@ def _blocks(
                 )
             subject, relation, args, conf = parse_one(text, n)
             yield NativeExtraction(n, sentence, None, where, subject, relation, args, conf)
+        elif "\t" in text or _BROKEN_PAREN.match(text):
+            raise BenchieError(
+                f"neither a sentence nor an extraction line of this format: {text[:80]!r}",
+                path=name,
+                line=n,
+            )
         else:
             sentence, where = text.strip(), n
+
+
+#: The start of an Ollie or OpenIE6 extraction line whose colon or closing part is broken.
+_BROKEN_PAREN = re.compile(r"^\s*[-+]?(\d+\.\d*|\.\d+)([eE][-+]?\d+)?\s*:?\s*\(")
 
 
 # --------------------------------------------------------------------------- OpenIE 4 / 5

@@ -459,5 +459,26 @@ def test_convert_of_nothing_aligned_or_nothing_read_is_an_error(
     wrong_lang = cli_process("convert", "--lang", "de", path, "-o", tmp_path / "de.tsv")
     assert wrong_lang.returncode == 2 and "of --lang de" in wrong_lang.stderr
     assert not (tmp_path / "de.tsv").exists()
-    forced = cli_process("score", "--lang", "en", "--input-format", "clausie", path)
+    plain = tmp_path / "sentences.txt"  # sentence lines only: nothing reads as an extraction
+    plain.write_text("He became a founding justice .\nHe left .\n", encoding="utf-8")
+    forced = cli_process("score", "--lang", "en", "--input-format", "clausie", plain)
     assert forced.returncode == 2 and "no line reads as ClausIE output" in forced.stderr
+    # A line of another format is named where it is, not read as a sentence.
+    other = cli_process("score", "--lang", "en", "--input-format", "clausie", path)
+    assert other.returncode == 2 and f"{path}:1: error: neither a sentence" in other.stderr
+
+
+@pytest.mark.parametrize(
+    ("fmt", "broken"),
+    [("stanford", "0.9\tHe\tbecame"), ("ollie", "0.8 (He; became; a justice)")],
+)
+def test_broken_extraction_line_is_named_not_read_as_a_sentence(
+    cli_process: Any, tmp_path: Path, fmt: str, broken: str
+) -> None:
+    """A Stanford line of 3 columns, an Ollie line without its colon: each was taken as
+    the next sentence and vanished, exit 0."""
+    sentence = cli_process("sentences", "--lang", "en").stdout.splitlines()[0]
+    path = tmp_path / "bad.txt"
+    path.write_text(f"{sentence}\n{broken}\n", encoding="utf-8")
+    res = cli_process("score", "--lang", "en", "--input-format", fmt, path)
+    assert res.returncode == 2 and f"{path}:2: error: neither a sentence" in res.stderr
