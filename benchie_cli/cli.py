@@ -488,7 +488,14 @@ def score(
                     results.append(outcome)
     if not results:  # nothing to report: the exit status of the worst failure
         sys.exit(max(int(f.exit_code) for f in failures))
-    report = build_report(resolved, options, results, per_sentence=per_sentence, failures=failures)
+    report = build_report(
+        resolved,
+        options,
+        results,
+        per_sentence=per_sentence,
+        failures=failures,
+        input_format=input_format,
+    )
     fmt = fmt or ("json" if output is not None else "table")
     data = {
         "json": lambda: to_json(report),

@@ -636,6 +636,8 @@ def convert(
             continue
         aligner.covered.add(sent_id)
         fields = [_slot(sent_id), _slot(ex.subject), _slot(ex.relation), _slot(" ".join(ex.args))]
+        if any("\x00" in f for f in fields):  # JSON can carry one; BenchIE TSV refuses it
+            raise BenchieError("NUL character in an extraction", path=name, line=ex.line)
         if with_conf:
             fields.append(repr(ex.confidence))
         if pad and written_lines < ex.line - 1:

@@ -39,13 +39,15 @@ def implicit_tag(strip_implicit: bool, case_sensitive: bool) -> str:
     return "strip-cased" if case_sensitive else "strip"
 
 
-def signature(gold: ResolvedGold, options: ScoreOptions) -> str:
-    """One line that pins the gold and every option, to paste under a results table."""
+def signature(gold: ResolvedGold, options: ScoreOptions, input_format: str = "auto") -> str:
+    """One line that pins the gold and every option, to paste under a results table (an
+    input format other than the default ``auto`` too: it decides how a file is read)."""
     implicit = implicit_tag(options.strip_implicit, options.case_sensitive)
     return (
         f"benchie|lang:{gold.language}|facet:{options.facet}"
         f"|gold:{gold.version}@{gold.sha256[:12]}|implicit:{implicit}"
-        f"{'|retokenize' if options.retokenize else ''}|v:{__version__}"
+        f"{'|retokenize' if options.retokenize else ''}"
+        f"{f'|input:{input_format}' if input_format != 'auto' else ''}|v:{__version__}"
     )
 
 
@@ -109,13 +111,16 @@ def build_report(
     *,
     per_sentence: bool,
     failures: list[Failure] | None = None,
+    input_format: str = "auto",
 ) -> dict[str, Any]:
     """The report: systems in the order given (each with its leaderboard rank), then the
-    submissions that could not be scored, if any."""
+    submissions that could not be scored, if any. An ``input_format`` other than ``auto``
+    is recorded (the same bytes read another way give other numbers); reports of the
+    default are unchanged."""
     report: dict[str, Any] = {
         "schema": REPORT_SCHEMA,
         "benchie_version": __version__,
-        "signature": signature(gold, options),
+        "signature": signature(gold, options, input_format),
         "gold": {
             "version": gold.version,
             "language": gold.language,
@@ -130,6 +135,7 @@ def build_report(
             "case_sensitive": options.case_sensitive,
             "per_sentence": per_sentence,
             **({"retokenize": True} if options.retokenize else {}),
+            **({"input_format": input_format} if input_format != "auto" else {}),
         },
         "systems": [
             system_json(r, rank, per_sentence=per_sentence)

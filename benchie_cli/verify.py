@@ -15,6 +15,7 @@ scored have no numbers to re-derive).
 from __future__ import annotations
 
 import hashlib
+import os
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,6 +23,7 @@ import orjson
 
 from benchie_cli import __version__
 from benchie_cli.errors import BenchieError
+from benchie_cli.formats import INPUT_FORMATS
 from benchie_cli.gold_store import GoldStore, ResolvedGold, resolve_gold_dir, resolve_gold_file
 from benchie_cli.textio import display_name, read_whole
 
@@ -172,6 +174,9 @@ def rederive(
         opts["case_sensitive"],
         opts.get("retokenize", False),
     )
+    input_format = opts.get("input_format", "auto")
+    if input_format not in INPUT_FORMATS:
+        raise BenchieError(f"the report names an unknown input format {input_format!r}")
     resolved = resolve_report_gold(report, gold_dir, gold_file)
     results: list[SystemResult] = []
     with no_cyclic_gc():
@@ -179,9 +184,12 @@ def rederive(
         texts = dict(zip(compiled.sent_ids, compiled.texts, strict=True))
         scorer = Scorer(compiled, options)
         for system, path in zip(systems, submissions, strict=True):
-            prepare(path, "auto", lambda: texts)  # a native file is converted as `score` does
+            # A native file is converted as `score` did: with the input format it recorded.
+            prepare(path, input_format, lambda: texts)
             results.append(scorer.score(path, system["name"], jobs=jobs))
-    rebuilt = build_report(resolved, options, results, per_sentence=opts["per_sentence"])
+    rebuilt = build_report(
+        resolved, options, results, per_sentence=opts["per_sentence"], input_format=input_format
+    )
     for given, derived in zip(systems, rebuilt["systems"], strict=True):
         derived["file"] = given["file"]
     if "failures" in report:
@@ -244,6 +252,12 @@ def verify(
 
     report, given = read_report(report_path)
     paths = submissions or [s["file"] for s in report["systems"]]
+    for path in [] if submissions else paths:  # names a report gives: files, nothing else
+        if not os.path.isfile(path):
+            raise BenchieError(
+                "is not a regular file (named by the report); give the submissions as arguments",
+                path=display_name(path),
+            )
     rebuilt = rederive(report, paths, gold_dir=gold_dir, gold_file=gold_file, jobs=jobs)
     data = to_json(rebuilt)
     verdict = Verdict(display_name(report_path), len(report["systems"]), data == given)

@@ -167,3 +167,59 @@ def test_versions_that_share_a_file_verify_under_the_reports_own(tmp_path: Path)
         check=False,
     )
     assert verified.returncode == 0, verified.stderr
+
+
+def test_report_records_an_input_format_other_than_auto(tmp_path: Path) -> None:
+    """The same bytes read as BenchIE TSV or as OpenIE 4 give other numbers: a report of
+    `--input-format benchie` on a native file failed to verify (verify read it with auto)."""
+    import gzip
+
+    from .conftest import REPO
+
+    native = tmp_path / "openie4.txt"
+    native.write_bytes(
+        gzip.decompress((REPO / "tests" / "data" / "carb" / "openie4_output.txt.gz").read_bytes())
+    )
+    report = tmp_path / "r.json"
+    base = [sys.executable, "-m", "benchie_cli"]
+    scored = subprocess.run(
+        [
+            *base,
+            "score",
+            "--lang",
+            "en",
+            "--input-format",
+            "benchie",
+            str(native),
+            "-o",
+            str(report),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert scored.returncode == 0, scored.stderr
+    doc = orjson.loads(report.read_bytes())
+    assert doc["options"]["input_format"] == "benchie" and "|input:benchie|" in doc["signature"]
+    verified = subprocess.run(
+        [*base, "verify", str(report), str(native)], capture_output=True, text=True, check=False
+    )
+    assert verified.returncode == 0, verified.stderr
+
+
+def test_a_fifo_named_by_a_report_is_refused(tmp_path: Path) -> None:
+    import os
+
+    report = tmp_path / "r.json"
+    sub = str(example("en", "clausie"))
+    base = [sys.executable, "-m", "benchie_cli"]
+    subprocess.run([*base, "score", "--lang", "en", sub, "-o", str(report)], check=True)
+    fifo = tmp_path / "fifo.tsv"
+    os.mkfifo(fifo)
+    doc = orjson.loads(report.read_bytes())
+    doc["systems"][0]["file"] = str(fifo)
+    report.write_bytes(orjson.dumps(doc, option=orjson.OPT_INDENT_2) + b"\n")
+    res = subprocess.run(
+        [*base, "verify", str(report)], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert res.returncode == 2 and "is not a regular file" in res.stderr
