@@ -47,6 +47,7 @@ from benchie_cli.textio import (
     abandon_stdout,
     atomic_write,
     display_name,
+    is_regular_file,
     release_spooled,
     spool,
 )
@@ -175,6 +176,25 @@ input_format_option = click.option(
     "TSV; the others are systems' own outputs, aligned to the gold by sentence text "
     "(README, 'Native formats').",
 )
+
+
+def recorded_format(input_format: str, paths: Iterable[str]) -> str:
+    """The input format a report records: ``auto`` unless the one given reads some file
+    otherwise than detection would (``--input-format benchie`` on a native file), so that
+    reports of the same reading are the same bytes, and ``verify`` reads as ``score`` did."""
+    if input_format == "auto":
+        return "auto"
+    from benchie_cli.native import detect
+
+    for path in paths:
+        if not is_regular_file(path):
+            return input_format  # a pipe is not peeked at (nor copied): the choice is kept
+        try:
+            if detect(path) != input_format:
+                return input_format
+        except BenchieError:
+            return input_format  # unreadable: the read that follows names the problem
+    return "auto"
 
 
 def read_native(
@@ -463,6 +483,7 @@ def score(
     with no_cyclic_gc():  # a short run building acyclic structures: see no_cyclic_gc
         compiled = load_compiled(resolved)
     texts = dict(zip(compiled.sent_ids, compiled.texts, strict=True))
+    recorded = recorded_format(input_format, [s.path for s in batch])
     readable = []  # native outputs are converted first; one that cannot be is a failure
     for submission in batch:
         try:
@@ -494,7 +515,7 @@ def score(
         results,
         per_sentence=per_sentence,
         failures=failures,
-        input_format=input_format,
+        input_format=recorded,
     )
     fmt = fmt or ("json" if output is not None else "table")
     data = {
