@@ -195,6 +195,12 @@ def analyze(
                 "buckets": list(b.buckets),
                 "sizes": b.sizes(),
                 "unassigned": b.unassigned,
+                # Which sentences, in gold order: a reader can check a bucket file's coverage.
+                "unassigned_sent_ids": [
+                    sid
+                    for sid, bucket in zip(compiled.sent_ids, b.of, strict=True)
+                    if bucket is None
+                ],
             }
             for b in bucketings
         ],

@@ -16,6 +16,7 @@ from benchie_cli.scoring import SystemResult, prf
 from benchie_cli.textio import display_name, read_text_lines
 
 LENGTH_BUCKETS = ("<=20", "21-30", ">30")
+LENGTH_BUCKETING = "sentence length (tokens)"  # the built-in bucketing's name in a report
 
 
 def length_bucket(sentence: str) -> str:
@@ -40,9 +41,7 @@ class Bucketing:
 
 
 def by_length(texts: list[str]) -> Bucketing:
-    return Bucketing(
-        "sentence length (tokens)", LENGTH_BUCKETS, tuple(length_bucket(t) for t in texts)
-    )
+    return Bucketing(LENGTH_BUCKETING, LENGTH_BUCKETS, tuple(length_bucket(t) for t in texts))
 
 
 def from_file(path: str, sent_ids: list[str]) -> Bucketing:
