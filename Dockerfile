@@ -18,18 +18,21 @@ ENV PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
     PYTHONDONTWRITEBYTECODE=1
 
-# A private gold remote (see README, "For organisers"): its name, and its credentials as
-# build arguments. They exist only in this stage, which the final image does not contain.
-ARG DVC_REMOTE=
+# Credentials of a private gold remote (see README, "For organisers"), as build arguments:
+# they exist only in this stage, which the final image does not contain. Each gold version
+# is pulled from the remote its gold/<version>.dvc names (default: the embedded one).
+ARG AWS_ACCESS_KEY_ID
+ARG AWS_SECRET_ACCESS_KEY
+ARG AWS_SESSION_TOKEN
 
 RUN python -m venv /opt/dvc && /opt/dvc/bin/pip install --quiet "dvc>=3.0"
 
 WORKDIR /src
 COPY .dvc/config .dvc/config
-COPY gold.dvc ./
+COPY gold/*.dvc gold/
 COPY dvc-store/ dvc-store/
 RUN /opt/dvc/bin/dvc config --local core.no_scm true \
- && /opt/dvc/bin/dvc pull --quiet ${DVC_REMOTE:+--remote "$DVC_REMOTE"}
+ && /opt/dvc/bin/dvc pull --quiet
 
 COPY pyproject.toml README.md LICENSE ./
 COPY benchie_cli/ benchie_cli/

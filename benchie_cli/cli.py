@@ -15,7 +15,7 @@ import os
 import sys
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 import orjson
@@ -29,15 +29,24 @@ from benchie_cli.formats import INPUT_FORMATS, NATIVE_FORMATS
 from benchie_cli.gold import Gold, parse_gold_bytes
 from benchie_cli.gold_store import (
     ALL_FACETS,
+    MANIFEST,
+    SHIPPED_MANIFESTS,
     GoldStore,
     ResolvedGold,
     build_manifest,
     default_gold_version,
-    manifest_bytes,
+    dvc_remote_of,
     resolve_gold_dir,
     resolve_gold_file,
+    tracked_versions,
+    version_key,
+    write_manifest,
 )
 from benchie_cli.index_cache import load_compiled
+
+if TYPE_CHECKING:
+    from benchie_cli.gold_lifecycle import Added
+from benchie_cli.mistakes import CODES as MISTAKE_CODES
 from benchie_cli.mistakes import MistakeCheck
 from benchie_cli.scoring import ScoreOptions, Scorer, SystemResult, no_cyclic_gc
 from benchie_cli.tables import render
@@ -158,7 +167,23 @@ def resolve(
     if gold_file is not None:
         return resolve_gold_file(gold_file, lang, facet)
     root, _ = resolve_gold_dir(gold_dir)
-    return GoldStore(root).resolve(version, lang, facet)
+    store = GoldStore(root)
+    resolved = store.resolve(version, lang, facet)
+    _warn_if_draft(store, version)
+    return resolved
+
+
+@functools.cache
+def _warn_if_draft(store: GoldStore, version: str) -> None:
+    """Scoring against a draft is allowed (organisers check their gold with it) but said,
+    once per run: a draft's files may still change under the same version number, and only
+    the report's sha256 then tells two such runs apart."""
+    if not store.manifest(version).released:
+        click.echo(
+            f"benchie: warning: gold {version} is a draft (`benchie gold release {version}` "
+            "freezes it); the report's gold sha256 pins the files scored",
+            err=True,
+        )
 
 
 def load(resolved: ResolvedGold) -> Gold:
@@ -421,7 +446,10 @@ def check_output(
 @click.option(
     "--strict",
     is_flag=True,
-    help="Turn warnings (unknown sentence ids, empty slots) into errors (exit 1).",
+    help="Fail (exit 1) on what is otherwise a warning: unknown sentence ids "
+    "(unknown-sentence-id), empty slots (empty-slot), extractions mostly implicit (the wrong "
+    "--lang), sentences of a native file that align to no gold sentence or to several, and "
+    f"the likely mistakes ({', '.join(MISTAKE_CODES)}).",
 )
 @click.option(
     "--expect-gold",
@@ -524,6 +552,7 @@ def score(
         "markdown": lambda: to_markdown(report).encode(),
     }[fmt]()
     atomic_write(output or STDIN, data)
+    _say_written(output, fmt, f"{len(results)} system(s), gold {resolved.version}")
     if failures:
         click.echo(
             f"benchie: {len(failures)} of {len(batch)} submission(s) could not be scored",
@@ -576,7 +605,9 @@ def resolve_facets(
     available = [facet for facet, _ in store.manifest(version).facets(lang)]
     if "default" not in available:
         raise BenchieError(f"gold {version} has no default-facet file for {lang!r}")
-    return {facet: store.resolve(version, lang, facet) for facet in available}
+    facets = {facet: store.resolve(version, lang, facet) for facet in available}
+    _warn_if_draft(store, version)
+    return facets
 
 
 @main.command(epilog=EPILOG_EXIT)
@@ -710,6 +741,8 @@ def analyze(
         "html": lambda: to_html(report).encode(),
     }[fmt]()
     atomic_write(output or STDIN, data)
+    gold_version_used = facets["default"].version
+    _say_written(output, fmt, f"{len(results)} system(s), gold {gold_version_used}")
     if failures:
         sys.exit(int(ExitCode.FAILED))
 
@@ -1085,6 +1118,13 @@ def convert(
         atomic_write(report_file, orjson.dumps(doc, option=orjson.OPT_INDENT_2) + b"\n")
 
 
+def _say_written(output: str | None, fmt: str, what: str) -> None:
+    """A report written to a file is named on stderr, so that a run with ``-o`` never ends
+    in silence (and a mistyped path is seen at once)."""
+    if output is not None and output != STDIN:
+        click.echo(f"benchie: wrote {display_name(output)} ({fmt}: {what})", err=True)
+
+
 # --------------------------------------------------------------------------- gold
 
 
@@ -1145,9 +1185,15 @@ def gold_list(gold_dir: str | None, fmt: str) -> None:
     """
     store = _store(gold_dir)
     default_version = default_gold_version()
-    doc = []
+    doc: list[dict[str, Any]] = []
     rows = [["version", "language", "facets"]]
-    for version in store.versions():
+    pulled = store.require_versions()
+    for version in sorted(set(pulled) | set(tracked_versions(store.root)), key=version_key):
+        if version not in pulled:  # DVC tracks it; its remote may be one this clone cannot read
+            remote = dvc_remote_of(store.root, version)
+            doc.append({"version": version, "pulled": False, "dvc_remote": remote})
+            rows.append([f"{version} (not pulled)", "-", f"`dvc pull gold/{version}.dvc`"])
+            continue
         manifest = store.manifest(version)
         for lang in manifest.languages():
             facets = manifest.facets(lang)
@@ -1196,7 +1242,10 @@ def gold_info(gold_version: str, gold_dir: str | None, fmt: str) -> None:
             ]
         )
     if fmt == "table":
-        click.echo(f"gold {manifest.version}: {manifest.description} ({manifest.license})")
+        status = "released" if manifest.released else "draft"
+        click.echo(
+            f"gold {manifest.version} ({status}): {manifest.description} ({manifest.license})"
+        )
     _emit(fmt, manifest.as_json(), rows)
 
 
@@ -1257,24 +1306,46 @@ def gold_stats(gold_version: str, lang: str | None, gold_dir: str | None, fmt: s
 @click.option("--gold-version", default=None, metavar="V", help="Only this version [default: all].")
 @gold_dir_option
 def gold_verify(gold_version: str | None, gold_dir: str | None) -> None:
-    """Recompute every sha256 against the manifests; exit 1 naming each file that differs.
+    """Recompute every sha256 against the manifests; say which versions are released; exit 1
+    naming each file that differs, and each shipped version whose manifest is not the one
+    benchie-cli released.
 
     \b
     Example:
       benchie gold verify
     """
     store = _store(gold_dir)
-    versions = [gold_version] if gold_version else store.versions()
-    if not versions:
-        raise BenchieError(f"no gold version in {display_name(str(store.root))}")
+    versions = [gold_version] if gold_version else store.require_versions()
     problems = store.verify(versions)
+    not_shipped = []
+    for version in versions:
+        mismatch = store.shipped_mismatch(version)
+        if mismatch is not None:
+            problems.append((f"{version}/{MANIFEST}", mismatch))
+            not_shipped.append(version)
     for name, problem in problems:
         click.echo(f"{display_name(str(store.root / name))}: error: {problem}", err=True)
+    for version in versions:
+        manifest = store.manifest(version)
+        status = "released" if manifest.released else "draft (may still change)"
+        if version in SHIPPED_MANIFESTS:
+            status += ", shipped with benchie-cli"
+        click.echo(f"{version}: {status}, {len(manifest.files)} file(s)")
+    for version in sorted(set(tracked_versions(store.root)) - set(store.versions())):
+        if gold_version is None:
+            click.echo(f"{version}: tracked by DVC, not pulled (not verified)")
     files = sum(len(store.manifest(v).files) for v in versions)
     if problems:
-        click.echo(
-            f"benchie: {len(problems)} of {files} gold file(s) differ from the manifest", err=True
-        )
+        differ = len(problems) - len(not_shipped)
+        if differ:
+            click.echo(
+                f"benchie: {differ} of {files} gold file(s) differ from the manifest", err=True
+            )
+        if not_shipped:
+            click.echo(
+                f"benchie: the manifest of {', '.join(not_shipped)} is not the released one",
+                err=True,
+            )
         sys.exit(int(ExitCode.FAILED))
     click.echo(f"ok: {files} file(s) in {len(versions)} version(s) match their manifests")
 
@@ -1298,24 +1369,160 @@ def gold_compile(gold_version: str | None, gold_dir: str | None) -> None:
     click.echo(f"compiled {len(written)} index(es) into {written[0].parent}")
 
 
-@gold.command("manifest")
+force_option = click.option(
+    "--force",
+    is_flag=True,
+    help="Rewrite a released version's manifest (only for one never published: reports "
+    "name its files' sha256).",
+)
+
+
+@gold.command("manifest", epilog=EPILOG_EXIT)
 @click.argument("version_dir", type=click.Path(file_okay=False, exists=True))
 @click.option("--description", default=None, help="Description of the version.")
 @click.option("--license", "license_", default=None, help="Licence of the data.")
-def gold_manifest(version_dir: str, description: str | None, license_: str | None) -> None:
-    """(Re)write VERSION_DIR/manifest.json from its <lang>/<facet>/<file> layout.
+@force_option
+def gold_manifest(
+    version_dir: str, description: str | None, license_: str | None, force: bool
+) -> None:
+    """Write a draft version's manifest.json from its <lang>/<facet>/<file> layout.
 
-    For maintainers adding a gold version and organisers adding private gold; then
-    `dvc add gold && dvc push`.
+    A version added with `gold new --draft` (or a directory laid out by hand, which becomes
+    a draft) may be corrected until `gold release`; this rewrites its hashes and counts
+    after an edit (then `dvc add` it again). A released version is refused (exit 2) without
+    --force.
 
     \b
     Example:
-      benchie gold manifest gold/1.1.0 --description "repaired 1.0.0" --license "CC BY 4.0"
+      benchie gold manifest gold/2.0.0 --description "ACME test gold, draft 2"
     """
     path = Path(version_dir)
     manifest = build_manifest(path, description=description, license=license_)
-    atomic_write(str(path / "manifest.json"), manifest_bytes(manifest))
-    click.echo(f"wrote {path / 'manifest.json'} ({len(manifest.files)} file(s))")
+    write_manifest(path, manifest, force=force)
+    status = "released" if manifest.released else "draft"
+    click.echo(f"wrote {path / MANIFEST} ({len(manifest.files)} file(s), {status})")
+
+
+@gold.command("new", epilog=EPILOG_EXIT)
+@click.argument("version")
+@click.option(
+    "--from",
+    "source",
+    required=True,
+    type=click.Path(file_okay=False, exists=True),
+    metavar="DIR",
+    help="The version's files: <lang>/<facet>/FILE (facet default or entity; "
+    "<lang>/reference/ for files kept but not scored) and top-level notes such as "
+    "ATTRIBUTION.md.",
+)
+@click.option("--description", required=True, help="What the version is (in its manifest).")
+@click.option("--license", "license_", required=True, help="Licence of the data.")
+@click.option(
+    "--draft", is_flag=True, help="Keep the version editable until `benchie gold release`."
+)
+@click.option(
+    "--remote",
+    default=None,
+    metavar="NAME",
+    help="DVC remote of this version only (e.g. a private one) [default: the repository's].",
+)
+@click.option("--no-dvc", is_flag=True, help="Do not track the version with DVC.")
+@gold_dir_option
+def gold_new(
+    version: str,
+    source: str,
+    description: str,
+    license_: str,
+    draft: bool,
+    remote: str | None,
+    no_dvc: bool,
+    gold_dir: str | None,
+) -> None:
+    """Add the gold files in DIR to the store as VERSION.
+
+    Validates every file (errors: exit 1, nothing written), copies them into gold/VERSION
+    with a manifest, tracks the version with DVC on its own (gold/VERSION.dvc; with
+    --remote, on that remote only), and prints the next steps and the CHANGELOG entry.
+    An existing version is never replaced.
+
+    \b
+    Example:
+      benchie gold new 2.0.0 --from test-gold/ --description "ACME task test gold" \\
+          --license "private" --remote private
+    """
+    from benchie_cli.gold_lifecycle import ValidationFailed, new_version
+
+    root, _ = resolve_gold_dir(gold_dir)
+    try:
+        added = new_version(
+            root,
+            version,
+            Path(source),
+            description=description,
+            license=license_,
+            draft=draft,
+            remote=remote,
+            use_dvc=not no_dvc,
+        )
+    except ValidationFailed as exc:
+        for diagnostic in exc.errors:
+            click.echo(diagnostic.format(), err=True)
+        raise
+    _report_added(added, root, released=not draft)
+
+
+@gold.command("release", epilog=EPILOG_EXIT)
+@click.argument("version")
+@click.option("--no-dvc", is_flag=True, help="Do not track the version with DVC.")
+@gold_dir_option
+def gold_release(version: str, no_dvc: bool, gold_dir: str | None) -> None:
+    """Freeze a draft VERSION: validate it again, write its manifest as released, track it
+    with DVC and print the CHANGELOG entry. From then on it never changes.
+
+    \b
+    Example:
+      benchie gold release 2.0.0
+    """
+    from benchie_cli.gold_lifecycle import ValidationFailed, release_version
+
+    root, _ = resolve_gold_dir(gold_dir)
+    try:
+        added = release_version(root, version, use_dvc=not no_dvc)
+    except ValidationFailed as exc:
+        for diagnostic in exc.errors:
+            click.echo(diagnostic.format(), err=True)
+        raise
+    _report_added(added, root, released=True)
+
+
+def _report_added(added: Added, root: Path, *, released: bool) -> None:
+    """Say what ``gold new`` / ``gold release`` wrote (stderr) and print the next steps and
+    the CHANGELOG entry (stdout, to paste)."""
+    from benchie_cli.gold_lifecycle import changelog_stub
+
+    for diagnostic in added.warnings:
+        click.echo(diagnostic.format(), err=True)
+    status = "released" if released else "draft"
+    gold_files = [e for e in added.manifest.files if e.kind == "gold"]
+    click.echo(
+        f"benchie: gold {added.version} ({status}): {len(gold_files)} gold file(s) in "
+        f"{display_name(str(added.path))}, manifest sha256 {added.manifest_sha256}; "
+        f"{added.dvc_note}",
+        err=True,
+    )
+    if added.dvc_file is not None:
+        dvc_rel = display_name(str(added.dvc_file))
+        ignore = display_name(str(root / ".gitignore"))
+        push = f"dvc push {dvc_rel}" + (f" -r {added.remote}" if added.remote else "")
+        click.echo("Next steps:")
+        click.echo(f"  {push}")
+        click.echo(f"  git add {dvc_rel} {ignore} && git commit -m 'gold {added.version}'")
+    if not released:
+        click.echo(f"When it is final: benchie gold release {added.version}")
+        return
+    click.echo("CHANGELOG.md entry:")
+    click.echo("")
+    click.echo(changelog_stub(added), nl=False)
 
 
 @gold.command("diff", epilog=EPILOG_EXIT)

@@ -12,7 +12,14 @@ Layout (one directory per version, so a repaired 1.1.0 sits beside 1.0.0)::
 
 Facets ``concat`` and ``minimal`` have no files: they are derived from ``default`` when the
 gold is loaded. ``entity`` is a facet of its own file, which upstream has not published; a
-version that lacks it says so. The directory is tracked by DVC (``gold.dvc``), not by git.
+version that lacks it says so. Each version is tracked by DVC on its own
+(``gold/<version>.dvc``), not by git, so a version kept on a private DVC remote never stops
+anyone pulling the public ones.
+
+A manifest without ``"status": "draft"`` is a *released* version: its files never change
+(``gold manifest`` refuses to rewrite it without ``--force``), and a corrected gold is a new
+version. The versions this package ships are pinned by their manifests' sha256
+(:data:`SHIPPED_MANIFESTS`), which ``gold verify`` checks.
 
 Every run reads the gold file it scores once, hashes those bytes, refuses them if they
 differ from the manifest, and parses the same bytes: a report's ``gold.sha256`` is then both
@@ -31,9 +38,9 @@ from typing import Any
 
 import orjson
 
-from benchie_cli import DEFAULT_GOLD_VERSION, LANGUAGES
+from benchie_cli import DEFAULT_GOLD_VERSION, LANGUAGES, __version__
 from benchie_cli.errors import BenchieError, ExitCode, printable_path
-from benchie_cli.textio import display_name, read_whole, sha256_file
+from benchie_cli.textio import atomic_write, display_name, read_whole, sha256_file
 
 MANIFEST = "manifest.json"
 MANIFEST_SCHEMA = 1
@@ -45,9 +52,18 @@ FILE_FACETS = ("default", "entity")
 DERIVED_FACETS = {"concat": "default", "minimal": "default"}
 ALL_FACETS = ("default", "concat", "minimal", "entity")
 
+#: The sha256 of the manifest of every version released with this package. A store whose
+#: manifest of one of these versions differs holds a gold this package did not release.
+SHIPPED_MANIFESTS = {
+    "1.0.0": "c012adf96b72cc3fb67ec49b2ce2376d8ec1fcde60abcf297e26042c85d06908",
+    "1.1.0": "4f72e2d7865592b1ed411648f0f39654b8058bc26ec9f388f556bb2a5791ed98",
+}
+DRAFT = "draft"
+
 _VERSION = re.compile(r"^\d+\.\d+\.\d+$")
+_DVC_REMOTE = re.compile(r"^\s+remote:\s*(\S+)\s*$", re.MULTILINE)
 _DVC_HINT = (
-    "get it with `dvc pull` in a checkout (install DVC with `pip install 'benchie-cli[dvc]'`), "
+    "get it with `dvc pull` in a checkout (DVC: `pip install -e '.[dvc]'` there), "
     f"or point --gold-dir / ${ENV_GOLD_DIR} at a gold directory"
 )
 
@@ -58,6 +74,11 @@ def default_gold_version() -> str:
     return os.environ.get(ENV_GOLD_VERSION) or DEFAULT_GOLD_VERSION
 
 
+def is_version(name: str) -> bool:
+    """Whether ``name`` is a gold version number, MAJOR.MINOR.PATCH."""
+    return bool(_VERSION.match(name))
+
+
 def version_key(version: str) -> tuple[int, ...]:
     return tuple(int(part) for part in version.split("."))
 
@@ -65,13 +86,42 @@ def version_key(version: str) -> tuple[int, ...]:
 def checkout_gold_dir() -> Path | None:
     """``gold/`` of the benchie-cli checkout in use, if any: the one this package runs from
     (editable installs), else the one containing the working directory (a clone with a
-    regular install). A checkout is recognised by its ``gold.dvc``."""
+    regular install). A checkout is recognised by the DVC files of its gold versions,
+    ``gold/<version>.dvc``, which git keeps whether or not the gold has been pulled."""
     package_root = Path(__file__).resolve().parent.parent
     cwd = Path.cwd().resolve()
     for root in (package_root, cwd, *cwd.parents):
-        if (root / "gold.dvc").is_file():
+        if tracked_versions(root / "gold"):
             return root / "gold"
     return None
+
+
+def tracked_versions(root: Path) -> list[str]:
+    """Versions with a DVC file ``<root>/<version>.dvc``, pulled or not."""
+    try:
+        names = [p.name[: -len(".dvc")] for p in root.glob("*.dvc") if p.is_file()]
+    except OSError:
+        return []
+    return sorted((n for n in names if _VERSION.match(n)), key=version_key)
+
+
+def dvc_remote_of(root: Path, version: str) -> str | None:
+    """The DVC remote a version's ``.dvc`` file names (``remote:``), if any: for hints only."""
+    try:
+        match = _DVC_REMOTE.search((root / f"{version}.dvc").read_text("utf-8", "replace"))
+    except OSError:
+        return None
+    return match.group(1) if match else None
+
+
+def not_pulled_hint(root: Path, version: str) -> str:
+    """How to get a version that DVC tracks but that is not in the working tree."""
+    remote = dvc_remote_of(root, version)
+    kept = f"; it is kept on the DVC remote {remote!r}" if remote else ""
+    return (
+        f"gold {version} is tracked by DVC ({version}.dvc) but not pulled{kept}: run "
+        f"`dvc pull {printable_path(str(root / version))}.dvc`"
+    )
 
 
 def installed_gold_dir() -> Path:
@@ -98,14 +148,16 @@ def resolve_gold_dir(option: str | None) -> tuple[Path, str]:
                 )
             return path, source
     checkout = checkout_gold_dir()
-    if checkout is not None and checkout.is_dir():
+    if checkout is not None and GoldStore(checkout).versions():
         return checkout, "checkout"
     installed = installed_gold_dir()
     if installed.is_dir():
         return installed, "installed"
     if checkout is not None:
+        tracked = tracked_versions(checkout)
+        state = f"has none of {', '.join(tracked)} pulled" if tracked else "is missing"
         raise BenchieError(
-            f"no gold in this checkout ({printable_path(str(checkout))} is missing): {_DVC_HINT}"
+            f"no gold in this checkout ({printable_path(str(checkout))} {state}): {_DVC_HINT}"
         )
     raise BenchieError(f"no gold directory found: {_DVC_HINT}")
 
@@ -173,6 +225,8 @@ class Manifest:
     description: str
     license: str
     files: tuple[GoldFileEntry, ...]
+    #: False for a draft (``"status": "draft"``): only a draft's manifest may be rewritten.
+    released: bool = True
 
     def gold_entry(self, language: str, facet: str) -> GoldFileEntry | None:
         for entry in self.files:
@@ -194,14 +248,19 @@ class Manifest:
         return out
 
     def as_json(self) -> dict[str, Any]:
-        return {
+        """The manifest as written. Only a draft says its status, so that a released
+        manifest keeps the bytes it had before drafts existed (its sha256 is pinned)."""
+        doc: dict[str, Any] = {
             "schema": MANIFEST_SCHEMA,
             "version": self.version,
             "description": self.description,
             "license": self.license,
-            "derived_facets": DERIVED_FACETS,
-            "files": [e.as_json() for e in self.files],
         }
+        if not self.released:
+            doc["status"] = DRAFT
+        doc["derived_facets"] = DERIVED_FACETS
+        doc["files"] = [e.as_json() for e in self.files]
+        return doc
 
 
 def _lang_order(lang: str) -> tuple[int, str]:
@@ -251,16 +310,43 @@ class GoldStore:
         )
         return sorted(found, key=version_key)
 
+    def require_versions(self) -> list[str]:
+        """The versions, or the error every command gives for a store without any."""
+        versions = self.versions()
+        if versions:
+            return versions
+        tracked = tracked_versions(self.root)
+        if tracked:
+            raise BenchieError(
+                f"no gold version is pulled into {printable_path(str(self.root))} "
+                f"(DVC tracks {', '.join(tracked)}): {_DVC_HINT}"
+            )
+        raise BenchieError(
+            f"{printable_path(str(self.root))} is not a gold store: "
+            "no <version>/manifest.json in it"
+        )
+
+    def shipped_mismatch(self, version: str) -> str | None:
+        """Why a version numbered like one this package ships is not that version, if so."""
+        pinned = SHIPPED_MANIFESTS.get(version)
+        if pinned is None:
+            return None
+        sha = sha256_file(self.root / version / MANIFEST)
+        if sha == pinned:
+            return None
+        return (
+            f"manifest sha256 {sha} is not that of the gold {version} benchie-cli "
+            f"{__version__} released ({pinned}): released gold never changes; give a "
+            "corrected gold a new version (`benchie gold new`)"
+        )
+
     def manifest(self, version: str) -> Manifest:
         if version in self._manifests:
             return self._manifests[version]
         if not _VERSION.match(version) or not (self.root / version).is_dir():
-            versions = self.versions()
-            if not versions:
-                raise BenchieError(
-                    f"{printable_path(str(self.root))} is not a gold store: "
-                    "no <version>/manifest.json in it"
-                )
+            if _VERSION.match(version) and version in tracked_versions(self.root):
+                raise BenchieError(not_pulled_hint(self.root, version))
+            versions = self.require_versions()
             raise BenchieError(
                 f"unknown gold version {printable_path(version)!r} in "
                 f"{printable_path(str(self.root))} "
@@ -288,11 +374,18 @@ class GoldStore:
         files = data.get("files")
         if not isinstance(files, list):
             raise BenchieError("corrupt manifest: 'files' is not a list", path=where)
+        status = data.get("status", "released")
+        if status not in ("released", DRAFT):
+            raise BenchieError(
+                f"corrupt manifest: status {status!r} is neither 'released' nor 'draft'",
+                path=where,
+            )
         manifest = Manifest(
             version=version,
             description=str(data.get("description", "")),
             license=str(data.get("license", "")),
             files=tuple(GoldFileEntry.from_json(f, where) for f in files),
+            released=status != DRAFT,
         )
         self._manifests[version] = manifest
         return manifest
@@ -386,20 +479,26 @@ def resolve_gold_file(path: str, language: str, facet: str) -> ResolvedGold:
 
 
 def build_manifest(
-    version_dir: Path, *, description: str | None = None, license: str | None = None
+    version_dir: Path,
+    *,
+    version: str | None = None,
+    description: str | None = None,
+    license: str | None = None,
+    released: bool | None = None,
 ) -> Manifest:
     """A manifest for a version directory laid out as ``<lang>/<facet>/<file>``.
 
-    For maintainers adding a version, and organisers adding private gold: files under
-    ``<lang>/reference/`` are kept for provenance but not scored. Description, licence and
-    upstream paths of an existing manifest are kept, so re-running only refreshes hashes
-    and counts.
+    ``version`` defaults to the directory's name (``gold new`` builds in a temporary
+    directory). Files under ``<lang>/reference/`` are kept for provenance but not scored.
+    Description, licence, status and upstream paths of an existing manifest are kept, so
+    re-running only refreshes hashes and counts; a version without one is a draft unless
+    ``released`` says otherwise.
     """
     from benchie_cli.gold import parse_gold_bytes  # the store itself does not parse gold
 
-    version = version_dir.name
+    version = version or version_dir.name
     if not _VERSION.match(version):
-        raise BenchieError(f"a version directory is named MAJOR.MINOR.PATCH, not {version!r}")
+        raise BenchieError(f"a gold version is named MAJOR.MINOR.PATCH, not {version!r}")
     previous: dict[str, Any] = {}
     old_path = version_dir / MANIFEST
     if old_path.is_file():
@@ -407,6 +506,10 @@ def build_manifest(
             previous = orjson.loads(old_path.read_bytes())
         except orjson.JSONDecodeError:
             previous = {}
+        if not isinstance(previous, dict):
+            previous = {}
+    if released is None:
+        released = bool(previous) and previous.get("status") != DRAFT
     upstream = {f.get("path"): f.get("upstream_path") for f in previous.get("files", [])}
     entries = []
     for path in sorted(version_dir.glob("*/*/*")):
@@ -451,7 +554,35 @@ def build_manifest(
         description=description or str(previous.get("description", "")),
         license=license or str(previous.get("license", "")),
         files=tuple(entries),
+        released=released,
     )
+
+
+def is_released(version_dir: Path) -> bool:
+    """Whether the version in ``version_dir`` has a manifest that is not a draft's. An
+    unreadable manifest counts as released: the store is never written on a guess."""
+    path = version_dir / MANIFEST
+    if not path.exists():
+        return False
+    try:
+        data = orjson.loads(path.read_bytes())
+    except (OSError, orjson.JSONDecodeError):
+        return True
+    return not (isinstance(data, dict) and data.get("status") == DRAFT)
+
+
+def write_manifest(version_dir: Path, manifest: Manifest, *, force: bool = False) -> None:
+    """Write ``manifest`` into ``version_dir``, which every writer of the store goes through:
+    a released version's manifest (and so its files' hashes) is never rewritten unless
+    ``force``, since published reports name it."""
+    if not force and is_released(version_dir):
+        raise BenchieError(
+            f"gold {manifest.version} is released: its manifest never changes (reports name "
+            "its files' sha256); put corrected gold in a new version with `benchie gold new`, "
+            "or pass --force if this version was never published",
+            path=str(version_dir / MANIFEST),
+        )
+    atomic_write(str(version_dir / MANIFEST), manifest_bytes(manifest))
 
 
 def manifest_bytes(manifest: Manifest) -> bytes:

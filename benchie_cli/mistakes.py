@@ -52,6 +52,18 @@ LANGUAGE_NAMES = {"en": "English", "de": "German", "zh": "Chinese"}
 SentencesOf = Callable[[str], "Mapping[str, str] | None"]
 
 
+#: Every code a :class:`Finding` has, in the order the checks run (``score --help`` lists them).
+CODES = (
+    "native-format",
+    "header-row",
+    "wrong-separator",
+    "undeclared-confidence",
+    "shifted-ids",
+    "wrong-language",
+    "tokenisation",
+)
+
+
 class Finding(NamedTuple):
     """One likely mistake: a stable kebab-case ``code``, a message that names the cause and
     the fix, and the first line that shows it (None: the file as a whole)."""

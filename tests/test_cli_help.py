@@ -23,6 +23,8 @@ EXPECTED_COMMANDS = {
     ("gold", "stats"),
     ("gold", "verify"),
     ("gold", "manifest"),
+    ("gold", "new"),
+    ("gold", "release"),
     ("gold", "compile"),
     ("gold", "diff"),
     ("gold", "impact"),

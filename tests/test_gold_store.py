@@ -147,7 +147,7 @@ def test_gold_info_table(cli: RunCli) -> None:
     assert result.exit_code == 0
     manifest = orjson.loads((GOLD_DIR / V / "manifest.json").read_bytes())
     first, *rest = result.stdout.splitlines()
-    assert first.startswith(f"gold {V}: ") and manifest["license"] in first
+    assert first.startswith(f"gold {V} (released): ") and manifest["license"] in first
     for entry in manifest["files"]:
         [row] = [r for r in rest if r.startswith(entry["path"] + " ")]
         assert entry["sha256"] in row
@@ -258,7 +258,11 @@ def test_gold_stats_table_one_language(cli: RunCli) -> None:
 def test_verify_repository_gold(cli: RunCli) -> None:
     result = cli("gold", "verify")
     assert result.exit_code == 0, result.stderr
-    assert result.stdout.strip() == "ok: 8 file(s) in 2 version(s) match their manifests"
+    assert result.stdout.splitlines() == [
+        "1.0.0: released, shipped with benchie-cli, 4 file(s)",
+        "1.1.0: released, shipped with benchie-cli, 4 file(s)",
+        "ok: 8 file(s) in 2 version(s) match their manifests",
+    ]
 
 
 @pytest.mark.parametrize("rel", ALL_FILES)
@@ -336,7 +340,7 @@ def test_missing_gold_file_points_at_verify(cli: RunCli, tmp_path: Path) -> None
 def test_manifest_rebuild_reproduces_committed_bytes(cli: RunCli, tmp_path: Path) -> None:
     version_dir = tmp_path / V
     shutil.copytree(GOLD_DIR / V, version_dir)
-    result = cli("gold", "manifest", version_dir)
+    result = cli("gold", "manifest", "--force", version_dir)
     assert result.exit_code == 0, result.stderr
     assert (version_dir / "manifest.json").read_bytes() == COMMITTED_MANIFEST.read_bytes()
 
@@ -352,17 +356,27 @@ def test_manifest_rebuild_recomputes_hashes_and_counts(cli: RunCli, tmp_path: Pa
         if entry["kind"] == "gold":
             entry.update(sentences=1, synsets=1)
     (version_dir / "manifest.json").write_bytes(orjson.dumps(stale))
-    assert cli("gold", "manifest", version_dir).exit_code == 0
+    assert cli("gold", "manifest", "--force", version_dir).exit_code == 0
     assert (version_dir / "manifest.json").read_bytes() == COMMITTED_MANIFEST.read_bytes()
 
 
 def test_manifest_of_a_changed_file_records_the_new_hash(cli: RunCli, tmp_path: Path) -> None:
-    """After ``gold manifest`` on a store with an edited file, verify passes again."""
+    """A released version's manifest is not rewritten over an edited file (exit 2, bytes
+    unchanged); with --force it is, and verify then names the shipped manifest it is not."""
     root = copy_store(tmp_path)
+    manifest = root / V / "manifest.json"
+    shipped = manifest.read_bytes()
     flip_one_byte(root / V / GOLD_FILES["zh"])
     assert cli("gold", "verify", "--gold-dir", root).exit_code == 1
-    assert cli("gold", "manifest", root / V).exit_code == 0
-    assert cli("gold", "verify", "--gold-dir", root).exit_code == 0
+    refused = cli("gold", "manifest", root / V)
+    assert refused.exit_code == 2 and "is released" in refused.stderr
+    assert manifest.read_bytes() == shipped
+    assert cli("gold", "manifest", "--force", root / V).exit_code == 0
+    assert manifest.read_bytes() != shipped
+    result = cli("gold", "verify", "--gold-dir", root)
+    assert result.exit_code == 1
+    assert f"{V}/manifest.json: error: manifest sha256" in result.stderr
+    assert f"the manifest of {V} is not the released one" in result.stderr
 
 
 # --------------------------------------------------------------------------- resolution

@@ -282,3 +282,15 @@ def test_json_lines_with_a_broken_object_are_named(cli_process: Any, tmp_path: P
     assert "--input-format jsonl" in res.stderr
     exact = cli_process("score", "--lang", "en", "--input-format", "jsonl", path)
     assert exact.returncode == 2 and f"{path}:2: error: not a JSON object" in exact.stderr
+
+
+def test_score_help_lists_every_strict_warning(cli: RunCli) -> None:
+    """Each warning --strict turns into an error is named in ``score --help``, and the
+    registry the help is built from is exactly the set of mistakes this file provokes."""
+    from benchie_cli.mistakes import CODES
+
+    provoked = {m.code for m in MISTAKES} | {"undeclared-confidence"}  # its own test above
+    assert set(CODES) == provoked
+    shown = "".join(cli("score", "--help").stdout.split())  # click wraps at hyphens too
+    for code in (*CODES, "unknown-sentence-id", "empty-slot", "mostlyimplicit"):
+        assert code in shown, code

@@ -1,0 +1,453 @@
+"""Adding and releasing gold versions: what an organiser does once per shared-task edition.
+
+``gold new`` turns a directory of annotation files into a new version of the store in one
+step that either completes or leaves the store as it was: the files are copied into a
+temporary directory inside the store, validated there (so the bytes checked are the bytes
+kept), given a manifest, and renamed into place; then DVC tracks the version on its own
+(``gold/<version>.dvc``, optionally on a remote of its own, such as a private one). A draft
+(``--draft``) may be corrected and its manifest refreshed with ``gold manifest``; ``gold
+release`` freezes it. A released version never changes: corrections are a new version.
+"""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+import os
+import re
+import shutil
+import stat
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from benchie_cli import LANGUAGES
+from benchie_cli.errors import BenchieError, Diagnostic, ExitCode, printable_path
+from benchie_cli.gold_store import (
+    FILE_FACETS,
+    MANIFEST,
+    SHIPPED_MANIFESTS,
+    Manifest,
+    build_manifest,
+    dvc_remote_of,
+    is_released,
+    is_version,
+    manifest_bytes,
+    tracked_versions,
+    write_manifest,
+)
+from benchie_cli.textio import display_name, read_whole
+
+_REMOTE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+#: A new version's number: ASCII digits without leading zeros, nothing after the patch
+#: (``is_version`` also takes ``01.0.0``, which sorts as 1.0.0, other scripts' digits, and a
+#: trailing newline, which would become part of the directory's name).
+_NEW_VERSION = re.compile(r"(?:0|[1-9][0-9]*)\.(?:0|[1-9][0-9]*)\.(?:0|[1-9][0-9]*)")
+#: Modes of a new version's directories and files, whatever the umask: a store is read by
+#: other users (a container image's, a shared checkout's).
+_DIR_MODE, _FILE_MODE = 0o755, 0o644
+
+
+@dataclass(frozen=True, slots=True)
+class Added:
+    """What ``gold new`` or ``gold release`` did, for the CLI to report."""
+
+    version: str
+    path: Path
+    manifest: Manifest
+    manifest_sha256: str
+    #: Warnings of the validation (errors stop the command before anything is written).
+    warnings: tuple[Diagnostic, ...]
+    #: The DVC file written, or None with the reason in ``dvc_note``.
+    dvc_file: Path | None
+    dvc_note: str
+    remote: str | None
+
+
+def dvc_command() -> str | None:
+    """The ``dvc`` beside this Python (a venv with the ``dvc`` extra), else on ``$PATH``."""
+    beside = Path(sys.executable).parent / "dvc"
+    if beside.is_file() and os.access(beside, os.X_OK):
+        return str(beside)
+    return shutil.which("dvc")
+
+
+def dvc_repo_of(store_root: Path) -> Path | None:
+    """The DVC repository (a directory with ``.dvc/``) that contains the store, if any: the
+    store itself when it is the repository's root (a repository of private gold only)."""
+    resolved = store_root.resolve()
+    for parent in (resolved, *resolved.parents):
+        if (parent / ".dvc").is_dir():
+            return parent
+    return None
+
+
+def _run_dvc(dvc: str, repo: Path, *args: str) -> str:
+    """Run dvc in ``repo``; its own message, one line, on failure."""
+    try:
+        proc = subprocess.run(
+            [dvc, *args], cwd=repo, capture_output=True, text=True, check=False, timeout=600
+        )
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise BenchieError(f"`dvc {' '.join(args)}` could not run: {exc}") from None
+    if proc.returncode != 0:
+        lines = [ln for ln in (proc.stderr + proc.stdout).splitlines() if ln.strip()]
+        said = next((ln for ln in lines if ln.startswith("ERROR")), lines[-1] if lines else "")
+        raise BenchieError(f"`dvc {' '.join(args)}` failed: {said.strip()}")
+    return proc.stdout
+
+
+def _check_remote(remote: str | None, use_dvc: bool, store_root: Path) -> tuple[str, Path] | None:
+    """Before anything is written: the dvc command and repository to track with, if any,
+    and a ``--remote`` that DVC knows (a typo would otherwise surface only at push)."""
+    if remote is not None and not _REMOTE_NAME.match(remote):
+        raise BenchieError(f"--remote {remote!r} is not a DVC remote name")
+    if not use_dvc:
+        if remote is not None:
+            raise BenchieError("--remote names the DVC remote of the version: not with --no-dvc")
+        return None
+    dvc, repo = dvc_command(), dvc_repo_of(store_root)
+    if dvc is None or repo is None:
+        if remote is not None:
+            missing = "DVC is not installed" if dvc is None else "the store is in no DVC repository"
+            raise BenchieError(f"--remote {remote!r}: {missing}")
+        return None
+    if remote is not None:
+        known = [line.split()[0] for line in _run_dvc(dvc, repo, "remote", "list").splitlines()]
+        if remote not in known:
+            raise BenchieError(
+                f"--remote {remote!r}: DVC has no such remote (known: "
+                f"{', '.join(known) or 'none'}); add it first with `dvc remote add {remote} URL`"
+            )
+    return dvc, repo
+
+
+def _track(
+    tracking: tuple[str, Path] | None,
+    store_root: Path,
+    version: str,
+    remote: str | None,
+    use_dvc: bool,
+) -> tuple[Path | None, str]:
+    """``dvc add`` the version; with ``remote``, its ``.dvc`` file names that remote, so
+    that ``dvc push`` and ``dvc pull`` use it for this version only."""
+    if tracking is None:
+        if not use_dvc:
+            why = "--no-dvc"
+        elif dvc_command() is None:
+            why = "DVC is not installed"
+        else:
+            why = "the store is in no DVC repository"
+        return None, f"not tracked by DVC ({why}); track it with `dvc add` where you keep it"
+    dvc, repo = tracking
+    target = os.path.relpath(store_root.resolve() / version, repo)
+    dvc_file = store_root / f"{version}.dvc"
+    shown = display_name(str(dvc_file))
+    try:
+        _run_dvc(dvc, repo, "add", "--quiet", target)
+        if remote is not None:
+            _set_remote(dvc_file, remote)
+    except BenchieError as exc:
+        # The version is in place: say so, or the user would believe nothing was written.
+        raise BenchieError(
+            f"gold {version} was written to {printable_path(str(store_root / version))} but "
+            f"is not tracked by DVC as asked: {exc.message}"
+        ) from None
+    if remote is not None:
+        try:
+            _restage(dvc, repo, dvc_file)
+        except BenchieError as exc:
+            raise BenchieError(
+                f"gold {version} is tracked by DVC in {shown}, but staging its remote failed "
+                f"({exc.message}): run `git add {shown}`"
+            ) from None
+    return dvc_file, f"tracked by DVC in {shown}"
+
+
+def _restage(dvc: str, repo: Path, dvc_file: Path) -> None:
+    """With ``core.autostage``, ``dvc add`` staged the ``.dvc`` file before its ``remote:``
+    key was written; stage it again, or a commit would keep the version on the default
+    remote (the file in the working tree names the right one, the one committed not)."""
+    setting = _run_dvc(dvc, repo, "config", "core.autostage").strip().lower()
+    if setting not in ("true", "yes", "1", "on"):
+        return
+    git = shutil.which("git")
+    if git is None:
+        raise BenchieError("git not found")
+    rel = os.path.relpath(dvc_file.resolve(), repo)
+    try:
+        proc = subprocess.run(
+            [git, "add", "--", rel], cwd=repo, capture_output=True, text=True, timeout=600
+        )
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise BenchieError(f"`git add {rel}` could not run: {exc}") from None
+    if proc.returncode != 0:
+        said = (proc.stderr.strip().splitlines() or [""])[-1]
+        raise BenchieError(f"`git add {rel}` failed: {said}")
+
+
+def _set_remote(dvc_file: Path, remote: str) -> None:
+    """Name ``remote`` as the DVC remote of the one output ``dvc add`` wrote (DVC has no
+    command for it; the ``remote`` key of an output is part of its file format)."""
+    text = dvc_file.read_text("utf-8")
+    if text.count("- md5:") != 1 or "remote:" in text or not text.endswith("\n"):
+        raise BenchieError(
+            f"{display_name(str(dvc_file))}: not the one-output file `dvc add` writes; "
+            f"add `remote: {remote}` under its output yourself"
+        )
+    tmp = dvc_file.with_name(f".{dvc_file.name}.tmp")
+    tmp.write_text(text + f"  remote: {remote}\n", "utf-8")
+    tmp.chmod(stat.S_IMODE(dvc_file.stat().st_mode))
+    os.replace(tmp, dvc_file)
+
+
+def _collect(source: Path) -> tuple[list[tuple[str, Path]], list[Path]]:
+    """The gold files of ``source`` (``<lang>/<facet>/<file>``) and its top-level files
+    (``ATTRIBUTION.md``, a README), refusing anything else: an unexpected file is a
+    mistake to name, not something to copy into a published version or to drop."""
+    if not source.is_dir():
+        raise BenchieError(f"--from {printable_path(str(source))}: not a directory")
+    layout = f"<{'|'.join(LANGUAGES)}>/<{'|'.join(FILE_FACETS)}|reference>/FILE"
+    gold: list[tuple[str, Path]] = []
+    top: list[Path] = []
+    facet_file: dict[str, str] = {}
+    for path in sorted(source.rglob("*")):
+        rel = path.relative_to(source)
+        shown = printable_path(rel.as_posix())
+        if shown != rel.as_posix():
+            raise BenchieError(f"file name {shown} is not UTF-8 text; rename it", path=str(source))
+        if any(part.startswith(".") for part in rel.parts):
+            raise BenchieError(
+                f"hidden file {shown}: remove it (a version holds only its gold, {layout}, "
+                "and top-level notes)",
+                path=str(source),
+            )
+        if path.is_dir():
+            if path.is_symlink():  # rglob does not descend into it: its files would be lost
+                raise BenchieError(
+                    f"{shown} is a symbolic link to a directory: copy the directory in",
+                    path=str(source),
+                )
+            ok = len(rel.parts) == 1 and rel.parts[0] in LANGUAGES
+            ok = ok or (len(rel.parts) == 2 and rel.parts[1] in (*FILE_FACETS, "reference"))
+            if not ok:
+                raise BenchieError(
+                    f"unexpected directory {shown}: gold files go in {layout}", path=str(source)
+                )
+            continue
+        if not path.is_file():
+            raise BenchieError(f"{shown} is not a regular file", path=str(source))
+        if len(rel.parts) == 1:
+            if rel.name == MANIFEST:
+                continue  # the new version gets a manifest of its own
+            top.append(path)
+        elif len(rel.parts) == 3 and rel.parts[0] in LANGUAGES:
+            slot = "/".join(rel.parts[:2])
+            if rel.parts[1] != "reference" and slot in facet_file:
+                # The manifest would list both, and scoring would silently take the first.
+                raise BenchieError(
+                    f"{printable_path(slot)}/ holds {facet_file[slot]} and {rel.name}: one "
+                    "gold file a language and facet",
+                    path=str(source),
+                )
+            facet_file[slot] = printable_path(rel.name)
+            gold.append((rel.as_posix(), path))
+        else:
+            raise BenchieError(
+                f"unexpected file {shown}: gold files go in {layout}", path=str(source)
+            )
+    if not any(rel.split("/")[1] != "reference" for rel, _ in gold):
+        raise BenchieError(f"no gold file in it: gold files go in {layout}", path=str(source))
+    return gold, top
+
+
+def _validate(version_dir: Path, names: dict[str, str]) -> list[Diagnostic]:
+    """Validate every scorable file of ``version_dir``; raise on errors (printed with the
+    names the user knows, ``names``: store-relative path -> source path)."""
+    from benchie_cli.validate import validate_gold
+
+    found: list[Diagnostic] = []
+    for rel, shown in names.items():
+        language, facet = rel.split("/")[:2]
+        if facet == "reference":
+            continue
+        report = validate_gold(str(version_dir / rel), language)
+        found.extend(replace(d, path=shown) for d in report.diagnostics)
+    errors = [d for d in found if d.severity == "error"]
+    if errors:
+        raise ValidationFailed(errors, len(found) - len(errors))
+    return found
+
+
+class ValidationFailed(BenchieError):
+    """Gold files with errors: nothing was written. Carries the errors for the CLI."""
+
+    def __init__(self, errors: list[Diagnostic], warnings: int) -> None:
+        super().__init__(
+            f"{len(errors)} error(s) and {warnings} warning(s) in the gold files; nothing "
+            "was written (`benchie validate --kind gold` shows the same)",
+            exit_code=ExitCode.FAILED,
+        )
+        self.errors = errors
+
+
+def new_version(
+    store_root: Path,
+    version: str,
+    source: Path,
+    *,
+    description: str,
+    license: str,
+    draft: bool = False,
+    remote: str | None = None,
+    use_dvc: bool = True,
+) -> Added:
+    """Add ``source`` to the store as ``version``; nothing is written if any check fails."""
+    if not _NEW_VERSION.fullmatch(version):
+        raise BenchieError(
+            "a new gold version is named MAJOR.MINOR.PATCH (ASCII digits, no leading zeros), "
+            f"not {printable_path(repr(version))}"
+        )
+    target = store_root / version
+    present = os.path.lexists(target)  # a dangling symbolic link too: rename would fail
+    if present or version in tracked_versions(store_root):
+        state = "exists" if present else "is tracked by DVC (not pulled here)"
+        raise BenchieError(
+            f"gold {version} {state} in {printable_path(str(store_root))}: a version is "
+            "never replaced; choose a new version number"
+        )
+    if version in SHIPPED_MANIFESTS:
+        raise BenchieError(f"gold {version} is a version benchie-cli ships; choose another")
+    if not store_root.is_dir():
+        raise BenchieError(f"gold store {printable_path(str(store_root))} does not exist")
+    gold_files, top_files = _collect(source)
+    tracking = _check_remote(remote, use_dvc, store_root)
+    tmp: Path | None = None
+    try:
+        tmp = Path(tempfile.mkdtemp(prefix=f".new-{version}-", dir=store_root))
+        for rel, path in gold_files:
+            (tmp / rel).parent.mkdir(parents=True, exist_ok=True)
+            (tmp / rel).write_bytes(read_whole(str(path), what="gold file"))
+        for path in top_files:
+            (tmp / path.name).write_bytes(read_whole(str(path)))
+        warnings = _validate(tmp, {rel: display_name(str(p)) for rel, p in gold_files})
+        manifest = build_manifest(
+            tmp, version=version, description=description, license=license, released=not draft
+        )
+        manifest = _keep_upstream_paths(manifest, source)
+        data = manifest_bytes(manifest)
+        (tmp / MANIFEST).write_bytes(data)
+        _make_readable(tmp)
+        os.rename(tmp, target)
+    finally:
+        if tmp is not None and tmp.exists():
+            shutil.rmtree(tmp, ignore_errors=True)
+    dvc_file, note = _track(tracking, store_root, version, remote, use_dvc)
+    return Added(
+        version,
+        target,
+        manifest,
+        hashlib.sha256(data).hexdigest(),
+        tuple(warnings),
+        dvc_file,
+        note,
+        remote,
+    )
+
+
+def _make_readable(version_dir: Path) -> None:
+    """Directories 0755 and files 0644 whatever the umask (mkdtemp makes the version 0700,
+    a umask of 077 its files 0600): a store is read by other users (an image's user)."""
+    for path in (version_dir, *version_dir.rglob("*")):
+        path.chmod(_DIR_MODE if path.is_dir() else _FILE_MODE)
+
+
+def _keep_upstream_paths(manifest: Manifest, source: Path) -> Manifest:
+    """Keep the ``upstream_path`` of each file that ``source``'s own manifest (a version
+    copied from a store) lists with the same path and sha256: a byte-identical copy has the
+    same provenance. The source's manifest is otherwise ignored; the new one is rebuilt."""
+    try:
+        old: Any = orjson.loads((source / MANIFEST).read_bytes())
+    except (OSError, orjson.JSONDecodeError):
+        return manifest
+    if not isinstance(old, dict) or not isinstance(old.get("files"), list):
+        return manifest
+    known = {
+        (f.get("path"), f.get("sha256")): f.get("upstream_path")
+        for f in old["files"]
+        if isinstance(f, dict)
+    }
+    files = []
+    for entry in manifest.files:
+        upstream = known.get((entry.path, entry.sha256))
+        if isinstance(upstream, str) and upstream and entry.upstream_path is None:
+            entry = replace(entry, upstream_path=upstream)
+        files.append(entry)
+    return replace(manifest, files=tuple(files))
+
+
+def release_version(store_root: Path, version: str, *, use_dvc: bool = True) -> Added:
+    """Freeze a draft: validate its files again, write its manifest as released, and
+    track the result with DVC (its ``.dvc`` file keeps the remote it names)."""
+    version_dir = store_root / version
+    if not is_version(version) or not version_dir.is_dir():
+        raise BenchieError(
+            f"no gold version {printable_path(version)!r} in {printable_path(str(store_root))}"
+        )
+    if is_released(version_dir):
+        raise BenchieError(f"gold {version} is already released")
+    old = build_manifest(version_dir)
+    names = {e.path: display_name(str(version_dir / e.path)) for e in old.files}
+    warnings = _validate(version_dir, names)
+    manifest = replace(old, released=True)
+    manifest_path = version_dir / MANIFEST
+    try:
+        mode = stat.S_IMODE(manifest_path.stat().st_mode)
+    except OSError:
+        mode = _FILE_MODE
+    write_manifest(version_dir, manifest)
+    manifest_path.chmod(mode)  # atomic_write gives the umask's mode (0600 under 077)
+    data = manifest_bytes(manifest)
+    remote = dvc_remote_of(store_root, version)
+    tracking = _check_remote(None, use_dvc, store_root)
+    dvc_file, note = _track(tracking, store_root, version, None, use_dvc)
+    if remote is not None and dvc_file is not None and dvc_remote_of(store_root, version) is None:
+        _set_remote(dvc_file, remote)  # `dvc add` rewrote the file without it
+        if tracking is not None:
+            _restage(*tracking, dvc_file)
+    return Added(
+        version,
+        version_dir,
+        manifest,
+        hashlib.sha256(data).hexdigest(),
+        tuple(warnings),
+        dvc_file,
+        note,
+        remote,
+    )
+
+
+def changelog_stub(added: Added, today: datetime.date | None = None) -> str:
+    """The CHANGELOG.md entry of a released version, in the form the shipped ones have."""
+    day = (today or datetime.date.today()).isoformat()
+    lines = [f"## [gold-{added.version}] - {day}", ""]
+    if added.manifest.description:
+        lines += [added.manifest.description, ""]
+    lines += ["### Added"]
+    for e in added.manifest.files:
+        if e.kind == "gold":
+            lines.append(
+                f"- `{e.path}` ({e.language}, {e.facet} facet): {e.sentences:,} sentences, "
+                f"{e.synsets:,} fact synsets, sha256 `{e.sha256[:12]}…`."
+            )
+        else:
+            lines.append(f"- `{e.path}` (reference, not scored), sha256 `{e.sha256[:12]}…`.")
+    if added.manifest.license:
+        lines.append(f"- Licence: {added.manifest.license}.")
+    lines.append(f"- Manifest sha256 `{added.manifest_sha256}`.")
+    return "\n".join(lines) + "\n"
