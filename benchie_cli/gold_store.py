@@ -19,7 +19,7 @@ anyone pulling the public ones.
 A manifest without ``"status": "draft"`` is a *released* version: its files never change
 (``gold manifest`` refuses to rewrite it without ``--force``), and a corrected gold is a new
 version. The versions this package ships are pinned by their manifests' sha256
-(:data:`SHIPPED_MANIFESTS`), which ``gold verify`` checks.
+(:data:`SHIPPED_MANIFESTS`), which ``gold verify`` checks. docs/gold-store.md defines all of it.
 
 Every run reads the gold file it scores once, hashes those bytes, refuses them if they
 differ from the manifest, and parses the same bytes: a report's ``gold.sha256`` is then both
