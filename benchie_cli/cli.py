@@ -67,7 +67,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 GOLD_VERSION_SHOWN = f"{DEFAULT_GOLD_VERSION}, or $BENCHIE_GOLD_VERSION"
 EPILOG_EXIT = (
     "Exit status: 0 success, 1 negative verdict, 2 unusable input or usage, "
-    "130 interrupted (Ctrl-C), 143 terminated."
+    "129 hung up, 130 interrupted (Ctrl-C), 143 terminated."
 )
 
 
@@ -173,12 +173,17 @@ def resolve(
     return resolved
 
 
-@functools.cache
 def _warn_if_draft(store: GoldStore, version: str) -> None:
     """Scoring against a draft is allowed (organisers check their gold with it) but said,
     once per run: a draft's files may still change under the same version number, and only
     the report's sha256 then tells two such runs apart."""
-    if not store.manifest(version).released:
+    ctx = click.get_current_context(silent=True)
+    warned: set[tuple[str, str]] = (
+        ctx.find_root().meta.setdefault("benchie.drafts_warned", set()) if ctx else set()
+    )
+    key = (str(store.root.resolve()), version)
+    if key not in warned and not store.manifest(version).released:
+        warned.add(key)
         click.echo(
             f"benchie: warning: gold {version} is a draft (`benchie gold release {version}` "
             "freezes it); the report's gold sha256 pins the files scored",
@@ -1159,7 +1164,7 @@ def _emit(fmt: str, doc: Any, rows: list[list[str]]) -> None:
         click.echo(line)
 
 
-@gold.command("path")
+@gold.command("path", epilog=EPILOG_EXIT)
 @gold_dir_option
 def gold_path(gold_dir: str | None) -> None:
     """Print the gold directory in use (and how it was chosen, on stderr).
@@ -1173,7 +1178,7 @@ def gold_path(gold_dir: str | None) -> None:
     click.echo(f"benchie: from {source}", err=True)
 
 
-@gold.command("list")
+@gold.command("list", epilog=EPILOG_EXIT)
 @gold_dir_option
 @format_option
 def gold_list(gold_dir: str | None, fmt: str) -> None:
@@ -1191,8 +1196,17 @@ def gold_list(gold_dir: str | None, fmt: str) -> None:
     for version in sorted(set(pulled) | set(tracked_versions(store.root)), key=version_key):
         if version not in pulled:  # DVC tracks it; its remote may be one this clone cannot read
             remote = dvc_remote_of(store.root, version)
-            doc.append({"version": version, "pulled": False, "dvc_remote": remote})
-            rows.append([f"{version} (not pulled)", "-", f"`dvc pull gold/{version}.dvc`"])
+            doc.append(
+                {
+                    "version": version,
+                    "default": version == default_version,
+                    "pulled": False,
+                    "dvc_remote": remote,
+                }
+            )
+            kept = f" (remote {remote})" if remote else ""
+            pull = f"`dvc pull {_relative(store.root / version)}.dvc`{kept}"
+            rows.append([f"{version} (not pulled)", "-", pull])
             continue
         manifest = store.manifest(version)
         for lang in manifest.languages():
@@ -1201,13 +1215,16 @@ def gold_list(gold_dir: str | None, fmt: str) -> None:
                 {
                     "version": version,
                     "default": version == default_version,
+                    "released": manifest.released,
                     "language": lang,
                     "facets": [{"facet": f, "derived_from": d} for f, d in facets],
                 }
             )
             rows.append(
                 [
-                    version + (" (default)" if version == default_version else ""),
+                    version
+                    + (" (default)" if version == default_version else "")
+                    + ("" if manifest.released else " (draft)"),
                     lang,
                     ", ".join(f if d is None else f"{f} (from {d})" for f, d in facets),
                 ]
@@ -1215,7 +1232,7 @@ def gold_list(gold_dir: str | None, fmt: str) -> None:
     _emit(fmt, doc, rows)
 
 
-@gold.command("info")
+@gold.command("info", epilog=EPILOG_EXIT)
 @click.option(
     "--gold-version", default=default_gold_version, show_default=GOLD_VERSION_SHOWN, metavar="V"
 )
@@ -1249,7 +1266,7 @@ def gold_info(gold_version: str, gold_dir: str | None, fmt: str) -> None:
     _emit(fmt, manifest.as_json(), rows)
 
 
-@gold.command("stats")
+@gold.command("stats", epilog=EPILOG_EXIT)
 @click.option(
     "--gold-version", default=default_gold_version, show_default=GOLD_VERSION_SHOWN, metavar="V"
 )
@@ -1269,6 +1286,11 @@ def gold_stats(gold_version: str, lang: str | None, gold_dir: str | None, fmt: s
 
     store = _store(gold_dir)
     manifest = store.manifest(gold_version)
+    if lang is not None and lang not in manifest.languages():
+        raise BenchieError(
+            f"gold {gold_version} has no language {lang!r} "
+            f"(available: {', '.join(manifest.languages())})"
+        )
     doc = []
     rows = [["language", "facet", "sentences", "synsets", "triple lines", "extractions"]]
     for language in manifest.languages():
@@ -1302,7 +1324,7 @@ def gold_stats(gold_version: str, lang: str | None, gold_dir: str | None, fmt: s
     _emit(fmt, doc, rows)
 
 
-@gold.command("verify")
+@gold.command("verify", epilog=EPILOG_EXIT)
 @click.option("--gold-version", default=None, metavar="V", help="Only this version [default: all].")
 @gold_dir_option
 def gold_verify(gold_version: str | None, gold_dir: str | None) -> None:
@@ -1350,7 +1372,7 @@ def gold_verify(gold_version: str | None, gold_dir: str | None) -> None:
     click.echo(f"ok: {files} file(s) in {len(versions)} version(s) match their manifests")
 
 
-@gold.command("compile")
+@gold.command("compile", epilog=EPILOG_EXIT)
 @click.option("--gold-version", default=None, metavar="V", help="Only this version [default: all].")
 @gold_dir_option
 def gold_compile(gold_version: str | None, gold_dir: str | None) -> None:
@@ -1394,13 +1416,17 @@ def gold_manifest(
 
     \b
     Example:
-      benchie gold manifest gold/2.0.0 --description "ACME test gold, draft 2"
+      benchie gold manifest gold/2.1.0 --description "ACME test gold, draft 2"
     """
     path = Path(version_dir)
     manifest = build_manifest(path, description=description, license=license_)
     write_manifest(path, manifest, force=force)
     status = "released" if manifest.released else "draft"
-    click.echo(f"wrote {path / MANIFEST} ({len(manifest.files)} file(s), {status})")
+    click.echo(
+        f"benchie: wrote {display_name(str(path / MANIFEST))} ({len(manifest.files)} file(s), "
+        f"{status}); if DVC tracks the version, `dvc add` it again",
+        err=True,
+    )
 
 
 @gold.command("new", epilog=EPILOG_EXIT)
@@ -1473,11 +1499,28 @@ def gold_new(
 
 @gold.command("release", epilog=EPILOG_EXIT)
 @click.argument("version")
+@click.option("--description", default=None, help="What the version is [default: the draft's].")
+@click.option("--license", "license_", default=None, help="Licence [default: the draft's].")
+@click.option(
+    "--remote",
+    default=None,
+    metavar="NAME",
+    help="DVC remote of this version only (e.g. a private one) [default: the one its .dvc "
+    "file names, else the repository's].",
+)
 @click.option("--no-dvc", is_flag=True, help="Do not track the version with DVC.")
 @gold_dir_option
-def gold_release(version: str, no_dvc: bool, gold_dir: str | None) -> None:
-    """Freeze a draft VERSION: validate it again, write its manifest as released, track it
-    with DVC and print the CHANGELOG entry. From then on it never changes.
+def gold_release(
+    version: str,
+    description: str | None,
+    license_: str | None,
+    remote: str | None,
+    no_dvc: bool,
+    gold_dir: str | None,
+) -> None:
+    """Freeze a draft VERSION: validate it again, write its manifest as released (it must
+    have a description and a licence), track it with DVC and print the CHANGELOG entry.
+    From then on it never changes.
 
     \b
     Example:
@@ -1487,7 +1530,14 @@ def gold_release(version: str, no_dvc: bool, gold_dir: str | None) -> None:
 
     root, _ = resolve_gold_dir(gold_dir)
     try:
-        added = release_version(root, version, use_dvc=not no_dvc)
+        added = release_version(
+            root,
+            version,
+            description=description,
+            license=license_,
+            remote=remote,
+            use_dvc=not no_dvc,
+        )
     except ValidationFailed as exc:
         for diagnostic in exc.errors:
             click.echo(diagnostic.format(), err=True)
@@ -1495,13 +1545,31 @@ def gold_release(version: str, no_dvc: bool, gold_dir: str | None) -> None:
     _report_added(added, root, released=True)
 
 
+#: Validation warnings ``gold new`` and ``gold release`` print before a count of the rest.
+WARNINGS_SHOWN = 10
+
+
+def _relative(path: Path) -> str:
+    """``path`` relative to the working directory when it lies below it: commands to paste."""
+    try:
+        return display_name(str(path.resolve().relative_to(Path.cwd().resolve())))
+    except ValueError:
+        return display_name(str(path))
+
+
 def _report_added(added: Added, root: Path, *, released: bool) -> None:
     """Say what ``gold new`` / ``gold release`` wrote (stderr) and print the next steps and
     the CHANGELOG entry (stdout, to paste)."""
     from benchie_cli.gold_lifecycle import changelog_stub
 
-    for diagnostic in added.warnings:
+    for diagnostic in added.warnings[:WARNINGS_SHOWN]:
         click.echo(diagnostic.format(), err=True)
+    if len(added.warnings) > WARNINGS_SHOWN:
+        click.echo(
+            f"benchie: {len(added.warnings):,} warning(s) in all (`benchie validate --kind gold "
+            "FILE` lists them); warnings do not stop a version, errors do",
+            err=True,
+        )
     status = "released" if released else "draft"
     gold_files = [e for e in added.manifest.files if e.kind == "gold"]
     click.echo(
@@ -1511,12 +1579,13 @@ def _report_added(added: Added, root: Path, *, released: bool) -> None:
         err=True,
     )
     if added.dvc_file is not None:
-        dvc_rel = display_name(str(added.dvc_file))
-        ignore = display_name(str(root / ".gitignore"))
-        push = f"dvc push {dvc_rel}" + (f" -r {added.remote}" if added.remote else "")
+        dvc_rel = _relative(added.dvc_file)
+        staged = [dvc_rel, _relative(root / ".gitignore")]
+        if added.remote:  # the remote's name and URL are committed; credentials are not
+            staged.append(_relative(root.parent / ".dvc" / "config"))
         click.echo("Next steps:")
-        click.echo(f"  {push}")
-        click.echo(f"  git add {dvc_rel} {ignore} && git commit -m 'gold {added.version}'")
+        click.echo(f"  dvc push {dvc_rel}")
+        click.echo(f"  git add {' '.join(staged)} && git commit -m 'gold {added.version}'")
     if not released:
         click.echo(f"When it is final: benchie gold release {added.version}")
         return

@@ -48,6 +48,7 @@ _REMOTE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 #: (``is_version`` also takes ``01.0.0``, which sorts as 1.0.0, other scripts' digits, and a
 #: trailing newline, which would become part of the directory's name).
 _NEW_VERSION = re.compile(r"(?:0|[1-9][0-9]*)\.(?:0|[1-9][0-9]*)\.(?:0|[1-9][0-9]*)")
+_REMOTE_URL_KEY = re.compile(r"^remote\.(.+)\.url=")
 #: Modes of a new version's directories and files, whatever the umask: a store is read by
 #: other users (a container image's, a shared checkout's).
 _DIR_MODE, _FILE_MODE = 0o755, 0o644
@@ -112,19 +113,33 @@ def _check_remote(remote: str | None, use_dvc: bool, store_root: Path) -> tuple[
             raise BenchieError("--remote names the DVC remote of the version: not with --no-dvc")
         return None
     dvc, repo = dvc_command(), dvc_repo_of(store_root)
+    if dvc is None and repo is not None:  # the gold would sit untracked, one `git add .` away
+        raise BenchieError(
+            "the store is in a DVC repository but DVC is not installed: install it "
+            "(`pip install -e '.[dvc]'` in the checkout), or pass --no-dvc and keep the "
+            "version out of git yourself"
+        )
     if dvc is None or repo is None:
         if remote is not None:
-            missing = "DVC is not installed" if dvc is None else "the store is in no DVC repository"
-            raise BenchieError(f"--remote {remote!r}: {missing}")
+            raise BenchieError(f"--remote {remote!r}: the store is in no DVC repository")
         return None
     if remote is not None:
-        known = [line.split()[0] for line in _run_dvc(dvc, repo, "remote", "list").splitlines()]
+        known = _dvc_remotes(dvc, repo)
         if remote not in known:
             raise BenchieError(
                 f"--remote {remote!r}: DVC has no such remote (known: "
                 f"{', '.join(known) or 'none'}); add it first with `dvc remote add {remote} URL`"
             )
     return dvc, repo
+
+
+def _dvc_remotes(dvc: str, repo: Path) -> list[str]:
+    """The remotes DVC knows in ``repo`` (every config level), from ``remote.NAME.url``
+    of ``dvc config --list``: ``dvc remote list`` wraps long URLs onto lines of their own,
+    whose pieces would pass for remote names (and ``(default)`` with them)."""
+    listed = _run_dvc(dvc, repo, "config", "--list").splitlines()
+    found = (_REMOTE_URL_KEY.match(line) for line in listed)
+    return sorted({m.group(1) for m in found if m})
 
 
 def _track(
@@ -173,8 +188,14 @@ def _restage(dvc: str, repo: Path, dvc_file: Path) -> None:
     """With ``core.autostage``, ``dvc add`` staged the ``.dvc`` file before its ``remote:``
     key was written; stage it again, or a commit would keep the version on the default
     remote (the file in the working tree names the right one, the one committed not)."""
-    setting = _run_dvc(dvc, repo, "config", "core.autostage").strip().lower()
-    if setting not in ("true", "yes", "1", "on"):
+    # `dvc config --list` prints the levels in order (system, global, repo, local): the
+    # last value wins.
+    values = [
+        line.partition("=")[2].strip().lower()
+        for line in _run_dvc(dvc, repo, "config", "--list").splitlines()
+        if line.partition("=")[0].strip() == "core.autostage"
+    ]
+    if not values or values[-1] not in ("true", "yes", "1", "on"):
         return
     git = shutil.which("git")
     if git is None:
@@ -391,9 +412,19 @@ def _keep_upstream_paths(manifest: Manifest, source: Path) -> Manifest:
     return replace(manifest, files=tuple(files))
 
 
-def release_version(store_root: Path, version: str, *, use_dvc: bool = True) -> Added:
+def release_version(
+    store_root: Path,
+    version: str,
+    *,
+    description: str | None = None,
+    license: str | None = None,
+    remote: str | None = None,
+    use_dvc: bool = True,
+) -> Added:
     """Freeze a draft: validate its files again, write its manifest as released, and
-    track the result with DVC (its ``.dvc`` file keeps the remote it names)."""
+    track the result with DVC (its ``.dvc`` file keeps the remote it names, or takes
+    ``remote``). A released manifest never changes, so it must say what the version is
+    and under which licence."""
     version_dir = store_root / version
     if not is_version(version) or not version_dir.is_dir():
         raise BenchieError(
@@ -401,7 +432,20 @@ def release_version(store_root: Path, version: str, *, use_dvc: bool = True) -> 
         )
     if is_released(version_dir):
         raise BenchieError(f"gold {version} is already released")
-    old = build_manifest(version_dir)
+    # The layout `gold new` accepts, checked again: a draft edited by hand may have gained
+    # an editor's backup (``en/default/.gold.txt.orig``, which the manifest would list and
+    # scoring take as the gold: it sorts first) or a second file for one facet.
+    _collect(version_dir)
+    tracking = _check_remote(remote, use_dvc, store_root)
+    old = build_manifest(version_dir, description=description, license=license)
+    missing = [
+        n for n, v in (("--description", old.description), ("--license", old.license)) if not v
+    ]
+    if missing:
+        raise BenchieError(
+            f"gold {version} has no {' and no '.join(m[2:] for m in missing)}: a released "
+            f"manifest never changes, so give {' and '.join(missing)}"
+        )
     names = {e.path: display_name(str(version_dir / e.path)) for e in old.files}
     warnings = _validate(version_dir, names)
     manifest = replace(old, released=True)
@@ -413,8 +457,7 @@ def release_version(store_root: Path, version: str, *, use_dvc: bool = True) -> 
     write_manifest(version_dir, manifest)
     manifest_path.chmod(mode)  # atomic_write gives the umask's mode (0600 under 077)
     data = manifest_bytes(manifest)
-    remote = dvc_remote_of(store_root, version)
-    tracking = _check_remote(None, use_dvc, store_root)
+    remote = remote or dvc_remote_of(store_root, version)
     dvc_file, note = _track(tracking, store_root, version, None, use_dvc)
     if remote is not None and dvc_file is not None and dvc_remote_of(store_root, version) is None:
         _set_remote(dvc_file, remote)  # `dvc add` rewrote the file without it
@@ -442,8 +485,9 @@ def changelog_stub(added: Added, today: datetime.date | None = None) -> str:
     for e in added.manifest.files:
         if e.kind == "gold":
             lines.append(
-                f"- `{e.path}` ({e.language}, {e.facet} facet): {e.sentences:,} sentences, "
-                f"{e.synsets:,} fact synsets, sha256 `{e.sha256[:12]}…`."
+                f"- `{e.path}` ({e.language}, {e.facet} facet): "
+                f"{_count(e.sentences or 0, 'sentence')}, "
+                f"{_count(e.synsets or 0, 'fact synset')}, sha256 `{e.sha256[:12]}…`."
             )
         else:
             lines.append(f"- `{e.path}` (reference, not scored), sha256 `{e.sha256[:12]}…`.")
@@ -451,3 +495,7 @@ def changelog_stub(added: Added, today: datetime.date | None = None) -> str:
         lines.append(f"- Licence: {added.manifest.license}.")
     lines.append(f"- Manifest sha256 `{added.manifest_sha256}`.")
     return "\n".join(lines) + "\n"
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n:,} {noun}{'' if n == 1 else 's'}"

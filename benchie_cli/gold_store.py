@@ -60,7 +60,8 @@ SHIPPED_MANIFESTS = {
 }
 DRAFT = "draft"
 
-_VERSION = re.compile(r"^\d+\.\d+\.\d+$")
+#: MAJOR.MINOR.PATCH in ASCII digits; used with ``fullmatch`` (``$`` would allow a newline).
+_VERSION = re.compile(r"[0-9]+\.[0-9]+\.[0-9]+")
 _DVC_REMOTE = re.compile(r"^\s+remote:\s*(\S+)\s*$", re.MULTILINE)
 _DVC_HINT = (
     "get it with `dvc pull` in a checkout (DVC: `pip install -e '.[dvc]'` there), "
@@ -76,7 +77,7 @@ def default_gold_version() -> str:
 
 def is_version(name: str) -> bool:
     """Whether ``name`` is a gold version number, MAJOR.MINOR.PATCH."""
-    return bool(_VERSION.match(name))
+    return bool(_VERSION.fullmatch(name))
 
 
 def version_key(version: str) -> tuple[int, ...]:
@@ -102,7 +103,7 @@ def tracked_versions(root: Path) -> list[str]:
         names = [p.name[: -len(".dvc")] for p in root.glob("*.dvc") if p.is_file()]
     except OSError:
         return []
-    return sorted((n for n in names if _VERSION.match(n)), key=version_key)
+    return sorted((n for n in names if _VERSION.fullmatch(n)), key=version_key)
 
 
 def dvc_remote_of(root: Path, version: str) -> str | None:
@@ -149,7 +150,13 @@ def resolve_gold_dir(option: str | None) -> tuple[Path, str]:
             return path, source
     checkout = checkout_gold_dir()
     if checkout is not None and GoldStore(checkout).versions():
-        return checkout, "checkout"
+        package_root = Path(__file__).resolve().parent.parent
+        which = (
+            "the package runs from"
+            if checkout.parent == package_root
+            else "containing the working directory"
+        )
+        return checkout, f"checkout ({which})"
     installed = installed_gold_dir()
     if installed.is_dir():
         return installed, "installed"
@@ -299,12 +306,14 @@ class GoldStore:
     def __init__(self, root: Path) -> None:
         self.root = root
         self._manifests: dict[str, Manifest] = {}
+        #: The sha256 of each manifest's bytes, as parsed (not read again to be checked).
+        self._manifest_sha256: dict[str, str] = {}
         #: Gold files read so far, by path: facets derived from one file share one read.
         self._read: dict[Path, tuple[bytes, str]] = {}
 
     def versions(self) -> list[str]:
         found = (
-            [p.name for p in self.root.iterdir() if p.is_dir() and _VERSION.match(p.name)]
+            [p.name for p in self.root.iterdir() if p.is_dir() and _VERSION.fullmatch(p.name)]
             if self.root.is_dir()
             else []
         )
@@ -331,7 +340,8 @@ class GoldStore:
         pinned = SHIPPED_MANIFESTS.get(version)
         if pinned is None:
             return None
-        sha = sha256_file(self.root / version / MANIFEST)
+        self.manifest(version)
+        sha = self._manifest_sha256[version]
         if sha == pinned:
             return None
         return (
@@ -343,8 +353,8 @@ class GoldStore:
     def manifest(self, version: str) -> Manifest:
         if version in self._manifests:
             return self._manifests[version]
-        if not _VERSION.match(version) or not (self.root / version).is_dir():
-            if _VERSION.match(version) and version in tracked_versions(self.root):
+        if not _VERSION.fullmatch(version) or not (self.root / version).is_dir():
+            if _VERSION.fullmatch(version) and version in tracked_versions(self.root):
                 raise BenchieError(not_pulled_hint(self.root, version))
             versions = self.require_versions()
             raise BenchieError(
@@ -355,9 +365,14 @@ class GoldStore:
         path = self.root / version / MANIFEST
         where = str(path)
         try:
-            data = orjson.loads(path.read_bytes())
+            raw = path.read_bytes()
+            data = orjson.loads(raw)
         except FileNotFoundError:
-            raise BenchieError("gold version has no manifest.json", path=where) from None
+            raise BenchieError(
+                "gold version has no manifest.json: for a draft laid out by hand, write it "
+                f"with `benchie gold manifest {printable_path(str(self.root / version))}`",
+                path=where,
+            ) from None
         except OSError as exc:
             raise BenchieError(f"cannot read manifest: {exc.strerror or exc}", path=where) from None
         except orjson.JSONDecodeError as exc:
@@ -388,6 +403,7 @@ class GoldStore:
             released=status != DRAFT,
         )
         self._manifests[version] = manifest
+        self._manifest_sha256[version] = hashlib.sha256(raw).hexdigest()
         return manifest
 
     def resolve(self, version: str, language: str, facet: str) -> ResolvedGold:
@@ -418,9 +434,22 @@ class GoldStore:
             self._read[path] = data, hashlib.sha256(data).hexdigest()
         data, sha = self._read[path]
         if sha != entry.sha256:
+            fix = (
+                "run `benchie gold verify`"
+                if manifest.released
+                else "a draft: after an edit, run "
+                f"`benchie gold manifest {printable_path(str(self.root / version))}`"
+            )
             raise BenchieError(
                 f"gold file {display_name(str(path))} differs from its manifest (sha256 "
-                f"{sha[:12]}…, manifest {entry.sha256[:12]}…); run `benchie gold verify`",
+                f"{sha[:12]}…, manifest {entry.sha256[:12]}…); {fix}",
+                exit_code=ExitCode.FAILED,
+            )
+        mismatch = self.shipped_mismatch(version)
+        if mismatch is not None:  # a shipped version rewritten with --force, or by hand
+            raise BenchieError(
+                f"gold {version}: {mismatch}",
+                path=str(self.root / version / MANIFEST),
                 exit_code=ExitCode.FAILED,
             )
         return ResolvedGold(
@@ -497,7 +526,7 @@ def build_manifest(
     from benchie_cli.gold import parse_gold_bytes  # the store itself does not parse gold
 
     version = version or version_dir.name
-    if not _VERSION.match(version):
+    if not _VERSION.fullmatch(version):
         raise BenchieError(f"a gold version is named MAJOR.MINOR.PATCH, not {version!r}")
     previous: dict[str, Any] = {}
     old_path = version_dir / MANIFEST
@@ -521,7 +550,13 @@ def build_manifest(
                 f"file name {printable_path(rel)} is not UTF-8 text; rename it",
                 path=str(version_dir),
             )
-        language, facet_dir, _ = rel.split("/")
+        language, facet_dir, name = rel.split("/")
+        if any(part.startswith(".") for part in (language, facet_dir, name)):
+            raise BenchieError(
+                f"hidden file {rel}: remove it (an editor's backup would be listed, and one "
+                "in a facet's directory scored)",
+                path=str(version_dir),
+            )
         if language not in LANGUAGES or facet_dir not in (*FILE_FACETS, "reference"):
             raise BenchieError(
                 f"unexpected file {rel}: gold files go in <{'|'.join(LANGUAGES)}>/"
@@ -546,6 +581,15 @@ def build_manifest(
                 synsets=synsets,
                 upstream_path=upstream.get(rel),
             )
+        )
+    facets = [(e.language, e.facet) for e in entries if e.kind == "gold"]
+    twice = sorted(
+        {f"{lang}/{facet}/" for lang, facet in facets if facets.count((lang, facet)) > 1}
+    )
+    if twice:
+        raise BenchieError(
+            f"more than one gold file in {', '.join(twice)}: one file per language and facet",
+            path=str(version_dir),
         )
     if not any(e.kind == "gold" for e in entries):
         raise BenchieError("no gold file found under <lang>/<facet>/", path=str(version_dir))
@@ -575,6 +619,14 @@ def write_manifest(version_dir: Path, manifest: Manifest, *, force: bool = False
     """Write ``manifest`` into ``version_dir``, which every writer of the store goes through:
     a released version's manifest (and so its files' hashes) is never rewritten unless
     ``force``, since published reports name it."""
+    pinned = SHIPPED_MANIFESTS.get(manifest.version)
+    data = manifest_bytes(manifest)
+    if pinned is not None and hashlib.sha256(data).hexdigest() != pinned:
+        raise BenchieError(
+            f"gold {manifest.version} is shipped with benchie-cli: it never changes, even "
+            "with --force; put corrected gold in a new version with `benchie gold new`",
+            path=str(version_dir / MANIFEST),
+        )
     if not force and is_released(version_dir):
         raise BenchieError(
             f"gold {manifest.version} is released: its manifest never changes (reports name "
@@ -582,7 +634,7 @@ def write_manifest(version_dir: Path, manifest: Manifest, *, force: bool = False
             "or pass --force if this version was never published",
             path=str(version_dir / MANIFEST),
         )
-    atomic_write(str(version_dir / MANIFEST), manifest_bytes(manifest))
+    atomic_write(str(version_dir / MANIFEST), data)
 
 
 def manifest_bytes(manifest: Manifest) -> bytes:

@@ -450,10 +450,15 @@ def atomic_write(path: str, data: bytes, *, durable: bool = True) -> None:
             if durable:
                 fh.flush()
                 os.fsync(fh.fileno())
-        # mkstemp creates 0600 files; a report is an ordinary file the user shares.
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
+        # mkstemp creates 0600 files; a report is an ordinary file the user shares. A file
+        # replaced keeps its mode (a store's manifest stays readable by others).
+        try:
+            mode = stat.S_IMODE(target.stat().st_mode)
+        except OSError:
+            umask = os.umask(0)
+            os.umask(umask)
+            mode = 0o666 & ~umask
+        os.chmod(tmp, mode)
         os.replace(tmp, target)
     except OSError as exc:
         Path(tmp).unlink(missing_ok=True)

@@ -36,7 +36,7 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     if not (GOLD_DIR / "1.0.0" / "manifest.json").is_file():
         pytest.exit(
             f"gold missing: {GOLD_DIR} has no 1.0.0/manifest.json; run `dvc pull` first "
-            "(tox does this for you)",
+            "(`tox -e gold` does this for you)",
             returncode=3,
         )
 

@@ -93,8 +93,9 @@ x  -->  y --> z
 
 
 def tiny_store(cli: RunCli, tmp_path: Path) -> Path:
+    """Two hand-made draft versions (numbered unlike the shipped ones, which are pinned)."""
     root = tmp_path / "gold"
-    for version, text in (("1.0.0", TINY_A), ("1.1.0", TINY_B)):
+    for version, text in (("3.0.0", TINY_A), ("3.1.0", TINY_B)):
         gold_file = root / version / "en" / "default" / "tiny_en.txt"
         gold_file.parent.mkdir(parents=True)
         gold_file.write_text(text, encoding="utf-8")
@@ -104,10 +105,10 @@ def tiny_store(cli: RunCli, tmp_path: Path) -> Path:
 
 def test_diff_of_a_hand_made_store(cli: RunCli, tmp_path: Path) -> None:
     root = tiny_store(cli, tmp_path)
-    result = cli("gold", "diff", "1.0.0", "1.1.0", "--gold-dir", root)
+    result = cli("gold", "diff", "3.0.0", "3.1.0", "--gold-dir", root)
     assert result.exit_code == 0, result.stderr
     assert result.stdout.splitlines() == [
-        "== en: gold 1.0.0 -> 1.1.0: sentences +0 -0 ~0 (text); synsets +1 -1 ~1",
+        "== en: gold 3.0.0 -> 3.1.0: sentences +0 -0 ~0 (text); synsets +1 -1 ~1",
         "",
         "@ sent_id:1\ta b c d e f",
         "~ 1--> Cluster 2:",
@@ -119,7 +120,7 @@ def test_diff_of_a_hand_made_store(cli: RunCli, tmp_path: Path) -> None:
         "+   b --> c --> d",
     ]
     doc = orjson.loads(
-        cli("gold", "diff", "1.0.0", "1.1.0", "--gold-dir", root, "--format", "json").stdout
+        cli("gold", "diff", "3.0.0", "3.1.0", "--gold-dir", root, "--format", "json").stdout
     )
     (en,) = doc["languages"]
     assert en["sentences"] == [
@@ -143,9 +144,9 @@ def test_diff_of_a_hand_made_store(cli: RunCli, tmp_path: Path) -> None:
         }
     ]
     # A version against itself: no difference.
-    same = cli("gold", "diff", "1.1.0", "1.1.0", "--gold-dir", root)
+    same = cli("gold", "diff", "3.1.0", "3.1.0", "--gold-dir", root)
     assert same.stdout.splitlines() == [
-        "== en: gold 1.1.0 -> 1.1.0: sentences +0 -0 ~0 (text); synsets +0 -0 ~0"
+        "== en: gold 3.1.0 -> 3.1.0: sentences +0 -0 ~0 (text); synsets +0 -0 ~0"
     ]
 
 

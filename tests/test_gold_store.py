@@ -20,6 +20,7 @@ import pytest
 
 import benchie_cli.gold_store as gold_store
 from benchie_cli import DEFAULT_GOLD_VERSION, __version__
+from benchie_cli.textio import sha256_file
 
 from .conftest import GOLD_DIR, RunCli, example
 
@@ -129,7 +130,7 @@ def test_gold_list_json(cli: RunCli) -> None:
         {"facet": "minimal", "derived_from": "default"},
     ]
     assert orjson.loads(result.stdout) == [
-        {"version": v, "default": v == V, "language": lang, "facets": facets}
+        {"version": v, "default": v == V, "released": True, "language": lang, "facets": facets}
         for v in VERSIONS
         for lang in ("en", "de", "zh")
     ]
@@ -360,23 +361,76 @@ def test_manifest_rebuild_recomputes_hashes_and_counts(cli: RunCli, tmp_path: Pa
     assert (version_dir / "manifest.json").read_bytes() == COMMITTED_MANIFEST.read_bytes()
 
 
-def test_manifest_of_a_changed_file_records_the_new_hash(cli: RunCli, tmp_path: Path) -> None:
-    """A released version's manifest is not rewritten over an edited file (exit 2, bytes
-    unchanged); with --force it is, and verify then names the shipped manifest it is not."""
+def test_shipped_version_never_changes(cli: RunCli, tmp_path: Path) -> None:
+    """A shipped version's manifest is not rewritten over an edited file, with or without
+    --force (exit 2, bytes unchanged), and score refuses the edited file."""
     root = copy_store(tmp_path)
     manifest = root / V / "manifest.json"
     shipped = manifest.read_bytes()
     flip_one_byte(root / V / GOLD_FILES["zh"])
     assert cli("gold", "verify", "--gold-dir", root).exit_code == 1
-    refused = cli("gold", "manifest", root / V)
-    assert refused.exit_code == 2 and "is released" in refused.stderr
-    assert manifest.read_bytes() == shipped
-    assert cli("gold", "manifest", "--force", root / V).exit_code == 0
-    assert manifest.read_bytes() != shipped
-    result = cli("gold", "verify", "--gold-dir", root)
-    assert result.exit_code == 1
-    assert f"{V}/manifest.json: error: manifest sha256" in result.stderr
-    assert f"the manifest of {V} is not the released one" in result.stderr
+    for force in ((), ("--force",)):
+        refused = cli("gold", "manifest", *force, root / V)
+        assert refused.exit_code == 2, refused.stderr
+        assert "is shipped with benchie-cli: it never changes" in refused.stderr
+        assert manifest.read_bytes() == shipped
+    score = cli("score", "--gold-dir", root, "--lang", "zh", example("zh", "m2oie_zh"))
+    assert score.exit_code == 1 and "differs from its manifest" in score.stderr
+
+
+def test_shipped_manifest_edited_by_hand_is_refused(cli: RunCli, tmp_path: Path) -> None:
+    """A shipped version whose manifest was rewritten to match an edited file (by hand, or by
+    an older benchie) is not scored: the report would name 1.1.0 for other gold."""
+    root = copy_store(tmp_path)
+    flip_one_byte(root / V / GOLD_FILES["en"])
+    manifest = root / V / "manifest.json"
+    doc = orjson.loads(manifest.read_bytes())
+    edited = sha256_file(root / V / GOLD_FILES["en"])
+    for entry in doc["files"]:
+        if entry["path"] == GOLD_FILES["en"]:
+            entry["sha256"] = edited
+    manifest.write_bytes(orjson.dumps(doc, option=orjson.OPT_INDENT_2) + b"\n")
+    score = cli("score", "--gold-dir", root, "--lang", "en", example("en", "clausie"))
+    assert score.exit_code == 1 and score.stdout == ""
+    assert (
+        f"gold {V}: manifest sha256" in score.stderr and "is not that of the gold" in score.stderr
+    )
+    verify = cli("gold", "verify", "--gold-dir", root)
+    assert verify.exit_code == 1 and f"the manifest of {V} is not the released one" in verify.stderr
+
+
+def test_released_version_of_ones_own_is_rewritten_only_with_force(
+    cli: RunCli, tmp_path: Path
+) -> None:
+    """A released version that is not shipped: refused without --force, rewritten with it,
+    and verify passes again."""
+    root = tmp_path / "gold"
+    shutil.copytree(GOLD_DIR / V, root / "9.0.0")
+    (root / "9.0.0" / "manifest.json").unlink()
+    assert cli("gold", "manifest", root / "9.0.0").exit_code == 0  # a draft
+    assert (
+        cli(
+            "gold",
+            "release",
+            "9.0.0",
+            "--no-dvc",
+            "--gold-dir",
+            root,
+            "--description",
+            "own",
+            "--license",
+            "CC BY 4.0",
+        ).exit_code
+        == 0
+    )
+    manifest = root / "9.0.0" / "manifest.json"
+    released = manifest.read_bytes()
+    flip_one_byte(root / "9.0.0" / GOLD_FILES["zh"])
+    refused = cli("gold", "manifest", root / "9.0.0")
+    assert refused.exit_code == 2 and manifest.read_bytes() == released
+    assert cli("gold", "manifest", "--force", root / "9.0.0").exit_code == 0
+    assert manifest.read_bytes() != released
+    assert cli("gold", "verify", "--gold-dir", root).exit_code == 0
 
 
 # --------------------------------------------------------------------------- resolution

@@ -58,7 +58,9 @@ def run(args: list[str], cwd: Path, env: dict[str, str]) -> subprocess.Completed
 
 def run_block(block: Block, cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
     proc = run(["bash", "-euo", "pipefail", "-c", block.text], cwd, env)
-    assert proc.returncode == 0, f"{block}\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}"
+    # pip's own warnings about the machine's configuration would hide the cause.
+    said = "\n".join(ln for ln in proc.stderr.splitlines() if not ln.startswith("WARNING: "))
+    assert proc.returncode == 0, f"{block}\n{proc.stdout[-3000:]}\n{said[-3000:]}"
     return proc
 
 
