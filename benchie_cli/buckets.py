@@ -57,6 +57,12 @@ def from_file(path: str, sent_ids: list[str]) -> Bucketing:
         sent_id, bucket = sent_id.strip(), bucket.strip()
         if not tab or not bucket:
             raise BenchieError("expected 'sent_id<TAB>bucket'", path=name, line=n)
+        if bucket == "all":  # the name of the row over every sentence
+            raise BenchieError(
+                "bucket name 'all' is reserved for the scores over every sentence; rename it",
+                path=name,
+                line=n,
+            )
         i = position.get(sent_id)
         if i is None:
             raise BenchieError(f"sentence id {sent_id!r} is not in the gold", path=name, line=n)

@@ -243,6 +243,10 @@ def test_user_buckets(cli: RunCli, tmp_path: Path) -> None:
     bad.write_text("1\tx\nno-such-sentence\ty\n", encoding="utf-8")
     res = cli("analyze", "--lang", "en", "--buckets", bad, example("en", "clausie"))
     assert res.exit_code == 2 and f"{bad}:2:" in res.stderr
+    # "all" names the row over every sentence: a bucket of that name would be overwritten.
+    bad.write_text("1\tshort\n2\tall\n", encoding="utf-8")
+    res = cli("analyze", "--lang", "en", "--buckets", bad, example("en", "clausie"))
+    assert res.exit_code == 2 and f"{bad}:2: error: bucket name 'all' is reserved" in res.stderr
 
 
 def test_stdin_is_refused(cli: RunCli) -> None:
