@@ -1339,6 +1339,8 @@ def gold_verify(gold_version: str | None, gold_dir: str | None) -> None:
     store = _store(gold_dir)
     versions = [gold_version] if gold_version else store.require_versions()
     problems = store.verify(versions)
+    for leftover in sorted(store.root.glob(".new-*")):  # a `gold new` killed before cleanup
+        problems.append((leftover.name, "left by an interrupted `gold new`: remove it"))
     not_shipped = []
     for version in versions:
         mismatch = store.shipped_mismatch(version)

@@ -11,15 +11,19 @@ release`` freezes it. A released version never changes: corrections are a new ve
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import hashlib
 import os
 import re
 import shutil
+import signal
 import stat
 import subprocess
 import sys
 import tempfile
+import time
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -68,6 +72,47 @@ class Added:
     dvc_file: Path | None
     dvc_note: str
     remote: str | None
+
+
+@contextlib.contextmanager
+def signals_deferred() -> Iterator[None]:
+    """Hold SIGINT, SIGTERM and SIGHUP until the block ends, where they are handled as
+    usual: for the steps that must not stop half-way (removing a temporary version, the
+    ``dvc add`` that writes a version's DVC file and stages its remote). A child process
+    (dvc, git) starts with them unblocked and still gets a Ctrl-C from the terminal."""
+    stops = {getattr(signal, n) for n in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, n)}
+    mask = getattr(signal, "pthread_sigmask", None)
+    previous = mask(signal.SIG_BLOCK, stops) if mask is not None else None
+    try:
+        yield
+    finally:
+        if mask is not None and previous is not None:
+            mask(signal.SIG_SETMASK, previous)
+
+
+def _check_store_root(store_root: Path) -> None:
+    """A store is a directory of versions, not a version nor a directory inside one (or
+    inside anything DVC tracks): ``gold new --gold-dir gold/1.1.0`` would otherwise write
+    into a released version, and ``dvc add`` re-add its parent."""
+    for directory in (store_root.resolve(), *store_root.resolve().parents):
+        if (directory / MANIFEST).is_file() or os.path.lexists(f"{directory}.dvc"):
+            what = "a gold version" if (directory / MANIFEST).is_file() else "tracked by DVC"
+            raise BenchieError(
+                f"--gold-dir {printable_path(str(store_root))} is not a gold store: "
+                f"{printable_path(str(directory))} is {what}; give the directory that holds "
+                "the versions"
+            )
+
+
+def _remove_stale_temporaries(store_root: Path) -> None:
+    """``.new-*`` directories of runs killed (SIGKILL, power loss) more than an hour ago."""
+    cutoff = time.time() - 3600
+    for path in store_root.glob(".new-*"):
+        try:
+            if path.is_dir() and not path.is_symlink() and path.stat().st_mtime < cutoff:
+                shutil.rmtree(path, ignore_errors=True)
+        except OSError:
+            continue
 
 
 def dvc_command() -> str | None:
@@ -158,21 +203,30 @@ def _track(
             why = "DVC is not installed"
         else:
             why = "the store is in no DVC repository"
+        if os.path.lexists(store_root / f"{version}.dvc"):
+            return None, (
+                f"not tracked by DVC ({why}), and its DVC file {version}.dvc is now stale: "
+                f"run `dvc add` on {printable_path(str(store_root / version))}"
+            )
         return None, f"not tracked by DVC ({why}); track it with `dvc add` where you keep it"
     dvc, repo = tracking
     target = os.path.relpath(store_root.resolve() / version, repo)
     dvc_file = store_root / f"{version}.dvc"
     shown = display_name(str(dvc_file))
     try:
-        _run_dvc(dvc, repo, "add", "--quiet", target)
+        _run_dvc(dvc, repo, "add", target)
         if remote is not None:
             _set_remote(dvc_file, remote)
     except BenchieError as exc:
         # The version is in place: say so, or the user would believe nothing was written.
-        raise BenchieError(
-            f"gold {version} was written to {printable_path(str(store_root / version))} but "
-            f"is not tracked by DVC as asked: {exc.message}"
-        ) from None
+        # Said at once: a Ctrl-C that killed dvc is handled (exit 130) right after this
+        # block, and would drop the error on its way out.
+        sys.stderr.write(
+            f"benchie: gold {version} was written to "
+            f"{printable_path(str(store_root / version))} but is not tracked by DVC: run "
+            "`dvc add` on it, or remove it to start again\n"
+        )
+        raise BenchieError(exc.message) from None
     if remote is not None:
         try:
             _restage(dvc, repo, dvc_file)
@@ -237,7 +291,14 @@ def _collect(source: Path) -> tuple[list[tuple[str, Path]], list[Path]]:
     gold: list[tuple[str, Path]] = []
     top: list[Path] = []
     facet_file: dict[str, str] = {}
-    for path in sorted(source.rglob("*")):
+    try:
+        found = sorted(source.rglob("*"))
+    except RecursionError:
+        raise BenchieError(
+            "a directory tree too deep to walk: a version is <lang>/<facet>/FILE",
+            path=str(source),
+        ) from None
+    for path in found:
         rel = path.relative_to(source)
         shown = printable_path(rel.as_posix())
         if shown != rel.as_posix():
@@ -266,6 +327,10 @@ def _collect(source: Path) -> tuple[list[tuple[str, Path]], list[Path]]:
         if len(rel.parts) == 1:
             if rel.name == MANIFEST:
                 continue  # the new version gets a manifest of its own
+            if path.is_symlink():  # a note is copied as it is: not whatever a link reaches
+                raise BenchieError(
+                    f"{shown} is a symbolic link: copy the file in", path=str(source)
+                )
             top.append(path)
         elif len(rel.parts) == 3 and rel.parts[0] in LANGUAGES:
             slot = "/".join(rel.parts[:2])
@@ -346,7 +411,11 @@ def new_version(
         raise BenchieError(f"gold {version} is a version benchie-cli ships; choose another")
     if not store_root.is_dir():
         raise BenchieError(f"gold store {printable_path(str(store_root))} does not exist")
+    _check_store_root(store_root)
+    _check_text("--description", description)
+    _check_text("--license", license)
     gold_files, top_files = _collect(source)
+    _remove_stale_temporaries(store_root)
     tracking = _check_remote(remote, use_dvc, store_root)
     tmp: Path | None = None
     try:
@@ -364,11 +433,27 @@ def new_version(
         data = manifest_bytes(manifest)
         (tmp / MANIFEST).write_bytes(data)
         _make_readable(tmp)
-        os.rename(tmp, target)
+        try:
+            os.rename(tmp, target)
+        except OSError:
+            if os.path.lexists(target):  # another `gold new` of the same version won
+                raise BenchieError(
+                    f"gold {version} was created meanwhile by another run; nothing of this "
+                    "one was kept"
+                ) from None
+            raise
+    except OSError as exc:
+        where = exc.filename if isinstance(exc.filename, str) else str(store_root)
+        raise BenchieError(
+            f"cannot write the new version: {exc.strerror or exc}; nothing was kept",
+            path=display_name(where),
+        ) from None
     finally:
         if tmp is not None and tmp.exists():
-            shutil.rmtree(tmp, ignore_errors=True)
-    dvc_file, note = _track(tracking, store_root, version, remote, use_dvc)
+            with signals_deferred():  # a second Ctrl-C must not leave half of it behind
+                shutil.rmtree(tmp, ignore_errors=True)
+    with signals_deferred():
+        dvc_file, note = _track(tracking, store_root, version, remote, use_dvc)
     return Added(
         version,
         target,
@@ -393,8 +478,8 @@ def _keep_upstream_paths(manifest: Manifest, source: Path) -> Manifest:
     copied from a store) lists with the same path and sha256: a byte-identical copy has the
     same provenance. The source's manifest is otherwise ignored; the new one is rebuilt."""
     try:
-        old: Any = orjson.loads((source / MANIFEST).read_bytes())
-    except (OSError, orjson.JSONDecodeError):
+        old: Any = orjson.loads(read_whole(str(source / MANIFEST), what="manifest"))
+    except (BenchieError, OSError, orjson.JSONDecodeError):
         return manifest
     if not isinstance(old, dict) or not isinstance(old.get("files"), list):
         return manifest
@@ -436,6 +521,9 @@ def release_version(
     # an editor's backup (``en/default/.gold.txt.orig``, which the manifest would list and
     # scoring take as the gold: it sorts first) or a second file for one facet.
     _collect(version_dir)
+    for option, value in (("--description", description), ("--license", license)):
+        if value is not None:
+            _check_text(option, value)
     tracking = _check_remote(remote, use_dvc, store_root)
     old = build_manifest(version_dir, description=description, license=license)
     missing = [
@@ -458,11 +546,16 @@ def release_version(
     manifest_path.chmod(mode)  # atomic_write gives the umask's mode (0600 under 077)
     data = manifest_bytes(manifest)
     remote = remote or dvc_remote_of(store_root, version)
-    dvc_file, note = _track(tracking, store_root, version, None, use_dvc)
-    if remote is not None and dvc_file is not None and dvc_remote_of(store_root, version) is None:
-        _set_remote(dvc_file, remote)  # `dvc add` rewrote the file without it
-        if tracking is not None:
-            _restage(*tracking, dvc_file)
+    with signals_deferred():  # the manifest says released: its DVC file must follow
+        dvc_file, note = _track(tracking, store_root, version, None, use_dvc)
+        if (
+            remote is not None
+            and dvc_file is not None
+            and dvc_remote_of(store_root, version) is None
+        ):
+            _set_remote(dvc_file, remote)  # `dvc add` rewrote the file without it
+            if tracking is not None:
+                _restage(*tracking, dvc_file)
     return Added(
         version,
         version_dir,
@@ -499,3 +592,10 @@ def changelog_stub(added: Added, today: datetime.date | None = None) -> str:
 
 def _count(n: int, noun: str) -> str:
     return f"{n:,} {noun}{'' if n == 1 else 's'}"
+
+
+def _check_text(option: str, value: str) -> None:
+    """A description or licence is one line of text: it goes into a manifest that never
+    changes and into the CHANGELOG entry, where a newline could forge a heading."""
+    if any(ord(c) < 32 or ord(c) == 127 for c in value):
+        raise BenchieError(f"{option}: one line of text, without control characters")

@@ -31,6 +31,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import stat
 import sys
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -109,9 +110,16 @@ def tracked_versions(root: Path) -> list[str]:
 def dvc_remote_of(root: Path, version: str) -> str | None:
     """The DVC remote a version's ``.dvc`` file names (``remote:``), if any: for hints only."""
     try:
-        match = _DVC_REMOTE.search((root / f"{version}.dvc").read_text("utf-8", "replace"))
+        fd = os.open(root / f"{version}.dvc", os.O_RDONLY | os.O_NONBLOCK)
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                return None
+            head = os.read(fd, 65536)  # a .dvc file is a few lines; never a hang, never GBs
+        finally:
+            os.close(fd)
     except OSError:
         return None
+    match = _DVC_REMOTE.search(head.decode("utf-8", "replace"))
     return match.group(1) if match else None
 
 
@@ -364,17 +372,17 @@ class GoldStore:
             )
         path = self.root / version / MANIFEST
         where = str(path)
-        try:
-            raw = path.read_bytes()
-            data = orjson.loads(raw)
-        except FileNotFoundError:
+        if not os.path.lexists(path):
             raise BenchieError(
                 "gold version has no manifest.json: for a draft laid out by hand, write it "
                 f"with `benchie gold manifest {printable_path(str(self.root / version))}`",
                 path=where,
-            ) from None
-        except OSError as exc:
-            raise BenchieError(f"cannot read manifest: {exc.strerror or exc}", path=where) from None
+            )
+        if not path.is_file():  # a FIFO would block the read until a writer came
+            raise BenchieError("corrupt manifest: not a regular file", path=where)
+        raw = read_whole(where, what="manifest")  # bounded
+        try:
+            data = orjson.loads(raw)
         except orjson.JSONDecodeError as exc:
             raise BenchieError(f"corrupt manifest: not JSON ({exc})", path=where) from None
         if not isinstance(data, dict) or data.get("schema") != MANIFEST_SCHEMA:
@@ -472,7 +480,12 @@ class GoldStore:
         for version in versions or self.versions():
             manifest = self.manifest(version)
             listed = {entry.path for entry in manifest.files}
-            for path in sorted((self.root / version).glob("*/**/*")):
+            try:
+                found = sorted((self.root / version).glob("*/**/*"))
+            except RecursionError:
+                problems.append((version, "a directory tree too deep to list; remove it"))
+                found = []
+            for path in found:
                 rel = path.relative_to(self.root / version).as_posix()
                 if path.is_file() and rel not in listed:
                     problems.append((f"{version}/{rel}", "not listed in the manifest"))
@@ -525,21 +538,26 @@ def build_manifest(
     """
     from benchie_cli.gold import parse_gold_bytes  # the store itself does not parse gold
 
-    version = version or version_dir.name
+    version = version or version_dir.resolve().name
     if not _VERSION.fullmatch(version):
         raise BenchieError(f"a gold version is named MAJOR.MINOR.PATCH, not {version!r}")
     previous: dict[str, Any] = {}
     old_path = version_dir / MANIFEST
     if old_path.is_file():
         try:
-            previous = orjson.loads(old_path.read_bytes())
+            previous = orjson.loads(read_whole(str(old_path), what="manifest"))
         except orjson.JSONDecodeError:
             previous = {}
         if not isinstance(previous, dict):
             previous = {}
+    old_files = previous.get("files")
+    if not isinstance(old_files, list) or not all(isinstance(f, dict) for f in old_files):
+        old_files = []  # only prose and provenance are kept from it: a broken list has none
     if released is None:
         released = bool(previous) and previous.get("status") != DRAFT
-    upstream = {f.get("path"): f.get("upstream_path") for f in previous.get("files", [])}
+    upstream = {
+        f["path"]: f.get("upstream_path") for f in old_files if isinstance(f.get("path"), str)
+    }
     entries = []
     for path in sorted(version_dir.glob("*/*/*")):
         if not path.is_file():
@@ -606,11 +624,13 @@ def is_released(version_dir: Path) -> bool:
     """Whether the version in ``version_dir`` has a manifest that is not a draft's. An
     unreadable manifest counts as released: the store is never written on a guess."""
     path = version_dir / MANIFEST
-    if not path.exists():
+    if not os.path.lexists(path):
         return False
+    if not path.is_file():
+        return True
     try:
-        data = orjson.loads(path.read_bytes())
-    except (OSError, orjson.JSONDecodeError):
+        data = orjson.loads(read_whole(str(path), what="manifest"))
+    except (BenchieError, orjson.JSONDecodeError):
         return True
     return not (isinstance(data, dict) and data.get("status") == DRAFT)
 

@@ -553,7 +553,7 @@ def test_remote_refusals_without_dvc_repository(cli: RunCli, tmp_path: Path) -> 
         (["--remote", "-x"], "is not a DVC remote name"),
     ]
     if lifecycle.dvc_repo_of(store) is None:  # tmp_path lies in no DVC repository
-        missing = "DVC is not installed" if lifecycle.dvc_command() is None else "no DVC repository"
+        missing = "the store is in no DVC repository"  # whether DVC is installed or not
         cases.append((["--remote", "private"], missing))
     for extra, message in cases:
         result = cli(*new_args("2.0.0", src, store, *extra))
@@ -664,10 +664,11 @@ def test_dvc_failure_after_writing_says_the_version_was_written(
 
     result = cli(*new_args("2.0.0", src, store, "--remote", "private"))
     assert result.exit_code == 2
-    assert (
-        f"gold 2.0.0 was written to {store / '2.0.0'} but is not tracked by DVC as asked: "
-        "`dvc add --quiet store/2.0.0` failed: ERROR: boom (add --quiet store/2.0.0)"
-    ) in result.stderr
+    assert result.stderr.splitlines() == [
+        f"benchie: gold 2.0.0 was written to {store / '2.0.0'} but is not tracked by DVC: "
+        "run `dvc add` on it, or remove it to start again",
+        "benchie: error: `dvc add store/2.0.0` failed: ERROR: boom (add store/2.0.0)",
+    ]
     assert (store / "2.0.0" / EN_REL).read_bytes() == EN_TINY
     assert manifest_of(store, "2.0.0")["version"] == "2.0.0"
 
@@ -679,7 +680,7 @@ def test_release_puts_back_a_remote_that_dvc_add_dropped(
     it; the fake does not): ``gold release`` writes it back."""
     store, src = copy_store(tmp_path, versions=()), make_source(tmp_path)
     out = "outs:\\n- md5: 0123.dir\\n  size: 1\\n  nfiles: 3\\n  hash: md5\\n  path: %s\\n"
-    fake_dvc(tmp_path, monkeypatch, add=f'printf "{out}" "${{3##*/}}" > "$3.dvc"; exit 0')
+    fake_dvc(tmp_path, monkeypatch, add=f'printf "{out}" "${{2##*/}}" > "$2.dvc"; exit 0')
     added = lifecycle.new_version(
         store, "2.0.0", src, description="d", license="l", draft=True, remote="private"
     )
@@ -1117,3 +1118,84 @@ def test_many_warnings_are_summarised(cli: RunCli, tmp_path: Path) -> None:
     count = sum(": warning: " in ln for ln in total.stdout.splitlines())
     assert count > 10
     assert f"benchie: {count:,} warning(s) in all" in result.stderr
+
+
+def test_a_version_directory_is_no_store(cli: RunCli, tmp_path: Path) -> None:
+    """`--gold-dir gold/1.1.0` would write into a released version (and make DVC re-add
+    it): refused before anything is written, as is a directory inside a version."""
+    store = copy_store(tmp_path, versions=("1.1.0",))
+    before = snapshot(store)
+    for inside in (store / "1.1.0", store / "1.1.0" / "en"):
+        result = cli(*new_args("2.0.0", make_source(tmp_path, name=inside.name), inside))
+        assert result.exit_code == 2
+        assert "is not a gold store" in result.stderr and "is a gold version" in result.stderr
+    assert snapshot(store) == before
+
+
+def test_broken_files_list_of_an_old_manifest_is_no_traceback(cli: RunCli, tmp_path: Path) -> None:
+    store = copy_store(tmp_path, versions=())
+    shutil.copytree(make_source(tmp_path), store / "2.0.0")
+    for files in ("5", "[1]", '{"a": 1}', '[{"path": []}]'):
+        (store / "2.0.0" / "manifest.json").write_text(
+            f'{{"schema": 1, "version": "2.0.0", "status": "draft", "files": {files}}}'
+        )
+        result = cli("gold", "manifest", store / "2.0.0")
+        assert result.exit_code == 0, (files, result.stderr)
+        assert [f["path"] for f in manifest_of(store, "2.0.0")["files"]] == [EN_REL]
+
+
+def test_descriptions_are_one_line(cli: RunCli, tmp_path: Path) -> None:
+    """A newline would forge a heading in the CHANGELOG entry of a manifest never changed."""
+    store = copy_store(tmp_path, versions=())
+    args = new_args("2.0.0", make_source(tmp_path), store, "--no-dvc")
+    args[args.index("--description") + 1] = "ok\n## [gold-9.9.9] - 2026-01-01"
+    result = cli(*args)
+    assert result.exit_code == 2 and "--description: one line of text" in result.stderr
+    assert snapshot(store) == {}
+
+
+def test_top_level_links_are_not_followed(cli: RunCli, tmp_path: Path) -> None:
+    src = make_source(tmp_path)
+    (src / "README").symlink_to("/etc/hostname")
+    store = copy_store(tmp_path, versions=())
+    result = cli(*new_args("2.0.0", src, store, "--no-dvc"))
+    assert result.exit_code == 2 and "README is a symbolic link" in result.stderr
+    assert snapshot(store) == {}
+
+
+def test_too_deep_a_tree_is_an_error(cli: RunCli, tmp_path: Path) -> None:
+    src = make_source(tmp_path)
+    levels = [src / "en"]
+    for _ in range(1100):  # deeper than the interpreter's recursion limit
+        levels.append(levels[-1] / "a")
+        levels[-1].mkdir()  # one level at a time: os.makedirs recurses too
+    try:
+        result = cli(*new_args("2.0.0", src, copy_store(tmp_path, versions=()), "--no-dvc"))
+        assert result.exit_code == 2
+        assert "a directory tree too deep to walk" in result.stderr
+    finally:  # pytest's clean-up of tmp_path recurses too: remove it one level at a time
+        for level in reversed(levels[1:]):
+            level.rmdir()
+
+
+def test_leftover_of_a_killed_run_is_reported_and_a_fifo_manifest_does_not_hang(
+    tmp_path: Path,
+) -> None:
+    store = copy_store(tmp_path, versions=("1.1.0",))
+    (store / ".new-2.0.0-abcd" / "en").mkdir(parents=True)
+    run = [sys.executable, "-m", "benchie_cli", "gold", "verify", "--gold-dir", str(store)]
+    verify = subprocess.run(run, capture_output=True, text=True, timeout=60, check=False)
+    assert verify.returncode == 1
+    assert ".new-2.0.0-abcd: error: left by an interrupted `gold new`" in verify.stderr
+    shutil.rmtree(store / ".new-2.0.0-abcd")
+    (store / "3.0.0").mkdir()
+    os.mkfifo(store / "3.0.0" / "manifest.json")
+    listed = subprocess.run(
+        [sys.executable, "-m", "benchie_cli", "gold", "list", "--gold-dir", str(store)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert listed.returncode == 2 and "Traceback" not in listed.stderr
+    assert "3.0.0/manifest.json" in listed.stderr
