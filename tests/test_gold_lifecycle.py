@@ -1172,7 +1172,14 @@ def test_too_deep_a_tree_is_an_error(cli: RunCli, tmp_path: Path) -> None:
     try:
         result = cli(*new_args("2.0.0", src, copy_store(tmp_path, versions=()), "--no-dvc"))
         assert result.exit_code == 2
-        assert "a directory tree too deep to walk" in result.stderr
+        # Python 3.11 walks the tree recursively (RecursionError, caught), 3.12 does not
+        # (the first level that is no language or facet directory is then named).
+        expected = (
+            "a directory tree too deep to walk"
+            if sys.version_info < (3, 12)
+            else ("unexpected directory en/a")
+        )
+        assert expected in result.stderr and len(result.stderr.splitlines()) == 1
     finally:  # pytest's clean-up of tmp_path recurses too: remove it one level at a time
         for level in reversed(levels[1:]):
             level.rmdir()
