@@ -15,21 +15,13 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
+from benchie_cli import published
 from benchie_cli.cli import main
 
 REPO = Path(__file__).resolve().parent.parent
 GOLD_DIR = REPO / "gold"
 EXAMPLES = REPO / "examples" / "submissions"
-ENGLISH_SYSTEMS = (
-    "clausie",
-    "minie",
-    "stanford",
-    "openie6",
-    "roi_t",
-    "roi_n",
-    "naive_oie",
-    "m2oie_en",
-)
+ENGLISH_SYSTEMS = published.ENGLISH_SYSTEMS
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:

@@ -11,23 +11,13 @@ import hashlib
 import orjson
 import pytest
 
+from benchie_cli import published
 from benchie_cli.gold import load_gold
 from benchie_cli.scoring import ScoreOptions, Scorer
 
 from .conftest import GOLD_DIR, RunCli, example
 
-PUBLISHED = [
-    ("en", "clausie", 0.5029154518950437, 0.25555555555555554, 0.33889980353634575),
-    ("en", "minie", 0.4290617848970252, 0.2777777777777778, 0.33723021582733814),
-    ("en", "stanford", 0.11082070047046524, 0.15703703703703703, 0.12994177137603433),
-    ("en", "openie6", 0.3110871905274489, 0.21407407407407408, 0.2536200087757789),
-    ("en", "roi_t", 0.3732394366197183, 0.07851851851851852, 0.12974296205630356),
-    ("en", "roi_n", 0.20287539936102236, 0.09407407407407407, 0.12854251012145748),
-    ("en", "naive_oie", 0.03336921420882669, 0.022962962962962963, 0.02720491443615621),
-    ("en", "m2oie_en", 0.3924050632911392, 0.16074074074074074, 0.2280609563846558),
-    ("de", "m2oie_de", 0.08945686900958466, 0.02578268876611418, 0.04002859185132237),
-    ("zh", "m2oie_zh", 0.17555938037865748, 0.10261569416498995, 0.12952380952380954),
-]
+PUBLISHED = list(published.PUBLISHED)
 
 GOLD_FILES = {
     "en": GOLD_DIR / "1.0.0/en/default/benchie_gold_annotations_en.txt",
