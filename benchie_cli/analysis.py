@@ -21,6 +21,12 @@ from benchie_cli.gold import Gold, parse_gold_bytes
 from benchie_cli.gold_store import ResolvedGold
 from benchie_cli.index_cache import load_compiled
 from benchie_cli.report import implicit_tag
+from benchie_cli.robustness import (
+    CliqueAssignment,
+    benchie_sentence_scores,
+    read_cliques,
+    robustness,
+)
 from benchie_cli.scoring import ScoreOptions, Scorer, SystemResult
 from benchie_cli.slot_errors import analyse
 
@@ -68,12 +74,28 @@ def _same_bytes(again: SystemResult, first: SystemResult) -> SystemResult:
     return again
 
 
+def _robustness_json(result: SystemResult, cliques: CliqueAssignment) -> dict[str, Any]:
+    """ROBUST's scores of the default facet from the per-sentence counts, beside the corpus
+    score over every gold sentence."""
+    scores = benchie_sentence_scores(result.sentence_ids, result.tp, result.fp, result.fn)
+    p, r, f = result.scores
+    body = robustness(scores, cliques).as_json()
+    by_clique = body.pop("by_clique")
+    return {
+        "metric": "benchie",
+        **body,
+        "corpus": {"precision": p, "recall": r, "f1": f},
+        "by_clique": by_clique,
+    }
+
+
 def analyze(
     facets: dict[str, ResolvedGold],
     submissions: list[Submission],
     options: AnalyzeOptions,
     *,
     bucket_file: str | None = None,
+    clique_file: str | None = None,
     jobs: int | None = None,
 ) -> tuple[dict[str, Any], list[SystemResult], list[Failure]]:
     """Analyse ``submissions`` against the gold of each facet (``facets["default"]`` is
@@ -122,6 +144,9 @@ def analyze(
     bucketings: list[Bucketing] = [by_length(compiled.texts)]
     if bucket_file is not None:
         bucketings.append(from_file(bucket_file, compiled.sent_ids))
+    cliques: CliqueAssignment | None = None
+    if clique_file is not None:
+        cliques = read_cliques(clique_file, compiled.sent_ids)
 
     intervals: list[dict[str, significance.Interval]] = []
     comparisons: list[significance.Comparison] = []
@@ -163,6 +188,8 @@ def analyze(
             ).as_json(),
             "buckets": {b.name: bucket_scores(result, b) for b in bucketings},
         }
+        if cliques is not None:  # docs/profiling.md, "Clique robustness"
+            system["robustness"] = _robustness_json(result, cliques)
         if result.curve is not None:  # a file with confidences (README, "Confidences")
             system["confidence"] = result.curve.as_json()
         systems.append(system)
@@ -204,6 +231,7 @@ def analyze(
             }
             for b in bucketings
         ],
+        **({"cliques": cliques.as_json()} if cliques is not None else {}),
         "systems": systems,
         "comparisons": [c.as_json() for c in comparisons],
     }

@@ -108,6 +108,8 @@ def to_text(report: dict[str, Any]) -> str:
             for s in systems
         ]
         out += render(rows, range(1, len(names) + 1))
+    if "cliques" in report:
+        out += _robustness_text(report["cliques"], systems)
     if report["comparisons"]:
         out += [
             "",
@@ -133,6 +135,64 @@ def to_text(report: dict[str, Any]) -> str:
         out.append(f"FAILED {failure['name']}: {failure['error']}")
     out += ["", report["signature"]]
     return "\n".join(out) + "\n"
+
+
+def _robustness_summary(cliques: dict[str, Any]) -> str:
+    """What the clique file holds: cliques, sentences, singletons, sentences in no clique."""
+    singletons = len(cliques["singleton_cliques"])
+    return (
+        f"{cliques['cliques']} cliques of {cliques['sentences']} sentences"
+        + (f", {singletons} of a single sentence" if singletons else "")
+        + (f"; {cliques['unassigned']} sentences in no clique" if cliques["unassigned"] else "")
+    )
+
+
+_ROBUSTNESS_HEADER = [
+    "system",
+    "P robust",
+    "R robust",
+    "F1 robust",
+    "P corpus",
+    "R corpus",
+    "F1 corpus",
+    "F1 robust - corpus",
+    "F1 var. mean",
+    "F1 var. median",
+    "F1 var. max",
+]
+
+
+def _robustness_row(s: dict[str, Any]) -> list[str]:
+    rob = s["robustness"]
+    corpus, var = rob["corpus"], rob["f1_variance"]
+    return [
+        s["name"],
+        _f(rob["precision"]),
+        _f(rob["recall"]),
+        _f(rob["f1"]),
+        _f(corpus["precision"]),
+        _f(corpus["recall"]),
+        _f(corpus["f1"]),
+        f"{rob['f1'] - corpus['f1']:+.4f}",
+        _f(var["mean"]),
+        _f(var["median"]),
+        _f(var["max"]),
+    ]
+
+
+def _robustness_text(cliques: dict[str, Any], systems: list[dict[str, Any]]) -> list[str]:
+    out = [
+        "",
+        f"Clique robustness (ROBUST), cliques from {cliques['file']}: "
+        + _robustness_summary(cliques),
+        "(robust: each clique's worst-F1 sentence, P and R averaged over cliques, F1 of the "
+        "means; variance: population variance of F1 within a clique)",
+        "",
+    ]
+    return out + render(
+        [_ROBUSTNESS_HEADER, *[_robustness_row(s) for s in systems]],
+        range(1, len(_ROBUSTNESS_HEADER)),
+    )
 
 
 # --------------------------------------------------------------------------- HTML
@@ -632,6 +692,79 @@ def _bucketing_html(n: int, bucketing: dict[str, Any], systems: list[dict[str, A
     return "".join(parts)
 
 
+def _robustness_html(cliques: dict[str, Any], systems: list[dict[str, Any]]) -> str:
+    """The ROBUST scores beside the corpus scores, and per system the distribution of the
+    per-clique F1 variance (paper Figure 5a) and its worst cliques."""
+    parts = [
+        "<h2>Clique robustness (ROBUST)</h2>",
+        f"<p>Cliques from <code>{escape(cliques['file'])}</code>: "
+        f"{escape(_robustness_summary(cliques))}.</p>",
+    ]
+    if cliques["singleton_cliques"]:
+        parts.append(
+            '<p class="note" id="singleton-cliques">Cliques of a single sentence (their worst '
+            "sentence is that sentence, their variance 0): "
+            + ", ".join(escape(c) for c in cliques["singleton_cliques"][:IDS_SHOWN])
+            + "</p>"
+        )
+    if cliques["unassigned"]:
+        ids = cliques["unassigned_sent_ids"]
+        more = f", … and {len(ids) - IDS_SHOWN} more" if len(ids) > IDS_SHOWN else ""
+        parts.append(
+            '<details class="unassigned" id="unassigned-cliques"><summary>'
+            f"{cliques['unassigned']} gold sentences are in no clique; they count only in the "
+            "corpus scores</summary><p>Their sentence ids: "
+            + ", ".join(escape(i) for i in ids[:IDS_SHOWN])
+            + f"{more}</p></details>"
+        )
+    parts.append(_table("robustness", _ROBUSTNESS_HEADER, [_robustness_row(s) for s in systems]))
+    parts.append(
+        '<p class="note">Robust: in each clique, the P, R and F1 of the sentence with the lowest '
+        "F1 (the first in gold order on ties); P and R are averaged over the cliques and F1 is "
+        "the F1 of those means (Qiao et al. 2023, Table 2). Corpus: the ordinary scores over "
+        "every gold sentence. Variance: the population variance of the F1 of a clique's "
+        'sentences (docs/profiling.md, "Clique robustness").</p>'
+    )
+    for n, s in enumerate(systems):
+        rob = s["robustness"]
+        bins = rob["f1_variance"]["histogram"]
+        worst = sorted(rob["by_clique"], key=lambda c: (c["f1"], -c["f1_variance"]))[:10]
+        parts.append(
+            f'<details id="robustness-{n}"><summary>{escape(s["name"])}: F1 variance per '
+            "clique (paper Figure 5a) and the lowest cliques</summary>"
+            + _table(
+                f"robustness-variance-{n}",
+                ["F1 variance", "cliques"],
+                [
+                    [
+                        f"[{b['low']:.3f}, {b['high']:.3f}{']' if k == len(bins) - 1 else ')'}",
+                        str(b["cliques"]),
+                    ]
+                    for k, b in enumerate(bins)
+                ],
+            )
+            + _table(
+                f"robustness-cliques-{n}",
+                ["clique", "sentences", "worst sentence", "P", "R", "F1", "mean F1", "F1 var."],
+                [
+                    [
+                        c["clique"],
+                        str(c["size"]),
+                        c["worst"],
+                        _f(c["precision"]),
+                        _f(c["recall"]),
+                        _f(c["f1"]),
+                        _f(c["mean_f1"]),
+                        _f(c["f1_variance"]),
+                    ]
+                    for c in worst
+                ],
+            )
+            + "</details>"
+        )
+    return "".join(parts)
+
+
 STYLE = """
 body { font: 14px/1.4 system-ui, sans-serif; margin: 2em auto; max-width: 900px; color: #222; }
 h1 { font-size: 1.5em; } h2 { font-size: 1.15em; margin-top: 2em; }
@@ -754,6 +887,8 @@ def to_html(report: dict[str, Any]) -> str:
     parts.append("<h2>Scores per bucket of sentences</h2>")
     for n, bucketing in enumerate(report["bucketings"]):
         parts.append(_bucketing_html(n, bucketing, systems))
+    if "cliques" in report:
+        parts.append(_robustness_html(report["cliques"], systems))
     if report["comparisons"]:
         comparisons = report["comparisons"]
         test = (

@@ -45,6 +45,8 @@ from benchie_cli.gold_store import (
 from benchie_cli.index_cache import load_compiled
 
 if TYPE_CHECKING:
+    from benchie_cli.batch import Submission
+    from benchie_cli.carb_report import CarbResult
     from benchie_cli.gold_lifecycle import Added
 from benchie_cli.mistakes import CODES as MISTAKE_CODES
 from benchie_cli.mistakes import MistakeCheck
@@ -463,6 +465,15 @@ def check_output(
     help="Refuse to score (exit 1) unless the gold's sha256 is this, or starts with this "
     "(12 hex digits at least, as in the signature).",
 )
+@click.option(
+    "--metric",
+    type=click.Choice(["benchie", "carb", "benchie,carb"]),
+    default="benchie",
+    show_default=True,
+    help="benchie: BenchIE's metric; carb: CaRB's (English only, against the gold version's "
+    "CaRB reference file; no implicit stripping); benchie,carb: both side by side, ranked "
+    "by BenchIE F1 (README, 'CaRB beside BenchIE').",
+)
 @input_format_option
 @retokenize_option
 def score(
@@ -480,6 +491,7 @@ def score(
     jobs: int | None,
     strict: bool,
     expect_gold: str | None,
+    metric: str,
     input_format: str,
     retokenize: bool,
 ) -> None:
@@ -499,14 +511,21 @@ def score(
     """
     from benchie_cli.report import build_report, to_json, to_markdown, to_table
 
+    if metric != "benchie":
+        _check_carb_options(
+            metric, lang, gold_file, facet, strip_implicit, case_sensitive, retokenize, per_sentence
+        )
     batch = expand(submissions)
     check_stdin_once(gold_file, [s.path for s in batch])
     expected = check_expect_gold(expect_gold) if expect_gold is not None else None
     resolved = resolve(gold_dir, gold_version, gold_file, lang, facet)
-    check_output(output, [*(s.path for s in batch), *resolved.inputs])
-    if expected is not None and not resolved.sha256.startswith(expected):
+    reference = None if metric == "benchie" else _carb_reference(gold_dir, gold_version, lang)
+    inputs = [*resolved.inputs, *(reference.inputs if reference is not None else [])]
+    check_output(output, [*(s.path for s in batch), *inputs])
+    pinned = reference if reference is not None and metric == "carb" else resolved
+    if expected is not None and not pinned.sha256.startswith(expected):
         raise BenchieError(
-            f"gold {resolved.display_path} has sha256 {resolved.sha256}, "
+            f"gold {pinned.display_path} has sha256 {pinned.sha256}, "
             f"not the expected {expect_gold}",
             exit_code=ExitCode.FAILED,
         )
@@ -525,31 +544,62 @@ def score(
         except BenchieError as exc:
             click.echo(f"benchie: {exc}", err=True)
             failures.append(Failure(submission, str(exc), exc.exit_code))
-    progress = len(batch) >= PROGRESS_MIN and sys.stderr.isatty()
-    with no_cyclic_gc():
-        check = mistake_check(lang, texts, gold_dir, gold_version, gold_file, retokenize)
-        scorer = Scorer(compiled, options, mistakes=check)
-        outcomes = score_each(scorer, readable, strict=strict, jobs=jobs)
-        with click.progressbar(
-            outcomes, length=len(readable), label="scoring", file=sys.stderr, hidden=not progress
-        ) as bar:
-            for outcome in bar:
-                if isinstance(outcome, Failure):
-                    click.echo(f"benchie: {outcome.message}", err=True)
-                    failures.append(outcome)
-                else:
-                    _summarise_warnings(outcome, lang)
-                    results.append(outcome)
-    if not results:  # nothing to report: the exit status of the worst failure
-        sys.exit(max(int(f.exit_code) for f in failures))
-    report = build_report(
-        resolved,
-        options,
-        results,
-        per_sentence=per_sentence,
-        failures=failures,
-        input_format=recorded,
-    )
+    if reference is not None and metric == "carb":  # CaRB's metric alone (lazily imported)
+        from benchie_cli.carb_report import build_carb_report
+
+        carb_results = _carb_each(readable, reference, texts, strict, failures)
+        if not carb_results:
+            sys.exit(max(int(f.exit_code) for f in failures))
+        report = build_carb_report(
+            reference, resolved, carb_results, failures=failures, input_format=recorded
+        )
+        results_count = len(carb_results)
+    else:
+        progress = len(batch) >= PROGRESS_MIN and sys.stderr.isatty()
+        if reference is not None:  # benchie,carb reads each submission twice
+            for submission in readable:
+                spool(submission.path)
+        with no_cyclic_gc():
+            check = mistake_check(lang, texts, gold_dir, gold_version, gold_file, retokenize)
+            scorer = Scorer(compiled, options, mistakes=check)
+            outcomes = score_each(scorer, readable, strict=strict, jobs=jobs)
+            with click.progressbar(
+                outcomes,
+                length=len(readable),
+                label="scoring",
+                file=sys.stderr,
+                hidden=not progress,
+            ) as bar:
+                for outcome in bar:
+                    if isinstance(outcome, Failure):
+                        click.echo(f"benchie: {outcome.message}", err=True)
+                        failures.append(outcome)
+                    else:
+                        _summarise_warnings(outcome, lang)
+                        results.append(outcome)
+        carb_results = None
+        if reference is not None and results:  # benchie,carb: CaRB's numbers beside
+            scored = {r.name for r in results}
+            carb_results = _carb_each(
+                [s for s in readable if s.name in scored], reference, texts, strict, failures
+            )
+            kept = {r.name for r in carb_results}
+            results = [r for r in results if r.name in kept]
+        if not results:  # nothing to report: the exit status of the worst failure
+            sys.exit(max(int(f.exit_code) for f in failures))
+        report = build_report(
+            resolved,
+            options,
+            results,
+            per_sentence=per_sentence,
+            failures=failures,
+            input_format=recorded,
+        )
+        if reference is not None and carb_results is not None:
+            from benchie_cli.carb_report import add_carb
+
+            report = add_carb(report, reference, carb_results)
+        results_count = len(results)
     fmt = fmt or ("json" if output is not None else "table")
     data = {
         "json": lambda: to_json(report),
@@ -557,13 +607,90 @@ def score(
         "markdown": lambda: to_markdown(report).encode(),
     }[fmt]()
     atomic_write(output or STDIN, data)
-    _say_written(output, fmt, f"{len(results)} system(s), gold {resolved.version}")
+    _say_written(output, fmt, f"{results_count} system(s), gold {resolved.version}")
     if failures:
         click.echo(
             f"benchie: {len(failures)} of {len(batch)} submission(s) could not be scored",
             err=True,
         )
         sys.exit(int(ExitCode.FAILED))
+
+
+def _check_carb_options(
+    metric: str,
+    lang: str,
+    gold_file: str | None,
+    facet: str,
+    strip_implicit: bool,
+    case_sensitive: bool,
+    retokenize: bool,
+    per_sentence: bool,
+) -> None:
+    """Refuse (exit 2) what ``--metric carb`` cannot do: a language without CaRB gold, a
+    gold outside the store (CaRB's gold is the store's reference file), and, for CaRB's
+    metric alone, the options of BenchIE's metric (they would change nothing)."""
+    from benchie_cli.carb_report import check_language
+
+    check_language(lang)
+    if gold_file is not None:
+        raise BenchieError(
+            f"--metric {metric} scores against a store version's CaRB reference file; "
+            "--gold-file does not apply (give --gold-version)"
+        )
+    if metric != "carb":
+        return
+    given = [
+        name
+        for name, on in (
+            (f"--facet {facet}", facet != "default"),
+            ("--keep-implicit", not strip_implicit),
+            ("--case-sensitive", case_sensitive),
+            ("--retokenize", retokenize),
+            ("--per-sentence", per_sentence),
+        )
+        if on
+    ]
+    if given:
+        raise BenchieError(
+            f"{', '.join(given)}: BenchIE's options, which do not apply to --metric carb "
+            "(CaRB scores every line as given); use --metric benchie,carb"
+        )
+
+
+def _carb_reference(gold_dir: str | None, version: str, lang: str) -> ResolvedGold:
+    """The CaRB reference file of store ``version``, checked against its manifest."""
+    from benchie_cli.carb_report import CARB_REFERENCE
+
+    root, _ = resolve_gold_dir(gold_dir)
+    try:
+        return GoldStore(root).reference(version, lang, CARB_REFERENCE)
+    except BenchieError as exc:
+        if "has no reference file" not in exc.message:
+            raise
+        raise BenchieError(
+            f"{exc.message}: --metric carb needs CaRB's gold of that version"
+        ) from None
+
+
+def _carb_each(
+    submissions: list[Submission],
+    reference: ResolvedGold,
+    texts: dict[str, str],
+    strict: bool,
+    failures: list[Failure],
+) -> list[CarbResult]:
+    """Each submission scored with CaRB's metric; one that cannot be is a failure."""
+    from benchie_cli.carb_report import load_reference, score_carb
+
+    gold = load_reference(reference)
+    out = []
+    for submission in submissions:
+        try:
+            out.append(score_carb(submission.path, submission.name, gold, texts, strict=strict))
+        except BenchieError as exc:
+            click.echo(f"benchie: {exc}", err=True)
+            failures.append(Failure(submission, str(exc), exc.exit_code))
+    return out
 
 
 def _summarise_warnings(result: SystemResult, lang: str) -> None:
@@ -627,6 +754,14 @@ def resolve_facets(
     "(sentence length buckets are always shown).",
 )
 @click.option(
+    "--cliques",
+    "clique_file",
+    default=None,
+    metavar="FILE",
+    help="Clique robustness (ROBUST): per clique of paraphrases given as sent_id<TAB>clique "
+    "lines, the scores of its worst sentence, and the F1 variance per clique.",
+)
+@click.option(
     "--resamples",
     type=RESAMPLES,
     default=1000,
@@ -674,6 +809,7 @@ def analyze(
     gold_file: str | None,
     gold_dir: str | None,
     bucket_file: str | None,
+    clique_file: str | None,
     resamples: int,
     seed: int,
     test: str,
@@ -687,7 +823,8 @@ def analyze(
     retokenize: bool,
 ) -> None:
     """Profile systems (paper §5): confidence intervals and significance, every facet, slot
-    errors and error buckets with examples, scores per bucket of sentences.
+    errors and error buckets with examples, scores per bucket of sentences, and with
+    --cliques, robustness over cliques of paraphrases (ROBUST).
 
     SUBMISSIONs as for `score` (files, NAME=PATH, directories); each is read once per facet,
     so standard input is not accepted.
@@ -708,7 +845,12 @@ def analyze(
         raise BenchieError("analyze reads each submission once per facet: give a file, not '-'")
     facets = resolve_facets(gold_dir, gold_version, gold_file, lang)
     check_output(
-        output, [*(s.path for s in batch), *facets["default"].inputs, *filter(None, [bucket_file])]
+        output,
+        [
+            *(s.path for s in batch),
+            *facets["default"].inputs,
+            *filter(None, [bucket_file, clique_file]),
+        ],
     )
 
     @functools.cache
@@ -724,7 +866,7 @@ def analyze(
     )
     with no_cyclic_gc():
         report, results, failures = run_analysis(
-            facets, batch, options, bucket_file=bucket_file, jobs=jobs
+            facets, batch, options, bucket_file=bucket_file, clique_file=clique_file, jobs=jobs
         )
     for result in results:
         _summarise_warnings(result, lang)

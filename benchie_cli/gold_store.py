@@ -431,6 +431,30 @@ class GoldStore:
                     "published BenchIE-E; score it with --gold-file FILE if you have one"
                 )
             raise BenchieError(f"gold {version} has no {facet!r} file for {language!r}")
+        return self._checked(version, manifest, entry, facet, derived_from)
+
+    def reference(self, version: str, language: str, name: str) -> ResolvedGold:
+        """The reference file ``<language>/reference/<name>`` of ``version`` (CaRB's gold,
+        for ``score --metric carb``), read once, hashed and checked against the manifest
+        like a gold file; its ``facet`` is ``"reference"``. A version without it is an
+        error (exit 2)."""
+        manifest = self.manifest(version)
+        rel = f"{language}/reference/{name}"
+        for entry in manifest.files:
+            if entry.kind == "reference" and entry.path == rel:
+                return self._checked(version, manifest, entry, "reference", None)
+        raise BenchieError(f"gold {version} has no reference file {rel}")
+
+    def _checked(
+        self,
+        version: str,
+        manifest: Manifest,
+        entry: GoldFileEntry,
+        facet: str,
+        derived_from: str | None,
+    ) -> ResolvedGold:
+        """The file of ``entry``, read once, its sha256 compared with the manifest's."""
+        language = entry.language
         path = self.root / version / entry.path
         if not path.is_file():
             raise BenchieError(

@@ -209,6 +209,10 @@ def _failure_lines(report: dict[str, Any]) -> list[str]:
 def to_table(report: dict[str, Any]) -> str:
     """The leaderboard as a fixed-width table for the terminal, failures and signature
     below it."""
+    if "metric" in report:  # --metric carb or benchie,carb: only such reports name it
+        from benchie_cli.carb_report import to_table as carb_table
+
+        return carb_table(report)
     columns = _columns(report)
     right = [0, *range(2, len(columns))]
     lines = render([columns, *_rows(report)], right)
@@ -221,6 +225,10 @@ def to_table(report: dict[str, Any]) -> str:
 def to_markdown(report: dict[str, Any]) -> str:
     """The leaderboard as a GitHub-flavoured markdown table, failures and signature below,
     ready for a README or a paper."""
+    if "metric" in report:
+        from benchie_cli.carb_report import to_markdown as carb_markdown
+
+        return carb_markdown(report)
     columns = _columns(report)
     lines = [
         "| " + " | ".join(columns) + " |",

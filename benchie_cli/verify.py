@@ -10,6 +10,10 @@ What the rebuilt report takes from the given one rather than re-deriving: each s
 ``name`` and ``file`` (a submission is identified by its bytes, whose sha256 is checked, not
 by where it lies on this machine) and the ``failures`` list (submissions that could not be
 scored have no numbers to re-derive).
+
+Reports of ``score --metric carb`` and ``--metric benchie,carb`` are re-derived too: CaRB's
+gold is the store's reference file of the report's gold version (``--gold-file`` does not
+apply), and the sentence texts come from that version's BenchIE gold.
 """
 
 from __future__ import annotations
@@ -82,10 +86,34 @@ def read_report(path: str) -> tuple[dict[str, Any], bytes]:
     return report, data
 
 
+#: The ``metric`` of reports of ``score --metric carb`` and ``--metric benchie,carb`` (the
+#: default report has no such key).
+CARB_METRICS = ("carb", "benchie,carb")
+
+
 def _check_shape(report: dict[str, Any], shown: str) -> None:
     """The fields verification reads, with their types (exit 2 when one is missing)."""
+    metric = report.get("metric", "benchie")
+    if metric not in CARB_METRICS and "metric" in report:
+        raise BenchieError(f"the report names an unknown metric {metric!r}", path=shown)
     try:
         gold, options, systems = report["gold"], report["options"], report["systems"]
+        if metric == "carb":
+            ok = (
+                isinstance(gold["version"], str)
+                and isinstance(gold["language"], str)
+                and isinstance(gold["files"][0]["sha256"], str)
+                and isinstance(options["lang"], str)
+                and isinstance(systems, list)
+                and systems
+                and all(
+                    isinstance(s["name"], str) and isinstance(s["file"], str) and "sha256" in s
+                    for s in systems
+                )
+            )
+            if not ok:
+                raise KeyError("shape")
+            return
         ok = (
             isinstance(gold["version"], str)
             and isinstance(gold["language"], str)
@@ -166,6 +194,15 @@ def rederive(
             f"the report has {len(systems)} system(s); give as many submissions "
             f"({len(submissions)} given), in its order, or none to read each system's file"
         )
+    metric = report.get("metric", "benchie")
+    if metric in CARB_METRICS:
+        if gold_file is not None:
+            raise BenchieError(
+                f"a --metric {metric} report is re-derived from the store's CaRB reference "
+                "file; --gold-file does not apply (give --gold-dir)"
+            )
+        if metric == "carb":
+            return _rederive_carb(report, submissions, gold_dir)
     opts = report["options"]
     options = ScoreOptions(
         opts["lang"],
@@ -189,6 +226,74 @@ def rederive(
             results.append(scorer.score(path, system["name"], jobs=jobs))
     rebuilt = build_report(
         resolved, options, results, per_sentence=opts["per_sentence"], input_format=input_format
+    )
+    if metric == "benchie,carb":
+        from benchie_cli.carb_report import add_carb
+
+        reference = _carb_reference(report, gold_dir)
+        carb_results = _score_carb(systems, submissions, reference, texts)
+        rebuilt = add_carb(rebuilt, reference, carb_results)
+    for given, derived in zip(systems, rebuilt["systems"], strict=True):
+        derived["file"] = given["file"]
+    if "failures" in report:
+        rebuilt["failures"] = report["failures"]
+    return rebuilt
+
+
+def _carb_reference(report: dict[str, Any], gold_dir: str | None) -> ResolvedGold:
+    """The CaRB reference file of the report's gold version, checked against the store's
+    manifest (a report naming another hash then differs in ``gold``)."""
+    from benchie_cli.carb_report import CARB_REFERENCE
+
+    root, _ = resolve_gold_dir(gold_dir)
+    gold = report["gold"]
+    return GoldStore(root).reference(gold["version"], gold["language"], CARB_REFERENCE)
+
+
+def _score_carb(
+    systems: list[dict[str, Any]],
+    submissions: list[str],
+    reference: ResolvedGold,
+    texts: dict[str, str],
+) -> list[Any]:
+    from benchie_cli.carb_report import load_reference, score_carb
+
+    gold = load_reference(reference)
+    return [
+        score_carb(path, system["name"], gold, texts)
+        for system, path in zip(systems, submissions, strict=True)
+    ]
+
+
+def _rederive_carb(
+    report: dict[str, Any], submissions: list[str], gold_dir: str | None
+) -> dict[str, Any]:
+    """A ``--metric carb`` report rebuilt: CaRB's gold from the report's gold version, the
+    sentence texts from that version's BenchIE gold, each submission read as ``score``
+    read it (native files converted with the input format recorded)."""
+    from benchie_cli.carb_report import build_carb_report, check_language
+    from benchie_cli.index_cache import load_compiled
+    from benchie_cli.native import prepare
+    from benchie_cli.scoring import no_cyclic_gc
+
+    systems, opts, gold = report["systems"], report["options"], report["gold"]
+    check_language(opts["lang"])
+    input_format = opts.get("input_format", "auto")
+    if input_format not in INPUT_FORMATS:
+        raise BenchieError(f"the report names an unknown input format {input_format!r}")
+    reference = _carb_reference(report, gold_dir)
+    root, _ = resolve_gold_dir(gold_dir)
+    resolved = GoldStore(root).resolve(gold["version"], opts["lang"], "default")
+    with no_cyclic_gc():
+        compiled = load_compiled(resolved)
+    texts = dict(zip(compiled.sent_ids, compiled.texts, strict=True))
+    for path in submissions:
+        prepare(path, input_format, lambda: texts)
+    rebuilt = build_carb_report(
+        reference,
+        resolved,
+        _score_carb(systems, submissions, reference, texts),
+        input_format=input_format,
     )
     for given, derived in zip(systems, rebuilt["systems"], strict=True):
         derived["file"] = given["file"]

@@ -1,0 +1,307 @@
+"""``benchie score --metric carb`` and ``--metric benchie,carb``: CaRB's metric on BenchIE
+submissions, and the BenchIE paper's Table 5 view of both metrics side by side.
+
+CaRB's gold for BenchIE's English sentences is the gold store's reference file
+``<version>/en/reference/carb_explicit.txt`` (:meth:`GoldStore.reference`: read once, hashed,
+checked against the manifest). A submission's lines become CaRB tuples as
+:func:`benchie_cli.carb_data.from_submission` makes them: the sentence is the BenchIE gold's
+text of the line's sentence id, so the BenchIE gold of the same version is read too, for its
+sentence texts only. Implicit extractions are *not* stripped (CaRB's scorer scores what it
+is given); a confidence column is used when the file declares one, else every line has 1.0
+and the curve has one point. docs/carb.md describes the metric.
+
+Reports: a CaRB-only report ranks by CaRB's F1 and its signature names the metric and the
+reference file's sha256; the side-by-side report is the BenchIE report of the same run with
+a ``carb`` object per system (CaRB's numbers and their difference from BenchIE's) and a
+second signature, ranked by BenchIE's F1 as always. The default report (``--metric
+benchie``) has no ``metric`` key and is unchanged. Only this module and the two CaRB modules
+know CaRB: ``score`` without ``--metric`` never imports them.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from benchie_cli import __version__
+from benchie_cli.batch import Failure
+from benchie_cli.carb_data import Extractions, from_submission, read_gold
+from benchie_cli.carb_metric import CarbScore, score
+from benchie_cli.errors import BenchieError, Diagnostic, ExitCode
+from benchie_cli.gold_store import ResolvedGold
+from benchie_cli.submission import Extraction, FileFacts, read_submission
+from benchie_cli.tables import render
+from benchie_cli.textio import display_name
+
+#: The reference file holding CaRB's gold for BenchIE's sentences, per language directory.
+CARB_REFERENCE = "carb_explicit.txt"
+#: The languages with CaRB gold: CaRB annotated English sentences only.
+CARB_LANGUAGES = ("en",)
+#: ``--metric`` values; ``benchie`` is the default and the only one without a ``metric`` key.
+METRICS = ("benchie", "carb", "benchie,carb")
+
+
+def check_language(lang: str) -> None:
+    """Refuse (exit 2) a language CaRB has no gold for."""
+    if lang not in CARB_LANGUAGES:
+        raise BenchieError(
+            f"--metric carb scores English only (CaRB's gold covers BenchIE's English "
+            f"sentences, reference/{CARB_REFERENCE}); --lang {lang} has no CaRB gold"
+        )
+
+
+def load_reference(reference: ResolvedGold) -> Extractions:
+    """CaRB's gold from the reference file's bytes (the ones whose sha256 was checked),
+    split into lines with universal newlines as CaRB's ``open`` does."""
+    try:
+        text = reference.data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise BenchieError(f"not UTF-8 ({exc})", path=reference.display_path) from None
+    return read_gold(io.StringIO(text, newline=None), reference.display_path)
+
+
+@dataclass(frozen=True, slots=True)
+class CarbResult:
+    """One submission scored with CaRB's metric."""
+
+    name: str
+    facts: FileFacts
+    #: Extractions whose sentence id is not in the gold: left out, as CaRB leaves out
+    #: sentences it cannot place.
+    unknown: int
+    result: CarbScore
+
+    def as_json(self) -> dict[str, Any]:
+        """The ``carb`` object of a report's system: P, R, F1 at CaRB's optimum, the AUC
+        and the number of points of the curve, unrounded."""
+        p, r, f1 = self.result.optimal
+        return {
+            "precision": p,
+            "recall": r,
+            "f1": f1,
+            "auc": self.result.auc,
+            "points": len(self.result.curve),
+        }
+
+
+def score_carb(
+    path: str,
+    name: str,
+    gold: Extractions,
+    texts: Mapping[str, str],
+    *,
+    strict: bool = False,
+) -> CarbResult:
+    """Score the BenchIE TSV submission at ``path`` with CaRB's metric against ``gold``.
+
+    An unusable line is an error (exit 2), as for BenchIE's metric; under ``strict`` so is
+    a warning or an extraction of an unknown sentence id (exit 1)."""
+    shown = display_name(path)
+    facts = FileFacts(path)
+    known: list[Extraction] = []
+    unknown = 0
+    for item in read_submission(path, facts):
+        if isinstance(item, Diagnostic):
+            if item.severity == "error":
+                raise BenchieError(item.message, path=shown, line=item.line)
+            if strict:
+                raise BenchieError(
+                    f"{item.message} (an error under --strict)",
+                    path=shown,
+                    line=item.line,
+                    exit_code=ExitCode.FAILED,
+                )
+        elif item.sent_id in texts:
+            known.append(item)
+        else:
+            if strict:
+                raise BenchieError(
+                    f"unknown sentence id {item.sent_id!r} (an error under --strict)",
+                    path=shown,
+                    line=item.line,
+                    exit_code=ExitCode.FAILED,
+                )
+            unknown += 1
+    return CarbResult(name, facts, unknown, score(gold, from_submission(known, texts)))
+
+
+def carb_signature(reference: ResolvedGold) -> str:
+    """The signature of CaRB's numbers: the metric, the gold version and the reference
+    file's sha256 (12 hex digits). Nothing else can change them: no option applies."""
+    return (
+        f"benchie|lang:{reference.language}|metric:carb"
+        f"|gold:{reference.version}@{reference.sha256[:12]}|v:{__version__}"
+    )
+
+
+def _ranks(f1s: list[float]) -> list[int]:
+    return [1 + sum(1 for other in f1s if other > f1) for f1 in f1s]
+
+
+def build_carb_report(
+    reference: ResolvedGold,
+    gold: ResolvedGold,
+    results: list[CarbResult],
+    *,
+    failures: list[Failure] | None = None,
+    input_format: str = "auto",
+) -> dict[str, Any]:
+    """The CaRB-only report: systems in the order given, ranked by CaRB's F1. ``gold`` is
+    the BenchIE gold whose sentence texts placed the submissions' lines."""
+    report: dict[str, Any] = {
+        "schema": 1,
+        "benchie_version": __version__,
+        "metric": "carb",
+        "signature": carb_signature(reference),
+        "gold": {
+            "version": reference.version,
+            "language": reference.language,
+            "files": [{"path": reference.display_path, "sha256": reference.sha256}],
+            "sentence_texts": {"path": gold.display_path, "sha256": gold.sha256},
+        },
+        "options": {
+            "lang": reference.language,
+            "metric": "carb",
+            **({"input_format": input_format} if input_format != "auto" else {}),
+        },
+        "systems": [
+            {
+                "name": r.name,
+                "rank": rank,
+                "file": r.facts.path,
+                "sha256": r.facts.sha256,
+                "lines": r.facts.lines,
+                "extractions": r.facts.extractions,
+                "unknown_sentence_ids": r.unknown,
+                "carb": r.as_json(),
+            }
+            for r, rank in zip(results, _ranks([r.result.optimal[2] for r in results]), strict=True)
+        ],
+    }
+    if failures:
+        report["failures"] = [f.as_json() for f in failures]
+    return report
+
+
+def add_carb(
+    report: dict[str, Any], reference: ResolvedGold, results: list[CarbResult]
+) -> dict[str, Any]:
+    """The side-by-side report: BenchIE's ``report`` (of the same systems, in the same
+    order) with the metric named, CaRB's signature after BenchIE's, the reference file in
+    ``gold``, and per system a ``carb`` object whose ``difference`` is CaRB - BenchIE."""
+    out: dict[str, Any] = {}
+    for key, value in report.items():
+        if key == "signature":
+            out["metric"] = "benchie,carb"
+            out["signature"] = value
+            out["carb_signature"] = carb_signature(reference)
+        elif key == "gold":
+            out["gold"] = {
+                **value,
+                "carb_reference": {"path": reference.display_path, "sha256": reference.sha256},
+            }
+        elif key == "options":
+            out["options"] = {**value, "metric": "benchie,carb"}
+        elif key == "systems":
+            out["systems"] = []
+            for system, carb in zip(value, results, strict=True):
+                numbers = carb.as_json()
+                numbers["difference"] = {
+                    k: numbers[k] - system[k] for k in ("precision", "recall", "f1")
+                }
+                out["systems"].append({**system, "carb": numbers})
+        else:
+            out[key] = value
+    return out
+
+
+# --------------------------------------------------------------------------- views
+
+
+def _leaderboard(report: dict[str, Any]) -> list[dict[str, Any]]:
+    return sorted(report["systems"], key=lambda s: (s["rank"], s["name"]))
+
+
+_CARB_COLUMNS = ("#", "system", "P", "R", "F1", "AUC", "points", "extractions")
+_BOTH_COLUMNS = (
+    "#",
+    "system",
+    "BenchIE P",
+    "BenchIE R",
+    "BenchIE F1",
+    "CaRB P",
+    "CaRB R",
+    "CaRB F1",
+    "diff P",
+    "diff R",
+    "diff F1",
+)
+#: Below the side-by-side table: what its last three columns are.
+_BOTH_NOTE = "diff = CaRB - BenchIE"
+
+
+def _rows(report: dict[str, Any]) -> tuple[tuple[str, ...], list[list[str]]]:
+    if report["metric"] == "carb":
+        return _CARB_COLUMNS, [
+            [
+                str(s["rank"]),
+                s["name"],
+                f"{s['carb']['precision']:.4f}",
+                f"{s['carb']['recall']:.4f}",
+                f"{s['carb']['f1']:.4f}",
+                f"{s['carb']['auc']:.4f}",
+                str(s["carb"]["points"]),
+                str(s["extractions"]),
+            ]
+            for s in _leaderboard(report)
+        ]
+    return _BOTH_COLUMNS, [
+        [
+            str(s["rank"]),
+            s["name"],
+            *(f"{s[k]:.4f}" for k in ("precision", "recall", "f1")),
+            *(f"{s['carb'][k]:.4f}" for k in ("precision", "recall", "f1")),
+            *(f"{s['carb']['difference'][k]:+.4f}" for k in ("precision", "recall", "f1")),
+        ]
+        for s in _leaderboard(report)
+    ]
+
+
+def _signatures(report: dict[str, Any]) -> list[str]:
+    second = [report["carb_signature"]] if "carb_signature" in report else []
+    return [report["signature"], *second]
+
+
+def _failure_lines(report: dict[str, Any]) -> list[str]:
+    return [f"FAILED {f['name']}: {f['error']}" for f in report.get("failures", [])]
+
+
+def to_table(report: dict[str, Any]) -> str:
+    """A CaRB or side-by-side report as a fixed-width table, signature(s) below."""
+    columns, rows = _rows(report)
+    lines = render([list(columns), *rows], [0, *range(2, len(columns))])
+    lines.extend(_failure_lines(report))
+    if report["metric"] != "carb":
+        lines.append(_BOTH_NOTE)
+    lines.append("")
+    lines.extend(_signatures(report))
+    return "\n".join(lines) + "\n"
+
+
+def to_markdown(report: dict[str, Any]) -> str:
+    """A CaRB or side-by-side report as a markdown table, signature(s) below."""
+    columns, rows = _rows(report)
+    lines = [
+        "| " + " | ".join(columns) + " |",
+        "|" + "|".join(["---:", "---"] + ["---:"] * (len(columns) - 2)) + "|",
+    ]
+    lines += ["| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |" for row in rows]
+    if report.get("failures"):
+        lines += ["", *(f"- {line}" for line in _failure_lines(report))]
+    if report["metric"] != "carb":
+        lines += ["", _BOTH_NOTE]
+    for signature in _signatures(report):
+        lines += ["", f"`{signature}`"]
+    return "\n".join(lines) + "\n"
