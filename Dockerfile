@@ -30,6 +30,7 @@ RUN python -m venv /opt/dvc && /opt/dvc/bin/pip install --quiet "dvc>=3.0"
 WORKDIR /src
 COPY .dvc/config .dvc/config
 COPY gold/*.dvc gold/
+COPY gold/carb/*.dvc gold/carb/
 COPY dvc-store/ dvc-store/
 RUN /opt/dvc/bin/dvc config --local core.no_scm true \
  && /opt/dvc/bin/dvc pull --quiet

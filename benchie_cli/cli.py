@@ -474,6 +474,21 @@ def check_output(
     "CaRB reference file; no implicit stripping); benchie,carb: both side by side, ranked "
     "by BenchIE F1 (README, 'CaRB beside BenchIE').",
 )
+@click.option(
+    "--benchmark",
+    type=click.Choice(["benchie", "carb"]),
+    default="benchie",
+    show_default=True,
+    help="benchie: BenchIE's gold; carb: CaRB's own gold (gold/carb/), scored with CaRB's "
+    "metric only; --gold-version then defaults to its latest version (README, 'Gold data "
+    "and versions').",
+)
+@click.option(
+    "--split",
+    type=click.Choice(["test", "dev"]),
+    default=None,
+    help="CaRB's split, with --benchmark carb [default: test].",
+)
 @input_format_option
 @retokenize_option
 def score(
@@ -492,6 +507,8 @@ def score(
     strict: bool,
     expect_gold: str | None,
     metric: str,
+    benchmark: str,
+    split: str | None,
     input_format: str,
     retokenize: bool,
 ) -> None:
@@ -511,6 +528,35 @@ def score(
     """
     from benchie_cli.report import build_report, to_json, to_markdown, to_table
 
+    if benchmark == "carb":
+        ctx = click.get_current_context()
+        given = {
+            name
+            for name in ("gold_version", "metric", "lang")
+            if ctx.get_parameter_source(name) == click.core.ParameterSource.COMMANDLINE
+        }
+        if "metric" in given and metric != "carb":
+            raise BenchieError(
+                f"--benchmark carb is scored with CaRB's metric only; --metric {metric} "
+                "does not apply (use --metric carb, or leave it out)"
+            )
+        _check_carb_options(
+            "carb", lang, gold_file, facet, strip_implicit, case_sensitive, retokenize, per_sentence
+        )
+        _score_carb_benchmark(
+            submissions,
+            gold_version if "gold_version" in given else None,
+            gold_dir,
+            split or "test",
+            fmt,
+            output,
+            strict,
+            expect_gold,
+            input_format,
+        )
+        return
+    if split is not None:
+        raise BenchieError("--split chooses CaRB's split: it needs --benchmark carb")
     if metric != "benchie":
         _check_carb_options(
             metric, lang, gold_file, facet, strip_implicit, case_sensitive, retokenize, per_sentence
@@ -608,6 +654,73 @@ def score(
     }[fmt]()
     atomic_write(output or STDIN, data)
     _say_written(output, fmt, f"{results_count} system(s), gold {resolved.version}")
+    if failures:
+        click.echo(
+            f"benchie: {len(failures)} of {len(batch)} submission(s) could not be scored",
+            err=True,
+        )
+        sys.exit(int(ExitCode.FAILED))
+
+
+def _score_carb_benchmark(
+    submissions: tuple[str, ...],
+    gold_version: str | None,
+    gold_dir: str | None,
+    split: str,
+    fmt: str | None,
+    output: str | None,
+    strict: bool,
+    expect_gold: str | None,
+    input_format: str,
+) -> None:
+    """``score --benchmark carb``: CaRB's metric against a split of CaRB's own gold."""
+    from benchie_cli import carb_benchmark as cb
+    from benchie_cli.carb_report import to_markdown, to_table
+    from benchie_cli.report import to_json
+
+    batch = expand(submissions)
+    check_stdin_once(None, [s.path for s in batch])
+    expected = check_expect_gold(expect_gold) if expect_gold is not None else None
+    root, _ = resolve_gold_dir(gold_dir)
+    store = cb.carb_store(root)
+    version = gold_version or cb.latest_version(store)
+    gold, sentences = cb.resolve_split(store, version, split)
+    _warn_if_draft(store, version)
+    check_output(output, [*(s.path for s in batch), *gold.inputs, *sentences.inputs])
+    if expected is not None and not gold.sha256.startswith(expected):
+        raise BenchieError(
+            f"gold carb/{gold.display_path} has sha256 {gold.sha256}, "
+            f"not the expected {expect_gold}",
+            exit_code=ExitCode.FAILED,
+        )
+    extractions = cb.load_gold(gold)
+    ids = cb.sentence_ids(sentences)
+    results: list[CarbResult] = []
+    failures: list[Failure] = []
+    for submission in batch:
+        try:
+            reader = cb.reader_for(submission.path, input_format)
+            results.append(
+                cb.score_submission(
+                    submission.path, submission.name, reader, extractions, ids, strict=strict
+                )
+            )
+        except BenchieError as exc:
+            click.echo(f"benchie: {exc}", err=True)
+            failures.append(Failure(submission, str(exc), exc.exit_code))
+    if not results:
+        sys.exit(max(int(f.exit_code) for f in failures))
+    report = cb.build_report(
+        gold, sentences, split, results, failures=failures, input_format=input_format
+    )
+    fmt = fmt or ("json" if output is not None else "table")
+    data = {
+        "json": lambda: to_json(report),
+        "table": lambda: to_table(report).encode(),
+        "markdown": lambda: to_markdown(report).encode(),
+    }[fmt]()
+    atomic_write(output or STDIN, data)
+    _say_written(output, fmt, f"{len(results)} system(s), CaRB gold {version} ({split})")
     if failures:
         click.echo(
             f"benchie: {len(failures)} of {len(batch)} submission(s) could not be scored",
@@ -1371,7 +1484,39 @@ def gold_list(gold_dir: str | None, fmt: str) -> None:
                     ", ".join(f if d is None else f"{f} (from {d})" for f, d in facets),
                 ]
             )
+    _list_carb(store.root, doc, rows)
     _emit(fmt, doc, rows)
+
+
+def _list_carb(root: Path, doc: list[dict[str, Any]], rows: list[list[str]]) -> None:
+    """``gold list``'s rows of the CaRB benchmark (``<root>/carb/``), after BenchIE's."""
+    from benchie_cli.carb_benchmark import carb_store
+
+    carb = carb_store(root)
+    pulled = carb.versions()
+    for version in sorted(set(pulled) | set(tracked_versions(carb.root)), key=version_key):
+        if version not in pulled:
+            remote = dvc_remote_of(carb.root, version)
+            doc.append(
+                {"benchmark": "carb", "version": version, "pulled": False, "dvc_remote": remote}
+            )
+            kept = f" (remote {remote})" if remote else ""
+            pull = f"`dvc pull {_relative(carb.root / version)}.dvc`{kept}"
+            rows.append([f"carb {version} (not pulled)", "-", pull])
+            continue
+        manifest = carb.manifest(version)
+        splits = [str(e.facet) for e in manifest.files if e.kind == "gold"]
+        doc.append(
+            {
+                "benchmark": "carb",
+                "version": version,
+                "released": manifest.released,
+                "language": "en",
+                "splits": splits,
+            }
+        )
+        draft = "" if manifest.released else " (draft)"
+        rows.append([f"carb {version}{draft}", "en", "splits: " + ", ".join(splits)])
 
 
 @gold.command("info", epilog=EPILOG_EXIT)
@@ -1501,6 +1646,7 @@ def gold_verify(gold_version: str | None, gold_dir: str | None) -> None:
         if gold_version is None:
             click.echo(f"{version}: tracked by DVC, not pulled (not verified)")
     files = sum(len(store.manifest(v).files) for v in versions)
+    carb_failed = gold_version is None and not _verify_carb(store.root)
     if problems:
         differ = len(problems) - len(not_shipped)
         if differ:
@@ -1513,7 +1659,36 @@ def gold_verify(gold_version: str | None, gold_dir: str | None) -> None:
                 err=True,
             )
         sys.exit(int(ExitCode.FAILED))
+    if carb_failed:
+        sys.exit(int(ExitCode.FAILED))
     click.echo(f"ok: {files} file(s) in {len(versions)} version(s) match their manifests")
+
+
+def _verify_carb(root: Path) -> bool:
+    """``gold verify`` of the CaRB benchmark's versions (``<root>/carb/``), if any: one line
+    per version on stdout, an error per problem on stderr; whether all is well."""
+    from benchie_cli.carb_benchmark import carb_store
+
+    carb = carb_store(root)
+    versions = carb.versions()
+    problems = carb.verify(versions)
+    for version in versions:
+        mismatch = carb.shipped_mismatch(version)
+        if mismatch is not None:
+            problems.append((f"{version}/{MANIFEST}", mismatch))
+    for name, problem in problems:
+        click.echo(f"{display_name(str(carb.root / name))}: error: {problem}", err=True)
+    for version in versions:
+        manifest = carb.manifest(version)
+        status = "released" if manifest.released else "draft (may still change)"
+        if version in carb.shipped:
+            status += ", shipped with benchie-cli"
+        click.echo(f"carb {version}: {status}, {len(manifest.files)} file(s)")
+    for version in sorted(set(tracked_versions(carb.root)) - set(versions)):
+        click.echo(f"carb {version}: tracked by DVC, not pulled (not verified)")
+    if problems:
+        click.echo(f"benchie: {len(problems)} problem(s) in the CaRB benchmark's gold", err=True)
+    return not problems
 
 
 @gold.command("compile", epilog=EPILOG_EXIT)

@@ -59,6 +59,12 @@ SHIPPED_MANIFESTS = {
     "1.0.0": "c012adf96b72cc3fb67ec49b2ce2376d8ec1fcde60abcf297e26042c85d06908",
     "1.1.0": "4f72e2d7865592b1ed411648f0f39654b8058bc26ec9f388f556bb2a5791ed98",
 }
+#: The same for the CaRB benchmark's versions (``gold/carb/<version>``, docs/gold-store.md).
+SHIPPED_CARB_MANIFESTS = {
+    "1.0.0": "77602de653b6d60a4631d1da501239374f4157625f1ad3a3cf8b6b4b7c2bc909",
+}
+#: The pinned manifests of each benchmark's shipped versions.
+SHIPPED_BY_BENCHMARK = {"benchie": SHIPPED_MANIFESTS, "carb": SHIPPED_CARB_MANIFESTS}
 DRAFT = "draft"
 
 #: MAJOR.MINOR.PATCH in ASCII digits; used with ``fullmatch`` (``$`` would allow a newline).
@@ -311,8 +317,12 @@ class ResolvedGold:
 class GoldStore:
     """Read access to a gold directory. Manifests are parsed on first use."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, *, benchmark: str = "benchie") -> None:
         self.root = root
+        #: Whose versions these are: BenchIE's (``gold/``) or CaRB's (``gold/carb/``).
+        self.benchmark = benchmark
+        #: The manifests of this benchmark's shipped versions, by version.
+        self.shipped: dict[str, str] = SHIPPED_BY_BENCHMARK[benchmark]
         self._manifests: dict[str, Manifest] = {}
         #: The sha256 of each manifest's bytes, as parsed (not read again to be checked).
         self._manifest_sha256: dict[str, str] = {}
@@ -345,7 +355,7 @@ class GoldStore:
 
     def shipped_mismatch(self, version: str) -> str | None:
         """Why a version numbered like one this package ships is not that version, if so."""
-        pinned = SHIPPED_MANIFESTS.get(version)
+        pinned = self.shipped.get(version)
         if pinned is None:
             return None
         self.manifest(version)
@@ -444,6 +454,15 @@ class GoldStore:
             if entry.kind == "reference" and entry.path == rel:
                 return self._checked(version, manifest, entry, "reference", None)
         raise BenchieError(f"gold {version} has no reference file {rel}")
+
+    def listed(self, version: str, kind: str, facet: str) -> ResolvedGold:
+        """The one file of ``version`` listed with this ``kind`` and ``facet`` (a CaRB split's
+        gold or sentences), read once, hashed and checked against the manifest."""
+        manifest = self.manifest(version)
+        for entry in manifest.files:
+            if entry.kind == kind and entry.facet == facet:
+                return self._checked(version, manifest, entry, facet, None)
+        raise BenchieError(f"gold {version} has no {kind} file for {facet!r}")
 
     def _checked(
         self,

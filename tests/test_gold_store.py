@@ -110,9 +110,10 @@ def test_version_names_package_and_default_gold(cli: RunCli, flag: str) -> None:
 def test_gold_list_table(cli: RunCli) -> None:
     result = cli("gold", "list")
     assert result.exit_code == 0
-    header, rule, *rows = result.stdout.splitlines()
+    header, rule, *rows, carb = result.stdout.splitlines()
     assert header.split() == ["version", "language", "facets"]
     assert set(rule) <= {"-", " "}
+    assert carb.split() == ["carb", "1.0.0", "en", "splits:", "test,", "dev"]  # after BenchIE's
     cells = [r.replace(" (default)", "").split()[:2] for r in rows]
     assert cells == [[v, lang] for v in VERSIONS for lang in ("en", "de", "zh")]
     assert [("(default)" in r) for r in rows] == [v == V for v in VERSIONS for _ in range(3)]
@@ -130,9 +131,18 @@ def test_gold_list_json(cli: RunCli) -> None:
         {"facet": "minimal", "derived_from": "default"},
     ]
     assert orjson.loads(result.stdout) == [
-        {"version": v, "default": v == V, "released": True, "language": lang, "facets": facets}
-        for v in VERSIONS
-        for lang in ("en", "de", "zh")
+        *(
+            {"version": v, "default": v == V, "released": True, "language": lang, "facets": facets}
+            for v in VERSIONS
+            for lang in ("en", "de", "zh")
+        ),
+        {
+            "benchmark": "carb",
+            "version": "1.0.0",
+            "released": True,
+            "language": "en",
+            "splits": ["test", "dev"],
+        },
     ]
 
 
@@ -262,6 +272,7 @@ def test_verify_repository_gold(cli: RunCli) -> None:
     assert result.stdout.splitlines() == [
         "1.0.0: released, shipped with benchie-cli, 4 file(s)",
         "1.1.0: released, shipped with benchie-cli, 4 file(s)",
+        "carb 1.0.0: released, shipped with benchie-cli, 4 file(s)",
         "ok: 8 file(s) in 2 version(s) match their manifests",
     ]
 

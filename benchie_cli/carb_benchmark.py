@@ -1,0 +1,203 @@
+"""``benchie score --benchmark carb``: the CaRB benchmark, CaRB's own gold, as a second
+benchmark of the gold store.
+
+Its versions live in ``gold/carb/<version>/`` (docs/gold-store.md, "The CaRB benchmark"),
+each with a manifest of the same schema as BenchIE's: per split (``test``, ``dev``) a
+``gold`` file (CaRB's gold TSV) and a ``sentences`` file (the input sentences, one a line),
+listed with language ``en`` and the split as their ``facet``. Their manifests' sha256 are
+pinned like BenchIE's (:data:`benchie_cli.gold_store.SHIPPED_CARB_MANIFESTS`).
+
+The metric is CaRB's (:mod:`benchie_cli.carb_metric`, docs/carb.md), the only one of this
+benchmark. Submissions are read by CaRB's own readers (:data:`benchie_cli.carb_data.READERS`:
+``--input-format openie4|openie5|clausie|props|carb``, or ``auto``, which detects the format)
+and meet the gold by sentence text, as in CaRB. A BenchIE TSV submission
+(``--input-format benchie``) names sentences by id: the id of a sentence is its line number
+(from 1) in the split's sentences file, and its extractions are placed as
+:func:`benchie_cli.carb_data.from_submission` places them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import sys
+from pathlib import Path
+from typing import Any
+
+from benchie_cli import __version__
+from benchie_cli.batch import Failure
+from benchie_cli.carb_data import READERS, Extractions
+from benchie_cli.carb_metric import outside, score
+from benchie_cli.carb_report import CarbResult, load_reference, score_carb
+from benchie_cli.errors import BenchieError
+from benchie_cli.gold_store import GoldStore, ResolvedGold, is_version, version_key
+from benchie_cli.submission import FileFacts
+from benchie_cli.textio import display_name, read_whole
+
+#: ``--benchmark`` values; ``benchie`` is the default, and reports of it do not name it.
+BENCHMARKS = ("benchie", "carb")
+#: The CaRB benchmark's directory in the gold store.
+CARB_DIR = "carb"
+#: CaRB's splits, the default first.
+SPLITS = ("test", "dev")
+#: ``--input-format`` names read by CaRB's readers, and the reader of each.
+CARB_READERS = {
+    "openie4": "openie4",
+    "openie5": "openie5",
+    "clausie": "clausie",
+    "props": "props",
+    "carb": "tabbed",
+}
+
+
+def carb_store(root: Path) -> GoldStore:
+    """The CaRB benchmark's store inside the gold directory ``root``."""
+    return GoldStore(root / CARB_DIR, benchmark="carb")
+
+
+def carb_versions(root: Path) -> list[str]:
+    """The CaRB versions present under ``root`` (none when it has no ``carb/``)."""
+    return carb_store(root).versions()
+
+
+def latest_version(store: GoldStore) -> str:
+    """The newest released CaRB version, the default of ``--gold-version``."""
+    versions = store.require_versions()
+    released = [v for v in versions if store.manifest(v).released]
+    return max(released or versions, key=version_key)
+
+
+def resolve_split(store: GoldStore, version: str, split: str) -> tuple[ResolvedGold, ResolvedGold]:
+    """The split's gold and sentences files, each checked against the manifest."""
+    if not is_version(version):
+        raise BenchieError(f"--gold-version: {version!r} is not a version (MAJOR.MINOR.PATCH)")
+    return store.listed(version, "gold", split), store.listed(version, "sentences", split)
+
+
+def sentence_ids(sentences: ResolvedGold) -> dict[str, str]:
+    """``{id: text}``: a sentence's id is its line number (from 1) in the sentences file."""
+    try:
+        text = sentences.data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise BenchieError(f"not UTF-8 ({exc})", path=sentences.display_path) from None
+    return {str(n): line for n, line in enumerate(text.splitlines(), 1)}
+
+
+def reader_for(path: str, input_format: str) -> str:
+    """The CLI's format of a submission: ``benchie`` or a key of :data:`CARB_READERS`."""
+    fmt = input_format
+    if fmt == "auto":
+        if path == "-":
+            raise BenchieError(
+                "--benchmark carb: give --input-format for standard input (it is not detected)"
+            )
+        from benchie_cli.native import detect
+
+        fmt = detect(path)
+    if fmt != "benchie" and fmt not in CARB_READERS:
+        raise BenchieError(
+            f"--benchmark carb reads {', '.join(['benchie', *CARB_READERS])} submissions "
+            f"(CaRB's readers), not {fmt}",
+            path=display_name(path),
+        )
+    return fmt
+
+
+def score_native(path: str, name: str, fmt: str, gold: Extractions) -> CarbResult:
+    """A system's own output (``fmt``, a key of :data:`CARB_READERS`) read by CaRB's reader
+    and scored with CaRB's metric; its bytes are read once and hashed."""
+    shown = display_name(path)
+    data = sys.stdin.buffer.read() if path == "-" else read_whole(path, what="submission")
+    facts = FileFacts(path, hashlib.sha256(data).hexdigest())
+    if path.endswith(".gz"):
+        import gzip
+
+        data = gzip.decompress(data)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise BenchieError(f"not UTF-8 ({exc})", path=shown) from None
+    lines = io.StringIO(text, newline=None)
+    predicted = READERS[CARB_READERS[fmt]](lines, shown, confidence_only=outside(gold))
+    facts.lines = len(text.splitlines())
+    facts.extractions = sum(len(v) for v in predicted.values())
+    return CarbResult(name, facts, 0, score(gold, predicted))
+
+
+def score_submission(
+    path: str,
+    name: str,
+    fmt: str,
+    gold: Extractions,
+    ids: dict[str, str],
+    *,
+    strict: bool = False,
+) -> CarbResult:
+    """One submission in the CLI's format ``fmt`` (see :func:`reader_for`)."""
+    if fmt == "benchie":
+        return score_carb(path, name, gold, ids, strict=strict)
+    return score_native(path, name, fmt, gold)
+
+
+def signature(gold: ResolvedGold, split: str) -> str:
+    """What the numbers depend on: benchmark, split, metric, version and the gold's hash."""
+    return (
+        f"benchie|benchmark:carb|split:{split}|metric:carb"
+        f"|gold:{gold.version}@{gold.sha256[:12]}|v:{__version__}"
+    )
+
+
+def build_report(
+    gold: ResolvedGold,
+    sentences: ResolvedGold,
+    split: str,
+    results: list[CarbResult],
+    *,
+    failures: list[Failure] | None = None,
+    input_format: str = "auto",
+) -> dict[str, Any]:
+    """The report: as ``--metric carb``'s (:func:`benchie_cli.carb_report.build_carb_report`,
+    so its table and markdown views apply), naming the benchmark and the split."""
+    f1s = [r.result.optimal[2] for r in results]
+    report: dict[str, Any] = {
+        "schema": 1,
+        "benchie_version": __version__,
+        "benchmark": "carb",
+        "metric": "carb",
+        "signature": signature(gold, split),
+        "gold": {
+            "benchmark": "carb",
+            "version": gold.version,
+            "split": split,
+            "language": gold.language,
+            "files": [{"path": f"carb/{gold.display_path}", "sha256": gold.sha256}],
+            "sentences": {"path": f"carb/{sentences.display_path}", "sha256": sentences.sha256},
+        },
+        "options": {
+            "benchmark": "carb",
+            "split": split,
+            "metric": "carb",
+            **({"input_format": input_format} if input_format != "auto" else {}),
+        },
+        "systems": [
+            {
+                "name": r.name,
+                "rank": 1 + sum(1 for other in f1s if other > f1),
+                "file": r.facts.path,
+                "sha256": r.facts.sha256,
+                "lines": r.facts.lines,
+                "extractions": r.facts.extractions,
+                "unknown_sentence_ids": r.unknown,
+                "carb": r.as_json(),
+            }
+            for r, f1 in zip(results, f1s, strict=True)
+        ],
+    }
+    if failures:
+        report["failures"] = [f.as_json() for f in failures]
+    return report
+
+
+def load_gold(gold: ResolvedGold) -> Extractions:
+    """CaRB's gold from the checked bytes."""
+    return load_reference(gold)

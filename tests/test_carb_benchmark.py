@@ -1,0 +1,171 @@
+"""The CaRB benchmark in the gold store (``gold/carb/<version>/``): ``score --benchmark carb``
+gives CaRB's published numbers on its four system outputs, names benchmark, split, version,
+metric and hash, refuses gold that differs from its manifest, and ``gold verify`` covers it;
+the default benchmark is unchanged."""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import shutil
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+
+from benchie_cli import __version__
+from benchie_cli.gold_store import SHIPPED_CARB_MANIFESTS
+from tests.conftest import GOLD_DIR, RunCli, example
+from tests.test_carb_metric import CARB, REFERENCE
+from tests.test_gold_store import flip_one_byte
+
+CARB_GOLD = GOLD_DIR / "carb" / "1.0.0"
+TEST_GOLD = CARB_GOLD / "test" / "carb_test.tsv"
+
+
+def output(tmp_path: Path, fmt: str) -> Path:
+    """CaRB's raw output of the system ``fmt`` on its test set, gunzipped."""
+    path = tmp_path / f"{fmt}_output.txt"
+    path.write_bytes(gzip.decompress((CARB / f"{fmt}_output.txt.gz").read_bytes()))
+    return path
+
+
+def report(cli: RunCli, *args: str | Path) -> Any:
+    result = cli("score", "--benchmark", "carb", "--format", "json", *args)
+    assert result.exit_code == 0, result.stderr
+    return orjson.loads(result.stdout)
+
+
+@pytest.mark.parametrize("fmt", list(REFERENCE))
+def test_published_numbers(cli: RunCli, tmp_path: Path, fmt: str) -> None:
+    """CaRB's AUC and optimal P/R/F1 of each system, unrounded, from the store's gold."""
+    _, auc, (p, r, f1), _, points = REFERENCE[fmt]
+    doc = report(cli, "--input-format", fmt, output(tmp_path, fmt))
+    (system,) = doc["systems"]
+    assert system["carb"] == {
+        "precision": p,
+        "recall": r,
+        "f1": f1,
+        "auc": auc,
+        "points": points,
+    }
+
+
+def test_report_names_benchmark_split_version_and_hash(cli: RunCli, tmp_path: Path) -> None:
+    sha = hashlib.sha256(TEST_GOLD.read_bytes()).hexdigest()
+    doc = report(cli, "--input-format", "openie4", output(tmp_path, "openie4"))
+    assert doc["benchmark"] == "carb" and doc["metric"] == "carb"
+    assert doc["signature"] == (
+        f"benchie|benchmark:carb|split:test|metric:carb|gold:1.0.0@{sha[:12]}|v:{__version__}"
+    )
+    gold = doc["gold"]
+    assert gold["benchmark"] == "carb" and gold["version"] == "1.0.0" and gold["split"] == "test"
+    assert gold["files"] == [{"path": "carb/1.0.0/test/carb_test.tsv", "sha256": sha}]
+    table = cli(
+        "score", "--benchmark", "carb", "--input-format", "openie4", output(tmp_path, "openie4")
+    )
+    assert table.stdout.rstrip().splitlines()[-1] == doc["signature"]
+
+
+def test_auto_detects_native_outputs(cli: RunCli, tmp_path: Path) -> None:
+    _, auc, *_ = REFERENCE["openie4"]
+    doc = report(cli, output(tmp_path, "openie4"))
+    assert doc["systems"][0]["carb"]["auc"] == auc
+
+
+def test_dev_split(cli: RunCli, tmp_path: Path) -> None:
+    doc = report(cli, "--split", "dev", "--input-format", "openie4", output(tmp_path, "openie4"))
+    assert doc["gold"]["split"] == "dev"
+    assert "|split:dev|" in str(doc["signature"])
+    assert doc["gold"]["files"][0]["path"] == "carb/1.0.0/dev/carb_dev.tsv"
+
+
+def test_benchie_tsv_by_sentence_line_number(cli: RunCli, tmp_path: Path) -> None:
+    """A BenchIE TSV's sentence ids are line numbers of the split's sentences file: the
+    gold's own tuples of sentence 1, given as a submission, are all correct."""
+    first = (CARB_GOLD / "test" / "sentences.txt").read_text(encoding="utf-8").splitlines()[0]
+    rows = [
+        line.split("\t")
+        for line in TEST_GOLD.read_text(encoding="utf-8").splitlines()
+        if line.split("\t")[0].strip() == first.strip()
+    ]
+    assert rows
+    sub = tmp_path / "mine.tsv"
+    sub.write_text("".join(f"1\t{r[2]}\t{r[1]}\t{r[3]}\n" for r in rows), encoding="utf-8")
+    doc = report(cli, "--input-format", "benchie", sub)
+    carb = doc["systems"][0]["carb"]
+    assert carb["precision"] == 1.0 and 0 < carb["recall"] < 0.1
+
+
+def test_changed_byte_is_refused(cli: RunCli, tmp_path: Path) -> None:
+    root = tmp_path / "gold"
+    shutil.copytree(GOLD_DIR, root)
+    flip_one_byte(root / "carb" / "1.0.0" / "test" / "carb_test.tsv")
+    args = ("--input-format", "openie4", output(tmp_path, "openie4"))
+    result = cli("score", "--benchmark", "carb", "--gold-dir", root, *args)
+    assert result.exit_code == 1 and "differs from its manifest" in result.stderr
+    verify = cli("gold", "verify", "--gold-dir", root)
+    assert verify.exit_code == 1
+    assert f"{root / 'carb' / '1.0.0' / 'test' / 'carb_test.tsv'}: error: sha256" in verify.stderr
+
+
+def test_changed_manifest_is_not_the_shipped_one(cli: RunCli, tmp_path: Path) -> None:
+    root = tmp_path / "gold"
+    shutil.copytree(GOLD_DIR, root)
+    manifest = root / "carb" / "1.0.0" / "manifest.json"
+    manifest.write_bytes(manifest.read_bytes().replace(b"as published", b"as publishd"))
+    args = ("--input-format", "openie4", output(tmp_path, "openie4"))
+    assert cli("score", "--benchmark", "carb", "--gold-dir", root, *args).exit_code == 1
+    assert cli("gold", "verify", "--gold-dir", root).exit_code == 1
+
+
+def test_manifest_is_pinned() -> None:
+    data = (CARB_GOLD / "manifest.json").read_bytes()
+    assert hashlib.sha256(data).hexdigest() == SHIPPED_CARB_MANIFESTS["1.0.0"]
+    assert (CARB_GOLD / "LICENSE").read_text(encoding="utf-8").startswith("MIT License")
+    assert "dair-iitd/CaRB" in (CARB_GOLD / "ATTRIBUTION.md").read_text(encoding="utf-8")
+
+
+def test_verify_and_list_cover_it(cli: RunCli) -> None:
+    verify = cli("gold", "verify")
+    assert verify.exit_code == 0
+    assert "carb 1.0.0: released, shipped with benchie-cli, 4 file(s)" in verify.stdout
+    listed = orjson.loads(cli("gold", "list", "--format", "json").stdout)
+    assert {"benchmark": "carb", "version": "1.0.0", "released": True, "language": "en",
+            "splits": ["test", "dev"]} in listed  # fmt: skip
+
+
+def test_gold_version_defaults_to_carb_latest(
+    cli: RunCli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """BenchIE's default gold version (1.1.0, or $BENCHIE_GOLD_VERSION) is not CaRB's."""
+    monkeypatch.setenv("BENCHIE_GOLD_VERSION", "1.1.0")
+    doc = report(cli, "--input-format", "openie4", output(tmp_path, "openie4"))
+    assert doc["gold"]["version"] == "1.0.0"
+    bad = cli("score", "--benchmark", "carb", "--gold-version", "9.9.9", output(tmp_path, "props"))
+    assert bad.exit_code == 2 and "unknown gold version" in bad.stderr
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (("--benchmark", "carb", "--metric", "benchie"), "CaRB's metric only"),
+        (("--benchmark", "carb", "--metric", "benchie,carb"), "CaRB's metric only"),
+        (("--benchmark", "carb", "--lang", "de"), "English only"),
+        (("--benchmark", "carb", "--facet", "concat"), "do not apply"),
+        (("--split", "dev"), "needs --benchmark carb"),
+        (("--benchmark", "carb", "--input-format", "ollie"), "CaRB's readers"),
+    ],
+)
+def test_refused(cli: RunCli, tmp_path: Path, args: tuple[str, ...], message: str) -> None:
+    result = cli("score", *args, output(tmp_path, "openie4"))
+    assert result.exit_code == 2 and message in result.stderr, result.stderr
+
+
+def test_default_benchmark_unchanged(cli: RunCli) -> None:
+    plain = cli("score", "--format", "json", example("en", "clausie"))
+    explicit = cli("score", "--benchmark", "benchie", "--format", "json", example("en", "clausie"))
+    assert plain.exit_code == explicit.exit_code == 0
+    assert plain.stdout == explicit.stdout
+    assert "benchmark" not in orjson.loads(plain.stdout)
