@@ -29,7 +29,7 @@ from benchie_cli.batch import Failure
 from benchie_cli.carb_data import READERS, Extractions
 from benchie_cli.carb_metric import outside, score
 from benchie_cli.carb_report import CarbResult, load_reference, score_carb
-from benchie_cli.errors import BenchieError
+from benchie_cli.errors import BenchieError, ExitCode
 from benchie_cli.gold_store import GoldStore, ResolvedGold, is_version, version_key
 from benchie_cli.submission import FileFacts
 from benchie_cli.textio import display_name, read_whole
@@ -103,7 +103,9 @@ def reader_for(path: str, input_format: str) -> str:
     return fmt
 
 
-def score_native(path: str, name: str, fmt: str, gold: Extractions) -> CarbResult:
+def score_native(
+    path: str, name: str, fmt: str, gold: Extractions, *, strict: bool = False
+) -> CarbResult:
     """A system's own output (``fmt``, a key of :data:`CARB_READERS`) read by CaRB's reader
     and scored with CaRB's metric; its bytes are read once and hashed."""
     shown = display_name(path)
@@ -118,10 +120,32 @@ def score_native(path: str, name: str, fmt: str, gold: Extractions) -> CarbResul
     except UnicodeDecodeError as exc:
         raise BenchieError(f"not UTF-8 ({exc})", path=shown) from None
     lines = io.StringIO(text, newline=None)
-    predicted = READERS[CARB_READERS[fmt]](lines, shown, confidence_only=outside(gold))
+    is_outside = outside(gold)
+    predicted = READERS[CARB_READERS[fmt]](lines, shown, confidence_only=is_outside)
     facts.lines = len(text.splitlines())
     facts.extractions = sum(len(v) for v in predicted.values())
-    return CarbResult(name, facts, 0, score(gold, predicted))
+    # A wrong format or split reads as nothing, or as no sentence of the split: CaRB would
+    # print 0.0 (or a precision of 1 over nothing); that is an unusable input, not a score.
+    if facts.extractions == 0:
+        raise BenchieError(
+            f"no extraction read as {fmt}: an empty file, or another format (--input-format)",
+            path=shown,
+        )
+    unaligned = sum(1 for text in predicted if is_outside(text))
+    if unaligned == len(predicted):
+        raise BenchieError(
+            f"none of its {unaligned:,} sentence(s) is a sentence of this CaRB split: "
+            "another split (--split), or another file",
+            path=shown,
+        )
+    if unaligned and strict:
+        raise BenchieError(
+            f"{unaligned:,} of its {len(predicted):,} sentences are not in this CaRB split "
+            "(an error under --strict)",
+            path=shown,
+            exit_code=ExitCode.FAILED,
+        )
+    return CarbResult(name, facts, 0, score(gold, predicted), unaligned)
 
 
 def score_submission(
@@ -136,7 +160,7 @@ def score_submission(
     """One submission in the CLI's format ``fmt`` (see :func:`reader_for`)."""
     if fmt == "benchie":
         return score_carb(path, name, gold, ids, strict=strict)
-    return score_native(path, name, fmt, gold)
+    return score_native(path, name, fmt, gold, strict=strict)
 
 
 def signature(gold: ResolvedGold, split: str) -> str:

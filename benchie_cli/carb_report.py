@@ -72,6 +72,9 @@ class CarbResult:
     #: sentences it cannot place.
     unknown: int
     result: CarbScore
+    #: Sentences of a native file that are not the benchmark's (CaRB uses only their
+    #: confidences, as thresholds): said on stderr, an error under --strict.
+    outside_sentences: int = 0
 
     def as_json(self) -> dict[str, Any]:
         """The ``carb`` object of a report's system: P, R, F1 at CaRB's optimum, the AUC

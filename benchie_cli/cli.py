@@ -700,11 +700,18 @@ def _score_carb_benchmark(
     for submission in batch:
         try:
             reader = cb.reader_for(submission.path, input_format)
-            results.append(
-                cb.score_submission(
-                    submission.path, submission.name, reader, extractions, ids, strict=strict
-                )
+            scored = cb.score_submission(
+                submission.path, submission.name, reader, extractions, ids, strict=strict
             )
+            if scored.outside_sentences:
+                click.echo(
+                    f"benchie: {display_name(submission.path)}: warning: "
+                    f"{scored.outside_sentences:,} of its sentences are not in CaRB's {split} "
+                    "split: their extractions set thresholds only, as in CaRB's scorer "
+                    "(an error under --strict)",
+                    err=True,
+                )
+            results.append(scored)
         except BenchieError as exc:
             click.echo(f"benchie: {exc}", err=True)
             failures.append(Failure(submission, str(exc), exc.exit_code))
@@ -799,7 +806,15 @@ def _carb_each(
     out = []
     for submission in submissions:
         try:
-            out.append(score_carb(submission.path, submission.name, gold, texts, strict=strict))
+            scored = score_carb(submission.path, submission.name, gold, texts, strict=strict)
+            if scored.unknown:  # as `score` says for BenchIE (its JSON counts them too)
+                click.echo(
+                    f"benchie: {display_name(submission.path)}: warning: {scored.unknown:,} "
+                    "extraction(s) of sentence ids not in the gold, left out "
+                    "[unknown-sentence-id] (an error under --strict)",
+                    err=True,
+                )
+            out.append(scored)
         except BenchieError as exc:
             click.echo(f"benchie: {exc}", err=True)
             failures.append(Failure(submission, str(exc), exc.exit_code))

@@ -93,9 +93,20 @@ CARB_METRICS = ("carb", "benchie,carb")
 
 def _check_shape(report: dict[str, Any], shown: str) -> None:
     """The fields verification reads, with their types (exit 2 when one is missing)."""
+    if "benchmark" in report:  # `score --benchmark carb`: its own re-derivation is to come
+        raise BenchieError(
+            f"a report of the {report['benchmark']!r} benchmark: verify re-derives BenchIE "
+            "reports (with --metric carb or benchie,carb too), not yet those of "
+            "`score --benchmark carb`",
+            path=shown,
+        )
     metric = report.get("metric", "benchie")
     if metric not in CARB_METRICS and "metric" in report:
-        raise BenchieError(f"the report names an unknown metric {metric!r}", path=shown)
+        raise BenchieError(
+            f"the report names the metric {metric!r}, which no `benchie score` report "
+            f"names (its metric key is one of {', '.join(CARB_METRICS)}, or absent)",
+            path=shown,
+        )
     try:
         gold, options, systems = report["gold"], report["options"], report["systems"]
         if metric == "carb":

@@ -169,3 +169,51 @@ def test_default_benchmark_unchanged(cli: RunCli) -> None:
     assert plain.exit_code == explicit.exit_code == 0
     assert plain.stdout == explicit.stdout
     assert "benchmark" not in orjson.loads(plain.stdout)
+
+
+def test_inputs_that_are_not_scores(cli: RunCli, tmp_path: Path) -> None:
+    """A wrong format, an empty file, or a file of no sentence of the split reads as nothing
+    CaRB could score: an error (exit 2), never a row of 0.0 (or a precision of 1)."""
+    openie4 = output(tmp_path, "openie4")
+    wrong = cli("score", "--benchmark", "carb", "--input-format", "clausie", openie4)
+    assert wrong.exit_code == 2 and "no extraction read as clausie" in wrong.stderr
+    empty = tmp_path / "empty.txt"
+    empty.write_text("")
+    none = cli("score", "--benchmark", "carb", "--input-format", "openie4", empty)
+    assert none.exit_code == 2 and "no extraction read as openie4" in none.stderr
+    lines = openie4.read_text(encoding="utf-8").splitlines()
+    gold_texts = {line.split("\t")[0] for line in TEST_GOLD.read_text("utf-8").splitlines()}
+    foreign = tmp_path / "foreign.txt"
+    foreign.write_text(
+        "".join(ln + "\n" for ln in lines if ln.split("\t")[-1] not in gold_texts), "utf-8"
+    )
+    outside = cli("score", "--benchmark", "carb", "--input-format", "openie4", foreign)
+    assert outside.exit_code == 2
+    assert "is a sentence of this CaRB split" in outside.stderr
+
+
+def test_sentences_outside_the_split_are_said_and_fail_strict(cli: RunCli, tmp_path: Path) -> None:
+    """OpenIE 4's published output holds sentences of both splits: scored as CaRB does, with
+    a warning naming how many are not in the split; under --strict, an error (exit 1)."""
+    openie4 = output(tmp_path, "openie4")
+    said = cli("score", "--benchmark", "carb", "--input-format", "openie4", openie4)
+    assert said.exit_code == 0
+    assert "warning: 2,457 of its sentences are not in CaRB's test split" in said.stderr
+    strict = cli("score", "--benchmark", "carb", "--strict", "--input-format", "openie4", openie4)
+    assert strict.exit_code == 1 and strict.stdout == ""
+
+
+def test_verify_says_it_does_not_rederive_benchmark_reports(cli: RunCli, tmp_path: Path) -> None:
+    out = tmp_path / "r.json"
+    args = (
+        "score",
+        "--benchmark",
+        "carb",
+        "--input-format",
+        "openie4",
+        output(tmp_path, "openie4"),
+    )
+    assert cli(*args, "-o", out).exit_code == 0
+    refused = cli("verify", out)
+    assert refused.exit_code == 2
+    assert "not yet those of `score --benchmark carb`" in refused.stderr

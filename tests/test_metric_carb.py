@@ -255,3 +255,13 @@ def test_verify(cli: RunCli, tmp_path: Path, metric: str) -> None:
     res = cli("verify", out)
     assert res.exit_code == 1
     assert "systems[1].carb.f1" in res.stdout + res.stderr
+
+
+def test_unknown_sentence_ids_are_said(cli: RunCli, tmp_path: Path) -> None:
+    """As for BenchIE's metric: counted in the JSON, said on stderr, an error under --strict."""
+    path = tmp_path / "unk.tsv"
+    path.write_text("9999\ta\tb\tc\n1\tHe\tserved\tas\n", encoding="utf-8")
+    said = cli("score", "--metric", "carb", "--lang", "en", path)
+    assert said.exit_code == 0
+    assert "warning: 1 extraction(s) of sentence ids not in the gold" in said.stderr
+    assert cli("score", "--metric", "carb", "--lang", "en", "--strict", path).exit_code == 1
