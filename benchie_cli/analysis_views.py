@@ -141,7 +141,8 @@ def _robustness_summary(cliques: dict[str, Any]) -> str:
     """What the clique file holds: cliques, sentences, singletons, sentences in no clique."""
     singletons = len(cliques["singleton_cliques"])
     return (
-        f"{cliques['cliques']} cliques of {cliques['sentences']} sentences"
+        f"{cliques['cliques']} clique{'' if cliques['cliques'] == 1 else 's'} of "
+        f"{cliques['sentences']} sentence{'' if cliques['sentences'] == 1 else 's'}"
         + (f", {singletons} of a single sentence" if singletons else "")
         + (f"; {cliques['unassigned']} sentences in no clique" if cliques["unassigned"] else "")
     )

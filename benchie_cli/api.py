@@ -387,12 +387,17 @@ def _tsv_line(item: ExtractionLike, index: int) -> str:
     if isinstance(item, Extraction):
         sent_id, subject, relation, obj = item.sent_id, item.subject, item.relation, item.object
     else:
-        if len(item) != 4:
+        if not isinstance(item, (tuple, list)) or len(item) != 4:
             raise BenchieError(
-                f"extraction {index}: {len(item)} field(s), need 4: sent_id, subject, "
-                "relation, object"
+                f"extraction {index}: {item!r:.80} is not (sent_id, subject, relation, "
+                "object)"
             )
-        sent_id, subject, relation, obj = (str(x) for x in item)
+        if not all(isinstance(x, str) for x in item):  # str(None), str(b"1") would score
+            raise BenchieError(
+                f"extraction {index}: every field must be a str, not "
+                f"{', '.join(sorted({type(x).__name__ for x in item if not isinstance(x, str)}))}"
+            )
+        sent_id, subject, relation, obj = item
     sent_id = sent_id.strip()
     if not sent_id or any(c in sent_id for c in "\t\r\n"):
         raise BenchieError(f"extraction {index}: sentence id {sent_id!r} is empty or split")
@@ -416,6 +421,10 @@ def score_extractions(
     object)`` tuple; extraction ``k`` (1-based) is line ``k`` in the result's warnings.
     The scores' ``file`` is :data:`IN_MEMORY`.
     """
+    if isinstance(extractions, (str, bytes)) or not isinstance(extractions, Iterable):
+        raise BenchieError(
+            f"extractions: an iterable of extractions, not {type(extractions).__name__}"
+        )
     lines = [_tsv_line(item, k) for k, item in enumerate(extractions, 1)]
     if not lines:
         raise BenchieError("no extraction to score", path=name)

@@ -142,7 +142,11 @@ def read_cliques(path: str, sent_ids: Sequence[str]) -> CliqueAssignment:
             raise BenchieError("expected 'sent_id<TAB>clique'", path=name, line=n)
         i = position.get(sent_id)
         if i is None:
-            raise BenchieError(f"sentence id {sent_id!r} is not in the gold", path=name, line=n)
+            header = n == 1 and sent_id.lower() in ("sent_id", "sentence_id", "id")
+            hint = "; a header row? remove it" if header else ""
+            raise BenchieError(
+                f"sentence id {sent_id!r} is not in the gold{hint}", path=name, line=n
+            )
         if of[i] is not None and of[i] != clique:
             raise BenchieError(
                 f"sentence {sent_id!r} is already in clique {of[i]!r}", path=name, line=n

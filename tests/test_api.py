@@ -129,7 +129,7 @@ def test_bad_input_raises_benchie_error(tiny_gold: Path) -> None:
     gold = api.load_gold("en", gold_file=tiny_gold)
     with pytest.raises(BenchieError, match="no extraction"):
         api.score_extractions(gold, [])
-    with pytest.raises(BenchieError, match="need 4"):
+    with pytest.raises(BenchieError, match=r"is not \(sent_id, subject, relation, object\)"):
         api.score_extractions(gold, [("a", "Alice", "met")])  # type: ignore[list-item]
     with pytest.raises(BenchieError, match="sentence id"):
         api.score_extractions(gold, [("a\tb", "Alice", "met", "Bob")])
@@ -171,3 +171,24 @@ def test_readme_python_example_runs() -> None:
         f"benchie|lang:en|facet:default|gold:1.0.0@a5107265bd81|implicit:strip|v:{__version__}",
         "in memory: TP=1 FP=1 FN=1349 F1=0.0015",
     ]
+
+
+@pytest.mark.parametrize(
+    ("extractions", "message"),
+    [
+        (None, "an iterable of extractions, not NoneType"),
+        ("1\ta\tb\tc", "an iterable of extractions, not str"),
+        ([("1", None, "b", "c")], "every field must be a str, not NoneType"),
+        ([(b"1", b"a", b"b", b"c")], "every field must be a str, not bytes"),
+        ([("1", 1, 2, 3)], "every field must be a str, not int"),
+        ([42], "42 is not (sent_id, subject, relation, object)"),
+    ],
+)
+def test_extractions_of_the_wrong_type_are_refused(
+    tiny_gold: Path, extractions: object, message: str
+) -> None:
+    """``str(None)`` or ``str(b"1")`` would otherwise be scored as the words "None" or
+    "b'1'": a silent wrong count, not an error."""
+    gold = api.load_gold("en", gold_file=str(tiny_gold))
+    with pytest.raises(BenchieError, match=re.escape(message)):
+        api.score_extractions(gold, extractions)  # type: ignore[arg-type]

@@ -250,6 +250,11 @@ def test_without_cliques_nothing_changes(cli: RunCli, files: tuple[Path, Path, P
         ("s1\tA\ns2\n", 2, "expected 'sent_id<TAB>clique'"),
         ("s1\t  \n", 1, "expected 'sent_id<TAB>clique'"),
         ("\n\n", None, "no 'sent_id<TAB>clique' line"),
+        (
+            "sent_id\tclique\ns1\tA\n",
+            1,
+            "sentence id 'sent_id' is not in the gold; a header row? remove it",
+        ),
     ],
 )
 def test_clique_file_errors(
