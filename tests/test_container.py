@@ -124,6 +124,7 @@ def test_gold_verify_in_the_image(image: Image) -> None:
     assert res.stdout.splitlines() == [
         "1.0.0: released, shipped with benchie-cli, 4 file(s)",
         "1.1.0: released, shipped with benchie-cli, 4 file(s)",
+        "carb 1.0.0: released, shipped with benchie-cli, 4 file(s)",
         "ok: 8 file(s) in 2 version(s) match their manifests",
     ]
 
