@@ -389,8 +389,7 @@ def _tsv_line(item: ExtractionLike, index: int) -> str:
     else:
         if not isinstance(item, (tuple, list)) or len(item) != 4:
             raise BenchieError(
-                f"extraction {index}: {item!r:.80} is not (sent_id, subject, relation, "
-                "object)"
+                f"extraction {index}: {item!r:.80} is not (sent_id, subject, relation, object)"
             )
         if not all(isinstance(x, str) for x in item):  # str(None), str(b"1") would score
             raise BenchieError(
