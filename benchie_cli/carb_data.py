@@ -265,12 +265,16 @@ def read_clausie(
     return d
 
 
-def read_props(
-    lines: Iterable[str], path: str = "<props>", *, confidence_only: ConfidenceOnly | None = None
+def _read_rows(
+    lines: Iterable[str],
+    path: str,
+    confidence_only: ConfidenceOnly | None,
+    need: str,
+    row: Callable[[list[str]], tuple[str, str, str, tuple[str, ...]]],
 ) -> Extractions:
-    """PropS: ``conf, sentence, rel, role, arg, role, arg...``; the arguments are every
-    second column from the fifth, unstripped (CaRB's ``PropSReader``). Blank lines are
-    skipped."""
+    """A reader of one extraction per tab-separated line, blank lines skipped; ``row``
+    picks ``(sentence, confidence, relation, arguments)`` from the columns, of which there
+    are at least three (``need`` names them for the error)."""
     d: Extractions = {}
     only = _deciding(confidence_only)
     for n, line in enumerate(lines, 1):
@@ -278,14 +282,29 @@ def read_props(
         if cols == [""]:
             continue
         if len(cols) < 3:
-            raise _error("need confidence, sentence, relation[, role, argument...]", path, n)
-        conf, text, rel = cols[:3]
+            raise _error(f"need {need}", path, n)
+        text, conf, rel, args = row(cols)
         confidence = _confidence(conf, path, n)
         if only(text):
             _add(d, text, _placeholder(confidence))
         else:
-            _add(d, text, Extraction(rel, tuple(cols[4::2]), confidence))
+            _add(d, text, Extraction(rel, args, confidence))
     return d
+
+
+def read_props(
+    lines: Iterable[str], path: str = "<props>", *, confidence_only: ConfidenceOnly | None = None
+) -> Extractions:
+    """PropS: ``conf, sentence, rel, role, arg, role, arg...``; the arguments are every
+    second column from the fifth, unstripped (CaRB's ``PropSReader``). Blank lines are
+    skipped."""
+    return _read_rows(
+        lines,
+        path,
+        confidence_only,
+        "confidence, sentence, relation[, role, argument...]",
+        lambda cols: (cols[1], cols[0], cols[2], tuple(cols[4::2])),
+    )
 
 
 def read_tabbed(
@@ -293,21 +312,13 @@ def read_tabbed(
 ) -> Extractions:
     """CaRB's own tab format: ``sentence, conf, rel, arg1, arg2...`` (``TabReader``). Blank
     lines are skipped."""
-    d: Extractions = {}
-    only = _deciding(confidence_only)
-    for n, line in enumerate(lines, 1):
-        cols = line.strip().split("\t")
-        if cols == [""]:
-            continue
-        if len(cols) < 3:
-            raise _error("need sentence, confidence, relation[, argument...]", path, n)
-        text, conf, rel = cols[:3]
-        confidence = _confidence(conf, path, n)
-        if only(text):
-            _add(d, text, _placeholder(confidence))
-        else:
-            _add(d, text, Extraction(rel, tuple(cols[3:]), confidence))
-    return d
+    return _read_rows(
+        lines,
+        path,
+        confidence_only,
+        "sentence, confidence, relation[, argument...]",
+        lambda cols: (cols[0], cols[1], cols[2], tuple(cols[3:])),
+    )
 
 
 #: CaRB's system-output readers by the name of its scorer's flag (``--openiefour`` etc.).

@@ -526,7 +526,7 @@ def score(
       benchie score --facet concat -o report.json mine=out.tsv
       cat out.tsv | benchie score --lang de --format markdown -
     """
-    from benchie_cli.report import build_report, to_json, to_markdown, to_table
+    from benchie_cli.report import build_report
 
     if benchmark == "carb":
         ctx = click.get_current_context()
@@ -646,6 +646,17 @@ def score(
 
             report = add_carb(report, reference, carb_results)
         results_count = len(results)
+    _write_score_report(report, fmt, output, f"{results_count} system(s), gold {resolved.version}")
+    _exit_on_failures(failures, len(batch))
+
+
+def _write_score_report(
+    report: dict[str, Any], fmt: str | None, output: str | None, what: str
+) -> None:
+    """A ``score`` report in its format (JSON by default for a file), written atomically
+    and named on stderr."""
+    from benchie_cli.report import to_json, to_markdown, to_table
+
     fmt = fmt or ("json" if output is not None else "table")
     data = {
         "json": lambda: to_json(report),
@@ -653,10 +664,14 @@ def score(
         "markdown": lambda: to_markdown(report).encode(),
     }[fmt]()
     atomic_write(output or STDIN, data)
-    _say_written(output, fmt, f"{results_count} system(s), gold {resolved.version}")
+    _say_written(output, fmt, what)
+
+
+def _exit_on_failures(failures: list[Failure], submissions: int) -> None:
+    """A batch of which some submissions could not be scored: said, and exit 1."""
     if failures:
         click.echo(
-            f"benchie: {len(failures)} of {len(batch)} submission(s) could not be scored",
+            f"benchie: {len(failures)} of {submissions} submission(s) could not be scored",
             err=True,
         )
         sys.exit(int(ExitCode.FAILED))
@@ -675,8 +690,6 @@ def _score_carb_benchmark(
 ) -> None:
     """``score --benchmark carb``: CaRB's metric against a split of CaRB's own gold."""
     from benchie_cli import carb_benchmark as cb
-    from benchie_cli.carb_report import to_markdown, to_table
-    from benchie_cli.report import to_json
 
     batch = expand(submissions)
     check_stdin_once(None, [s.path for s in batch])
@@ -720,20 +733,10 @@ def _score_carb_benchmark(
     report = cb.build_report(
         gold, sentences, split, results, failures=failures, input_format=input_format
     )
-    fmt = fmt or ("json" if output is not None else "table")
-    data = {
-        "json": lambda: to_json(report),
-        "table": lambda: to_table(report).encode(),
-        "markdown": lambda: to_markdown(report).encode(),
-    }[fmt]()
-    atomic_write(output or STDIN, data)
-    _say_written(output, fmt, f"{len(results)} system(s), CaRB gold {version} ({split})")
-    if failures:
-        click.echo(
-            f"benchie: {len(failures)} of {len(batch)} submission(s) could not be scored",
-            err=True,
-        )
-        sys.exit(int(ExitCode.FAILED))
+    _write_score_report(
+        report, fmt, output, f"{len(results)} system(s), CaRB gold {version} ({split})"
+    )
+    _exit_on_failures(failures, len(batch))
 
 
 def _check_carb_options(

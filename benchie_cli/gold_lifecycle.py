@@ -65,13 +65,17 @@ class Added:
     version: str
     path: Path
     manifest: Manifest
-    manifest_sha256: str
     #: Warnings of the validation (errors stop the command before anything is written).
     warnings: tuple[Diagnostic, ...]
     #: The DVC file written, or None with the reason in ``dvc_note``.
     dvc_file: Path | None
     dvc_note: str
     remote: str | None
+
+    @property
+    def manifest_sha256(self) -> str:
+        """The sha256 of the manifest as written: the bytes are a function of it."""
+        return hashlib.sha256(manifest_bytes(self.manifest)).hexdigest()
 
 
 @contextlib.contextmanager
@@ -430,8 +434,7 @@ def new_version(
             tmp, version=version, description=description, license=license, released=not draft
         )
         manifest = _keep_upstream_paths(manifest, source)
-        data = manifest_bytes(manifest)
-        (tmp / MANIFEST).write_bytes(data)
+        (tmp / MANIFEST).write_bytes(manifest_bytes(manifest))
         _make_readable(tmp)
         try:
             os.rename(tmp, target)
@@ -458,7 +461,6 @@ def new_version(
         version,
         target,
         manifest,
-        hashlib.sha256(data).hexdigest(),
         tuple(warnings),
         dvc_file,
         note,
@@ -537,14 +539,7 @@ def release_version(
     names = {e.path: display_name(str(version_dir / e.path)) for e in old.files}
     warnings = _validate(version_dir, names)
     manifest = replace(old, released=True)
-    manifest_path = version_dir / MANIFEST
-    try:
-        mode = stat.S_IMODE(manifest_path.stat().st_mode)
-    except OSError:
-        mode = _FILE_MODE
-    write_manifest(version_dir, manifest)
-    manifest_path.chmod(mode)  # atomic_write gives the umask's mode (0600 under 077)
-    data = manifest_bytes(manifest)
+    write_manifest(version_dir, manifest)  # keeps the file's mode (textio.atomic_write)
     remote = remote or dvc_remote_of(store_root, version)
     with signals_deferred():  # the manifest says released: its DVC file must follow
         dvc_file, note = _track(tracking, store_root, version, None, use_dvc)
@@ -560,7 +555,6 @@ def release_version(
         version,
         version_dir,
         manifest,
-        hashlib.sha256(data).hexdigest(),
         tuple(warnings),
         dvc_file,
         note,
