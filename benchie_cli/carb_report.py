@@ -31,6 +31,7 @@ from benchie_cli.carb_data import Extractions, from_submission, read_gold
 from benchie_cli.carb_metric import CarbScore, score
 from benchie_cli.errors import BenchieError, Diagnostic, ExitCode
 from benchie_cli.gold_store import ResolvedGold
+from benchie_cli.mistakes import Finding, MistakeCheck, read_head
 from benchie_cli.submission import Extraction, FileFacts, read_submission
 from benchie_cli.tables import render
 from benchie_cli.textio import display_name
@@ -75,6 +76,8 @@ class CarbResult:
     #: Sentences of a native file that are not the benchmark's (CaRB uses only their
     #: confidences, as thresholds): said on stderr, an error under --strict.
     outside_sentences: int = 0
+    #: Likely mistakes the format checks found (said on stderr as hints).
+    findings: tuple[Finding, ...] = ()
 
     def as_json(self) -> dict[str, Any]:
         """The ``carb`` object of a report's system: P, R, F1 at CaRB's optimum, the AUC
@@ -96,12 +99,26 @@ def score_carb(
     texts: Mapping[str, str],
     *,
     strict: bool = False,
+    check: MistakeCheck | None = None,
 ) -> CarbResult:
     """Score the BenchIE TSV submission at ``path`` with CaRB's metric against ``gold``.
 
     An unusable line is an error (exit 2), as for BenchIE's metric; under ``strict`` so is
-    a warning or an extraction of an unknown sentence id (exit 1)."""
+    a warning, a likely mistake or an extraction of an unknown sentence id (exit 1). A
+    file none of whose extractions has a sentence id of the gold is an error (exit 2): its
+    0.0 would hide a misread file. ``check`` runs the format checks BenchIE's metric runs
+    (a native output, a header row, an undeclared confidence column read as an argument),
+    on the file's first lines (a pipe must have been spooled)."""
     shown = display_name(path)
+    findings = tuple(check.format(read_head(path))) if check is not None else ()
+    if strict and findings:
+        first = findings[0]
+        raise BenchieError(
+            f"{first.message} (an error under --strict) [{first.code}]",
+            path=shown,
+            line=first.line,
+            exit_code=ExitCode.FAILED,
+        )
     facts = FileFacts(path)
     known: list[Extraction] = []
     unknown = 0
@@ -127,7 +144,17 @@ def score_carb(
                     exit_code=ExitCode.FAILED,
                 )
             unknown += 1
-    return CarbResult(name, facts, unknown, score(gold, from_submission(known, texts)))
+    if unknown and not known:
+        plural = "s" if unknown != 1 else ""
+        what = f"none of its {unknown} extraction{plural} has a sentence id of the gold"
+        if findings:
+            first = findings[0]
+            raise BenchieError(
+                f"{what}: {first.message} [{first.code}]", path=shown, line=first.line
+            )
+        raise BenchieError(f"{what}; is it English BenchIE TSV?", path=shown)
+    scored = score(gold, from_submission(known, texts))
+    return CarbResult(name, facts, unknown, scored, findings=findings)
 
 
 def carb_signature(reference: ResolvedGold) -> str:

@@ -59,6 +59,7 @@ from benchie_cli.textio import (
     atomic_write,
     display_name,
     is_regular_file,
+    keep_stderr_past_a_closed_pipe,
     release_spooled,
     spool,
 )
@@ -627,7 +628,12 @@ def score(
         if reference is not None and results:  # benchie,carb: CaRB's numbers beside
             scored = {r.name for r in results}
             carb_results = _carb_each(
-                [s for s in readable if s.name in scored], reference, texts, strict, failures
+                [s for s in readable if s.name in scored],
+                reference,
+                texts,
+                strict,
+                failures,
+                checked=True,
             )
             kept = {r.name for r in carb_results}
             results = [r for r in results if r.name in kept]
@@ -801,15 +807,27 @@ def _carb_each(
     texts: dict[str, str],
     strict: bool,
     failures: list[Failure],
+    *,
+    checked: bool = False,
 ) -> list[CarbResult]:
-    """Each submission scored with CaRB's metric; one that cannot be is a failure."""
+    """Each submission scored with CaRB's metric; one that cannot be is a failure.
+    ``checked``: BenchIE's scorer already ran the likely-mistake checks (and said them)."""
     from benchie_cli.carb_report import load_reference, score_carb
 
     gold = load_reference(reference)
+    check = None if checked else MistakeCheck("en", texts)
     out = []
     for submission in submissions:
         try:
-            scored = score_carb(submission.path, submission.name, gold, texts, strict=strict)
+            spool(submission.path)  # read twice: its head for the checks, then all of it
+            scored = score_carb(
+                submission.path, submission.name, gold, texts, strict=strict, check=check
+            )
+            for finding in scored.findings:
+                click.echo(
+                    f"benchie: {submission.name}: hint: {finding.message} [{finding.code}]",
+                    err=True,
+                )
             if scored.unknown:  # as `score` says for BenchIE (its JSON counts them too)
                 click.echo(
                     f"benchie: {display_name(submission.path)}: warning: {scored.unknown:,} "
@@ -2187,6 +2205,7 @@ def run() -> None:
     installs the handlers before importing this module; this covers other callers).
     """
     install_stop_handlers()
+    keep_stderr_past_a_closed_pipe()
     try:
         try:
             main()

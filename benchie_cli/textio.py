@@ -14,13 +14,14 @@ read. Pipes and FIFOs are welcome; a command that must read one twice calls :fun
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import stat
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import BinaryIO, Protocol
+from typing import Any, BinaryIO, Protocol, TextIO
 
 from benchie_cli.errors import BenchieError, printable_path
 
@@ -404,6 +405,53 @@ def abandon_stdout() -> None:
     its buffers cannot fail (and be reported) again when the interpreter flushes them."""
     if sys.stdout is not None:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+
+
+class _PipeSafeStderr:
+    """Standard error whose writes never fail on a closed pipe.
+
+    ``benchie ... 2>&1 | head -1`` closes the pipe after the first line: a second message
+    would raise ``BrokenPipeError`` wherever it is written, and the command would end there,
+    with the exit status of a closed *standard output* (0) instead of its own: a refusal
+    would look like success, and a run would stop before writing its report. The reader has
+    what it wanted, so later messages go to /dev/null and the command runs to its own end."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+    def _closed_pipe(self) -> None:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), self._stream.fileno())
+
+    def write(self, text: str) -> int:
+        try:
+            return self._stream.write(text)
+        except BrokenPipeError:
+            self._closed_pipe()
+            return len(text)
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except BrokenPipeError:
+            self._closed_pipe()
+            with contextlib.suppress(OSError):
+                self._stream.flush()
+
+
+def keep_stderr_past_a_closed_pipe() -> None:
+    """Make ``sys.stderr`` a :class:`_PipeSafeStderr` (once; a stream without a descriptor,
+    as under test runners, is left alone)."""
+    stream = sys.stderr
+    if stream is None or isinstance(stream, _PipeSafeStderr):
+        return
+    try:
+        stream.fileno()
+    except (OSError, ValueError, AttributeError):
+        return
+    sys.stderr = _PipeSafeStderr(stream)
 
 
 def atomic_write(path: str, data: bytes, *, durable: bool = True) -> None:

@@ -231,3 +231,43 @@ def test_a_worker_that_exits_names_its_exit_status(
         signal.signal(signal.SIGALRM, previous)
     assert caught.value.exit_code == ExitCode.USAGE
     assert str(caught.value) == f"{submission}: error: a scoring worker died (exit status 3)"
+
+
+def _with_closed_pipe(*args: str | Path, both: bool = True) -> subprocess.CompletedProcess[str]:
+    """Run benchie with standard error (and output, as ``2>&1 | head -0`` does) on a pipe
+    whose reader has gone: every write to it fails at once with EPIPE."""
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        return subprocess.run(
+            [sys.executable, "-m", "benchie_cli", *map(str, args)],
+            stdout=write_end if both else subprocess.DEVNULL,
+            stderr=write_end,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+    finally:
+        os.close(write_end)
+
+
+def test_a_refusal_keeps_its_status_when_stderr_is_a_closed_pipe(tmp_path: Path) -> None:
+    """`benchie gold new ... 2>&1 | head -1` exited 0 after a refusal: the second message
+    raised BrokenPipeError, taken for a reader of standard output that had had enough."""
+    source = tmp_path / "src"
+    (source / "en" / "default").mkdir(parents=True)
+    res = _with_closed_pipe(
+        "gold", "new", "1.0.0", "--from", source, "--description", "d", "--license", "l"
+    )
+    assert res.returncode == int(ExitCode.USAGE)
+    assert _with_closed_pipe("score", tmp_path / "missing.tsv").returncode == ExitCode.USAGE
+
+
+def test_a_run_with_stderr_on_a_closed_pipe_still_writes_its_report(tmp_path: Path) -> None:
+    """Warnings on a closed stderr neither stop the run nor change its status."""
+    sub = tmp_path / "s.tsv"  # ClausIE plus one unknown id: a warning on stderr
+    sub.write_bytes(example("en", "clausie").read_bytes().rstrip(b"\n") + b"\nzz\ta\tb\tc\n")
+    report = tmp_path / "r.json"
+    res = _with_closed_pipe("score", sub, "-o", report, both=False)
+    assert res.returncode == 0 and report.exists()
+    assert b'"f1": 0.33889980353634575' in report.read_bytes()

@@ -221,8 +221,9 @@ def test_match_counts_are_the_same_in_parallel(
 
 
 def test_impact_says_why_a_score_is_zero(cli: RunCli) -> None:
-    """An English file with --lang de scored 0.0 under both versions with no word."""
+    """An English file with --lang de scored 0.0 under both versions with no word; now
+    nothing of it can be scored, which is an error naming the language whose gold fits."""
     res = cli("gold", "impact", "1.0.0", "1.1.0", "--lang", "de", example("en", "clausie"))
-    assert res.exit_code == 0
-    assert "extractions have words their sentence lacks" in res.stderr
-    assert "--lang en" in res.stderr  # the language whose gold fits is named
+    assert res.exit_code == 2
+    assert "none of its 695 extractions can be scored" in res.stderr
+    assert "score it with --lang en [wrong-language]" in res.stderr

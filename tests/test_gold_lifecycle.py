@@ -828,7 +828,7 @@ def test_draft_warning_once_even_when_other_languages_are_loaded(
         "utf-8",
     )
     result = cli("score", "--gold-dir", store, "--gold-version", "2.0.0", "--lang", "en", german)
-    assert result.exit_code == 0
+    assert result.exit_code == 2  # nothing of it can be scored: an error, not a silent 0.0
     assert "[wrong-language]" in result.stderr  # the check that loads the German gold ran
     assert result.stderr.count(DRAFT_WARNING) == 1
 

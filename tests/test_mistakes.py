@@ -62,9 +62,12 @@ class Mistake:
     lang: str = "en"
     extra: tuple[str, ...] = ()
     #: validate's and score's exit status without --strict (a CSV file does not parse, so
-    #: validate has column errors and score cannot score it: its error names the cause).
+    #: validate has column errors and score cannot score it: its error names the cause; a
+    #: mistake that leaves no extraction scorable is an error too, not a silent 0.0).
     validate_exit: int = 0
     score_exit: int = 0
+    #: score's exit status under --strict: 1 (a warning made an error) unless nothing parses.
+    strict_exit: int = 1
 
 
 CLAUSIE = ("en", "clausie")
@@ -84,6 +87,7 @@ MISTAKES = [
         "saved as .tsv?): write sent_id, subject, relation and object separated by TABs",
         validate_exit=1,
         score_exit=2,
+        strict_exit=2,
     ),
     Mistake(
         "semicolon",
@@ -92,6 +96,7 @@ MISTAKES = [
         "lines are semicolon-separated, not TAB-separated",
         validate_exit=1,
         score_exit=2,
+        strict_exit=2,
     ),
     Mistake(
         "zero_based",
@@ -99,6 +104,7 @@ MISTAKES = [
         "shifted-ids",
         "ids look 0-based: 100% of sampled extractions fit sentence id+1 better than "
         "sentence id; add 1 to every id",
+        score_exit=2,
     ),
     Mistake(
         "shifted_up",
@@ -106,6 +112,7 @@ MISTAKES = [
         "shifted-ids",
         "ids look shifted by +1: 100% of sampled extractions fit sentence id-1 better than "
         "sentence id; subtract 1 from every id",
+        score_exit=2,
     ),
     Mistake(
         "detokenised",
@@ -129,6 +136,7 @@ MISTAKES = [
         "wrong-language",
         "the file looks German, not English: 100% of sampled extractions are explicit in "
         "the de gold, 0% in the en gold; score it with --lang de",
+        score_exit=2,
     ),
     Mistake(
         "openie4_as_tsv",
@@ -137,6 +145,7 @@ MISTAKES = [
         "this looks like OpenIE 4 output, not BenchIE TSV: read it with --input-format "
         "openie4 (or auto), or convert it with `benchie convert --from openie4`",
         extra=("--input-format", "benchie"),
+        score_exit=2,
     ),
 ]
 
@@ -175,7 +184,7 @@ def test_score_hints_naming_cause_and_fix(
     assert res.returncode == mistake.score_exit, res.stderr
     assert mistake.message in res.stderr and f"[{mistake.code}]" in res.stderr
     strict = cli_process(*args, "--strict", path)
-    assert strict.returncode == (mistake.score_exit or 1)
+    assert strict.returncode == mistake.strict_exit
     assert f"[{mistake.code}]" in strict.stderr and strict.stdout == ""
 
 
@@ -200,8 +209,8 @@ def test_hint_from_stdin_reads_it_once(cli_process: RunProcess) -> None:
     real process: an in-process run would leave its spooled stdin to the next test.)"""
     data = "\n".join(_shift(_lines(*CLAUSIE), -1)) + "\n"
     res = cli_process("score", "-", input=data)
-    assert res.returncode == 0 and "ids look 0-based" in res.stderr
-    assert "695  " in res.stdout  # every line was scanned
+    assert res.returncode == 2 and "ids look 0-based" in res.stderr
+    assert "none of its 695 extractions can be scored" in res.stderr  # every line scanned
 
 
 def _score_json(cli: RunCli, out: Path, *args: str | Path) -> dict[str, object]:

@@ -315,7 +315,9 @@ def test_report_keeps_the_first_unknown_ids(
     """With 3 kept: the first 3 distinct ids in order of appearance, then the count of the
     others right after them; no such key when none was left out."""
     monkeypatch.setattr(report, "UNKNOWN_IDS_KEPT", 3)
-    sub = write(tmp_path / "s.tsv", "".join(f"{i}\ta\tb\tc\n" for i in ids.split()))
+    # (One line of a gold sentence: a file of unknown ids only is an error, not a 0.0.)
+    unknown = "".join(f"{i}\ta\tb\tc\n" for i in ids.split())
+    sub = write(tmp_path / "s.tsv", unknown + "1\tHe\tserved as\tthe first Prime Minister\n")
     res = cli("score", "--lang", "en", "--format", "json", sub)
     assert res.exit_code == 0, res.stderr
     (system,) = orjson.loads(res.stdout)["systems"]

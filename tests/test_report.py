@@ -452,17 +452,23 @@ def test_retokenised_extraction_is_explicit(cli: RunCli, tmp_path: Path) -> None
     assert system["implicit"] == [{"line": 1, "sent_id": "1", "tokens": ["coast"]}]
 
 
-def test_wrong_language_is_hinted(cli: RunCli) -> None:
-    """A German file scored as English: almost every extraction is implicit, and stderr
-    says what is likely wrong instead of leaving a silent zero."""
+def test_wrong_language_is_hinted(cli: RunCli, tmp_path: Path) -> None:
+    """A German file scored as English: every extraction is implicit, and the error says
+    what is likely wrong instead of leaving a silent zero; a German file with a few English
+    lines scores, with the hint on stderr (an error under --strict)."""
     res = cli("score", example("de", "m2oie_de"))
-    assert res.exit_code == 0
-    assert "313 of 313 extractions have words their sentence lacks" in res.stderr
-    assert "is the file really --lang en" in res.stderr
+    assert res.exit_code == 2 and res.stdout == ""
+    assert "none of its 313 extractions can be scored" in res.stderr
+    assert "score it with --lang de [wrong-language]" in res.stderr
     ok = cli("score", "--lang", "de", example("de", "m2oie_de"))
-    assert "is the file really" not in ok.stderr
-    # Under --strict it is an error: no report, exit 1.
-    strict = cli("score", "--strict", example("de", "m2oie_de"))
+    assert ok.exit_code == 0 and "[wrong-language]" not in ok.stderr
+    mixed = tmp_path / "mixed.tsv"
+    english = example("en", "clausie").read_bytes().splitlines(keepends=True)[:20]
+    mixed.write_bytes(example("de", "m2oie_de").read_bytes() + b"".join(english))
+    res = cli("score", mixed)
+    assert res.exit_code == 0
+    assert "is the file really --lang en" in res.stderr
+    strict = cli("score", "--strict", mixed)
     assert strict.exit_code == 1 and "an error under --strict" in strict.stderr
 
 

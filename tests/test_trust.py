@@ -525,3 +525,64 @@ def test_stale_temporary_files_are_removed(cache: Path) -> None:
     assert not stale.exists()
     assert fresh.exists()  # maybe another run's, still being written
     assert other.exists()  # not ours
+
+
+# --------------------------------------------------------------------------- no silent 0.0
+
+
+@pytest.mark.parametrize("metric", ["benchie", "carb", "benchie,carb"])
+def test_native_output_forced_as_tsv_is_refused_not_scored_zero(
+    cli: RunCli, tmp_path: Path, metric: str
+) -> None:
+    """OpenIE 4's output read with `--input-format benchie`: its confidences become sentence
+    ids, none of them the gold's. It scored 0.0 with exit 0 under every metric."""
+    native = tmp_path / "o4.txt"
+    native.write_text(
+        "0.93\t\tSimpleArgument(He,List([0, 2)))\tRelation(served,List([3, 9)))\t"
+        "SimpleArgument(as Prime Minister,List([10, 28)))\tHe served as Prime Minister .\n"
+        "0.5\t\tSimpleArgument(He,List([0, 2)))\tRelation(became,List([3, 9)))\t"
+        "SimpleArgument(a justice,List([10, 20)))\tHe became a justice .\n",
+        encoding="utf-8",
+    )
+    res = cli("score", "--lang", "en", "--metric", metric, "--input-format", "benchie", native)
+    assert res.exit_code == 2 and res.stdout == ""
+    assert "none of its 2 extractions" in res.stderr
+
+
+def test_file_of_unknown_ids_only_is_refused(cli: RunCli, tmp_path: Path) -> None:
+    """No line of the gold's sentences: an error naming the first ids and the likely cause."""
+    sub = tmp_path / "s.tsv"
+    sub.write_text("s1\tHe\tserved\tas\ns2\tHe\tbecame\ta justice\n", encoding="utf-8")
+    res = cli("score", "--lang", "en", sub)
+    assert res.exit_code == 2
+    assert f"{sub}: error: none of its 2 extractions can be scored: no sentence id is the " in (
+        res.stderr
+    )
+    assert "(first: 's1', 's2'); is --lang en right?" in res.stderr
+
+
+def test_a_few_implicit_extractions_alone_still_score_zero(cli: RunCli, tmp_path: Path) -> None:
+    """With no likely mistake found, nothing but implicit extractions is a true 0.0: scored,
+    with stderr saying they were removed."""
+    sub = tmp_path / "s.tsv"
+    sub.write_text("1\tHe\tserved as\tZorglub\n", encoding="utf-8")
+    res = cli("score", "--lang", "en", "--format", "json", sub)
+    assert res.exit_code == 0, res.stderr
+    (system,) = orjson.loads(res.stdout)["systems"]
+    assert (system["tp"], system["fp"], system["f1"]) == (0, 0, 0.0)
+    assert "1 implicit extraction(s) removed before scoring" in res.stderr
+
+
+def test_carb_metric_says_an_undeclared_confidence_column(cli: RunCli, tmp_path: Path) -> None:
+    """A fifth column of numbers without the directive is read as an argument by CaRB's
+    metric too (a lower score): `--metric carb` says so, as BenchIE's metric does."""
+    sub = tmp_path / "c.tsv"
+    lines = example("en", "clausie").read_text(encoding="utf-8").splitlines()
+    sub.write_text("".join(f"{line}\t0.5\n" for line in lines if line), encoding="utf-8")
+    res = cli("score", "--lang", "en", "--metric", "carb", sub)
+    assert res.exit_code == 0
+    assert res.stderr.count("[undeclared-confidence]") == 1
+    strict = cli("score", "--lang", "en", "--metric", "carb", "--strict", sub)
+    assert strict.exit_code == 1 and "(an error under --strict) [undeclared-confidence]" in (
+        strict.stderr
+    )

@@ -170,16 +170,27 @@ def test_versions_that_share_a_file_verify_under_the_reports_own(tmp_path: Path)
 
 
 def test_report_records_an_input_format_other_than_auto(tmp_path: Path) -> None:
-    """The same bytes read as BenchIE TSV or as OpenIE 4 give other numbers: a report of
-    `--input-format benchie` on a native file failed to verify (verify read it with auto)."""
+    """A file read as BenchIE TSV (`--input-format benchie`) that auto-detection reads
+    otherwise: a report of it failed to verify (verify read it with auto). Here: 50 lines
+    of OpenIE 4 output (auto reads OpenIE 4, then fails on line 51), then ClausIE's TSV."""
     import gzip
 
     from .conftest import REPO
 
     native = tmp_path / "openie4.txt"
-    native.write_bytes(
-        gzip.decompress((REPO / "tests" / "data" / "carb" / "openie4_output.txt.gz").read_bytes())
+    openie4 = gzip.decompress(
+        (REPO / "tests" / "data" / "carb" / "openie4_output.txt.gz").read_bytes()
     )
+    native.write_bytes(
+        b"".join(openie4.splitlines(keepends=True)[:50]) + example("en", "clausie").read_bytes()
+    )
+    auto = subprocess.run(
+        [sys.executable, "-m", "benchie_cli", "score", "--lang", "en", str(native)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert auto.returncode == 2 and ":51: error:" in auto.stderr
     report = tmp_path / "r.json"
     base = [sys.executable, "-m", "benchie_cli"]
     scored = subprocess.run(
