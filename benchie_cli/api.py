@@ -34,7 +34,7 @@ from typing import Any
 from benchie_cli import LANGUAGES
 from benchie_cli.batch import Failure, Submission, expand, score_each
 from benchie_cli.errors import BenchieError, ExitCode
-from benchie_cli.gold_store import (
+from benchie_cli.gold.store import (
     ALL_FACETS,
     GoldStore,
     ResolvedGold,
@@ -42,11 +42,11 @@ from benchie_cli.gold_store import (
     resolve_gold_dir,
     resolve_gold_file,
 )
-from benchie_cli.index_cache import load_compiled
-from benchie_cli.matching import CompiledGold
+from benchie_cli.metrics.index_cache import load_compiled
+from benchie_cli.metrics.matching import CompiledGold
+from benchie_cli.metrics.scoring import ScoreOptions, Scorer, SystemResult, no_cyclic_gc
 from benchie_cli.mistakes import MistakeCheck
 from benchie_cli.report import build_report, to_json, to_markdown, to_table
-from benchie_cli.scoring import ScoreOptions, Scorer, SystemResult, no_cyclic_gc
 from benchie_cli.submission import Extraction, FileFacts
 from benchie_cli.textio import STDIN, is_regular_file, release_spooled
 
@@ -458,8 +458,8 @@ def analyze(
     profiled, whatever ``gold.facet`` is. Submissions that cannot be scored are in the
     document's failures; when none can be, the first failure is raised.
     """
-    from benchie_cli.analysis import TESTS, AnalyzeOptions
-    from benchie_cli.analysis import analyze as run_analysis
+    from benchie_cli.analysis.profile import TESTS, AnalyzeOptions
+    from benchie_cli.analysis.profile import analyze as run_analysis
 
     if test not in TESTS:
         raise BenchieError(f"unknown test {test!r} (available: {', '.join(TESTS)})")

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from benchie_cli.errors import BenchieError, ExitCode, printable_path
-from benchie_cli.scoring import Scorer, SystemResult
+from benchie_cli.metrics.scoring import Scorer, SystemResult
 from benchie_cli.textio import EMPTY_NAME, STDIN, display_name
 
 #: What a directory contributes: its submission files, by this pattern, in name order.

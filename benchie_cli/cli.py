@@ -21,13 +21,12 @@ import click
 import orjson
 
 from benchie_cli import DEFAULT_GOLD_VERSION, LANGUAGES, __version__
-from benchie_cli.analysis import TESTS
+from benchie_cli.analysis.profile import TESTS
 from benchie_cli.batch import Failure, expand, score_each
-from benchie_cli.entry import install_stop_handlers
 from benchie_cli.errors import BenchieError, ExitCode
 from benchie_cli.formats import INPUT_FORMATS, NATIVE_FORMATS
-from benchie_cli.gold import Gold, parse_gold_bytes
-from benchie_cli.gold_store import (
+from benchie_cli.gold.parse import Gold, parse_gold_bytes
+from benchie_cli.gold.store import (
     ALL_FACETS,
     MANIFEST,
     SHIPPED_MANIFESTS,
@@ -42,15 +41,15 @@ from benchie_cli.gold_store import (
     version_key,
     write_manifest,
 )
-from benchie_cli.index_cache import load_compiled
+from benchie_cli.metrics.index_cache import load_compiled
 
 if TYPE_CHECKING:
     from benchie_cli.batch import Submission
-    from benchie_cli.carb_report import CarbResult
-    from benchie_cli.gold_lifecycle import Added
+    from benchie_cli.gold.lifecycle import Added
+    from benchie_cli.metrics.carb_report import CarbResult
+from benchie_cli.metrics.scoring import ScoreOptions, Scorer, SystemResult, no_cyclic_gc
 from benchie_cli.mistakes import CODES as MISTAKE_CODES
 from benchie_cli.mistakes import MistakeCheck
-from benchie_cli.scoring import ScoreOptions, Scorer, SystemResult, no_cyclic_gc
 from benchie_cli.tables import render
 from benchie_cli.textio import (
     EMPTY_NAME,
@@ -592,7 +591,7 @@ def score(
             click.echo(f"benchie: {exc}", err=True)
             failures.append(Failure(submission, str(exc), exc.exit_code))
     if reference is not None and metric == "carb":  # CaRB's metric alone (lazily imported)
-        from benchie_cli.carb_report import build_carb_report
+        from benchie_cli.metrics.carb_report import build_carb_report
 
         carb_results = _carb_each(readable, reference, texts, strict, failures)
         if not carb_results:
@@ -648,7 +647,7 @@ def score(
             input_format=recorded,
         )
         if reference is not None and carb_results is not None:
-            from benchie_cli.carb_report import add_carb
+            from benchie_cli.metrics.carb_report import add_carb
 
             report = add_carb(report, reference, carb_results)
         results_count = len(results)
@@ -695,7 +694,7 @@ def _score_carb_benchmark(
     input_format: str,
 ) -> None:
     """``score --benchmark carb``: CaRB's metric against a split of CaRB's own gold."""
-    from benchie_cli import carb_benchmark as cb
+    from benchie_cli.metrics import carb_benchmark as cb
 
     batch = expand(submissions)
     check_stdin_once(None, [s.path for s in batch])
@@ -758,7 +757,7 @@ def _check_carb_options(
     """Refuse (exit 2) what ``--metric carb`` cannot do: a language without CaRB gold, a
     gold outside the store (CaRB's gold is the store's reference file), and, for CaRB's
     metric alone, the options of BenchIE's metric (they would change nothing)."""
-    from benchie_cli.carb_report import check_language
+    from benchie_cli.metrics.carb_report import check_language
 
     check_language(lang)
     if gold_file is not None:
@@ -788,7 +787,7 @@ def _check_carb_options(
 
 def _carb_reference(gold_dir: str | None, version: str, lang: str) -> ResolvedGold:
     """The CaRB reference file of store ``version``, checked against its manifest."""
-    from benchie_cli.carb_report import CARB_REFERENCE
+    from benchie_cli.metrics.carb_report import CARB_REFERENCE
 
     root, _ = resolve_gold_dir(gold_dir)
     try:
@@ -812,7 +811,7 @@ def _carb_each(
 ) -> list[CarbResult]:
     """Each submission scored with CaRB's metric; one that cannot be is a failure.
     ``checked``: BenchIE's scorer already ran the likely-mistake checks (and said them)."""
-    from benchie_cli.carb_report import load_reference, score_carb
+    from benchie_cli.metrics.carb_report import load_reference, score_carb
 
     gold = load_reference(reference)
     check = None if checked else MistakeCheck("en", texts)
@@ -984,9 +983,9 @@ def analyze(
       benchie analyze --lang en examples/submissions/en/ -o analysis.html
       benchie analyze --buckets conjuncts.tsv --test ar --seed 7 a.tsv b.tsv -o a_vs_b.json
     """
-    from benchie_cli.analysis import AnalyzeOptions
-    from benchie_cli.analysis import analyze as run_analysis
-    from benchie_cli.analysis_views import to_html, to_text
+    from benchie_cli.analysis.profile import AnalyzeOptions
+    from benchie_cli.analysis.profile import analyze as run_analysis
+    from benchie_cli.analysis.views import to_html, to_text
     from benchie_cli.report import to_json
 
     batch = expand(submissions)
@@ -1526,7 +1525,7 @@ def gold_list(gold_dir: str | None, fmt: str) -> None:
 
 def _list_carb(root: Path, doc: list[dict[str, Any]], rows: list[list[str]]) -> None:
     """``gold list``'s rows of the CaRB benchmark (``<root>/carb/``), after BenchIE's."""
-    from benchie_cli.carb_benchmark import carb_store
+    from benchie_cli.metrics.carb_benchmark import carb_store
 
     carb = carb_store(root)
     pulled = carb.versions()
@@ -1605,7 +1604,7 @@ def gold_stats(gold_version: str, lang: str | None, gold_dir: str | None, fmt: s
     Example:
       benchie gold stats --lang en --format json
     """
-    from benchie_cli.gold_stats import count_gold
+    from benchie_cli.gold.stats import count_gold
 
     store = _store(gold_dir)
     manifest = store.manifest(gold_version)
@@ -1703,7 +1702,7 @@ def gold_verify(gold_version: str | None, gold_dir: str | None) -> None:
 def _verify_carb(root: Path) -> bool:
     """``gold verify`` of the CaRB benchmark's versions (``<root>/carb/``), if any: one line
     per version on stdout, an error per problem on stderr; whether all is well."""
-    from benchie_cli.carb_benchmark import carb_store
+    from benchie_cli.metrics.carb_benchmark import carb_store
 
     carb = carb_store(root)
     versions = carb.versions()
@@ -1738,7 +1737,7 @@ def gold_compile(gold_version: str | None, gold_dir: str | None) -> None:
     Example:
       BENCHIE_CACHE_DIR=/opt/benchie/cache benchie gold compile
     """
-    from benchie_cli.index_cache import compile_store
+    from benchie_cli.metrics.index_cache import compile_store
 
     store = _store(gold_dir)
     versions = [gold_version] if gold_version else store.versions()
@@ -1831,7 +1830,7 @@ def gold_new(
       benchie gold new 2.0.0 --from test-gold/ --description "ACME task test gold" \\
           --license "private" --remote private
     """
-    from benchie_cli.gold_lifecycle import ValidationFailed, new_version
+    from benchie_cli.gold.lifecycle import ValidationFailed, new_version
 
     root, _ = resolve_gold_dir(gold_dir)
     try:
@@ -1881,7 +1880,7 @@ def gold_release(
     Example:
       benchie gold release 2.0.0
     """
-    from benchie_cli.gold_lifecycle import ValidationFailed, release_version
+    from benchie_cli.gold.lifecycle import ValidationFailed, release_version
 
     root, _ = resolve_gold_dir(gold_dir)
     try:
@@ -1915,7 +1914,7 @@ def _relative(path: Path) -> str:
 def _report_added(added: Added, root: Path, *, released: bool) -> None:
     """Say what ``gold new`` / ``gold release`` wrote (stderr) and print the next steps and
     the CHANGELOG entry (stdout, to paste)."""
-    from benchie_cli.gold_lifecycle import changelog_stub
+    from benchie_cli.gold.lifecycle import changelog_stub
 
     for diagnostic in added.warnings[:WARNINGS_SHOWN]:
         click.echo(diagnostic.format(), err=True)
@@ -1971,7 +1970,7 @@ def gold_diff(
     Example:
       benchie gold diff 1.0.0 1.1.0 --lang zh
     """
-    from benchie_cli.gold_diff import diff_as_json, diff_lines, diff_versions
+    from benchie_cli.gold.diff import diff_as_json, diff_lines, diff_versions
 
     diffs = diff_versions(_store(gold_dir), version_a, version_b, lang)
     if fmt == "json":
@@ -2009,8 +2008,8 @@ def gold_impact(
     Example:
       benchie gold impact 1.0.0 1.1.0 --lang zh examples/submissions/zh/
     """
-    from benchie_cli.gold_diff import gold_impact as impact
-    from benchie_cli.gold_diff import impact_as_json, impact_lines
+    from benchie_cli.gold.diff import gold_impact as impact
+    from benchie_cli.gold.diff import impact_as_json, impact_lines
 
     store = _store(gold_dir)
     batch = expand(submissions)
@@ -2120,8 +2119,8 @@ def cache_info(fmt: str) -> None:
     Example:
       benchie cache info --format json
     """
-    from benchie_cli.cache_admin import code_fingerprint, human_size, list_cache
-    from benchie_cli.index_cache import ENV_CACHE_DIR, cache_dir
+    from benchie_cli.metrics.cache_admin import code_fingerprint, human_size, list_cache
+    from benchie_cli.metrics.index_cache import ENV_CACHE_DIR, cache_dir
 
     directory = cache_dir()
     if directory is None:
@@ -2183,7 +2182,7 @@ def cache_prune(everything: bool) -> None:
       benchie cache prune
       benchie cache prune --all
     """
-    from benchie_cli.cache_admin import human_size, prune, require_dir
+    from benchie_cli.metrics.cache_admin import human_size, prune, require_dir
 
     directory = require_dir()
     removed = prune(directory, everything=everything)
@@ -2201,10 +2200,9 @@ def run() -> None:
     final flush cannot fail a second time. A process without standard output (``>&-``)
     runs as usual; only writing a report to it fails (one line, exit 2).
 
-    The stop signals are handled as ``benchie_cli.entry`` describes (the console script
-    installs the handlers before importing this module; this covers other callers).
+    The stop signals are handled by ``benchie_cli.entry``, the one way in (the console
+    script and ``python -m benchie_cli``), before this module is imported.
     """
-    install_stop_handlers()
     keep_stderr_past_a_closed_pipe()
     try:
         try:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from benchie_cli.errors import BenchieError
-from benchie_cli.gold import Gold
+from benchie_cli.gold.parse import Gold
 from benchie_cli.mistakes import Retokenizer
 from benchie_cli.submission import is_directive, split_confidence, split_line
 from benchie_cli.textio import display_name, iter_lines

@@ -22,8 +22,8 @@ import orjson
 
 from benchie_cli import __version__
 from benchie_cli.batch import Failure
-from benchie_cli.gold_store import ResolvedGold
-from benchie_cli.scoring import ScoreOptions, SystemResult
+from benchie_cli.gold.store import ResolvedGold
+from benchie_cli.metrics.scoring import ScoreOptions, SystemResult
 from benchie_cli.tables import render
 
 REPORT_SCHEMA = 1
@@ -210,7 +210,7 @@ def to_table(report: dict[str, Any]) -> str:
     """The leaderboard as a fixed-width table for the terminal, failures and signature
     below it."""
     if "metric" in report:  # --metric carb or benchie,carb: only such reports name it
-        from benchie_cli.carb_report import to_table as carb_table
+        from benchie_cli.metrics.carb_report import to_table as carb_table
 
         return carb_table(report)
     columns = _columns(report)
@@ -226,7 +226,7 @@ def to_markdown(report: dict[str, Any]) -> str:
     """The leaderboard as a GitHub-flavoured markdown table, failures and signature below,
     ready for a README or a paper."""
     if "metric" in report:
-        from benchie_cli.carb_report import to_markdown as carb_markdown
+        from benchie_cli.metrics.carb_report import to_markdown as carb_markdown
 
         return carb_markdown(report)
     columns = _columns(report)

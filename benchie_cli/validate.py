@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from benchie_cli.errors import BenchieError, Diagnostic
-from benchie_cli.gold import Gold, GoldSentence, load_gold
+from benchie_cli.gold.parse import Gold, GoldSentence, load_gold
 from benchie_cli.implicit import implicit_test
 from benchie_cli.mistakes import MistakeCheck, Retokenizer, read_head
 from benchie_cli.slots import product_forms

@@ -28,7 +28,7 @@ import orjson
 from benchie_cli import __version__
 from benchie_cli.errors import BenchieError
 from benchie_cli.formats import INPUT_FORMATS
-from benchie_cli.gold_store import GoldStore, ResolvedGold, resolve_gold_dir, resolve_gold_file
+from benchie_cli.gold.store import GoldStore, ResolvedGold, resolve_gold_dir, resolve_gold_file
 from benchie_cli.textio import display_name, read_whole
 
 #: Differences listed in full; the rest are counted.
@@ -194,10 +194,10 @@ def rederive(
     jobs: int | None = None,
 ) -> dict[str, Any]:
     """The report rebuilt from the gold and ``submissions`` (one per system, in order)."""
-    from benchie_cli.index_cache import load_compiled
+    from benchie_cli.metrics.index_cache import load_compiled
+    from benchie_cli.metrics.scoring import ScoreOptions, Scorer, SystemResult, no_cyclic_gc
     from benchie_cli.native import prepare
     from benchie_cli.report import build_report
-    from benchie_cli.scoring import ScoreOptions, Scorer, SystemResult, no_cyclic_gc
 
     systems = report["systems"]
     if len(submissions) != len(systems):
@@ -239,7 +239,7 @@ def rederive(
         resolved, options, results, per_sentence=opts["per_sentence"], input_format=input_format
     )
     if metric == "benchie,carb":
-        from benchie_cli.carb_report import add_carb
+        from benchie_cli.metrics.carb_report import add_carb
 
         reference = _carb_reference(report, gold_dir)
         carb_results = _score_carb(systems, submissions, reference, texts)
@@ -254,7 +254,7 @@ def rederive(
 def _carb_reference(report: dict[str, Any], gold_dir: str | None) -> ResolvedGold:
     """The CaRB reference file of the report's gold version, checked against the store's
     manifest (a report naming another hash then differs in ``gold``)."""
-    from benchie_cli.carb_report import CARB_REFERENCE
+    from benchie_cli.metrics.carb_report import CARB_REFERENCE
 
     root, _ = resolve_gold_dir(gold_dir)
     gold = report["gold"]
@@ -267,7 +267,7 @@ def _score_carb(
     reference: ResolvedGold,
     texts: dict[str, str],
 ) -> list[Any]:
-    from benchie_cli.carb_report import load_reference, score_carb
+    from benchie_cli.metrics.carb_report import load_reference, score_carb
 
     gold = load_reference(reference)
     return [
@@ -282,10 +282,10 @@ def _rederive_carb(
     """A ``--metric carb`` report rebuilt: CaRB's gold from the report's gold version, the
     sentence texts from that version's BenchIE gold, each submission read as ``score``
     read it (native files converted with the input format recorded)."""
-    from benchie_cli.carb_report import build_carb_report, check_language
-    from benchie_cli.index_cache import load_compiled
+    from benchie_cli.metrics.carb_report import build_carb_report, check_language
+    from benchie_cli.metrics.index_cache import load_compiled
+    from benchie_cli.metrics.scoring import no_cyclic_gc
     from benchie_cli.native import prepare
-    from benchie_cli.scoring import no_cyclic_gc
 
     systems, opts, gold = report["systems"], report["options"], report["gold"]
     check_language(opts["lang"])

@@ -1,4 +1,4 @@
-"""Time and memory of CaRB's own scorer against ``python -m benchie_cli.carb_metric`` on the
+"""Time and memory of CaRB's own scorer against ``python -m benchie_cli.metrics.carb_metric`` on the
 same files, and a check that both compute identical numbers (docs/carb.md).
 
 Two inputs, both scored against CaRB's test gold: OpenIE 4's output on CaRB's test sentences
@@ -243,7 +243,7 @@ def main() -> None:
             our_cmd = [
                 args.python,
                 "-m",
-                "benchie_cli.carb_metric",
+                "benchie_cli.metrics.carb_metric",
                 str(gold),
                 str(system),
                 "openie4",

@@ -13,13 +13,15 @@ import orjson
 import pytest
 from click.testing import CliRunner
 
-from benchie_cli import __version__, analysis_views, significance
+from benchie_cli import __version__
+from benchie_cli.analysis import significance
+from benchie_cli.analysis import views as analysis_views
+from benchie_cli.analysis.slot_errors import BUCKETS, analyse, bucket_name
 from benchie_cli.cli import main
-from benchie_cli.gold import load_gold
-from benchie_cli.gold_store import GoldStore
-from benchie_cli.index_cache import load_compiled
-from benchie_cli.scoring import ScoreOptions, Scorer, SystemResult
-from benchie_cli.slot_errors import BUCKETS, analyse, bucket_name
+from benchie_cli.gold.parse import load_gold
+from benchie_cli.gold.store import GoldStore
+from benchie_cli.metrics.index_cache import load_compiled
+from benchie_cli.metrics.scoring import ScoreOptions, Scorer, SystemResult
 from benchie_cli.submission import split_line
 
 from .conftest import ENGLISH_SYSTEMS, EXAMPLES, GOLD_DIR, RunCli, example

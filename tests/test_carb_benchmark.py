@@ -15,7 +15,7 @@ import orjson
 import pytest
 
 from benchie_cli import __version__
-from benchie_cli.gold_store import SHIPPED_CARB_MANIFESTS
+from benchie_cli.gold.store import SHIPPED_CARB_MANIFESTS
 from tests.conftest import GOLD_DIR, RunCli, example
 from tests.test_carb_metric import CARB, REFERENCE
 from tests.test_gold_store import flip_one_byte

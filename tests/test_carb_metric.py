@@ -15,11 +15,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from benchie_cli import carb_data, carb_metric, published
-from benchie_cli.carb_data import Extraction, Extractions
-from benchie_cli.carb_metric import CurvePoint, Level, SentenceStats
+from benchie_cli import published
 from benchie_cli.errors import BenchieError
-from benchie_cli.gold import load_gold
+from benchie_cli.gold.parse import load_gold
+from benchie_cli.metrics import carb_data, carb_metric
+from benchie_cli.metrics.carb_data import Extraction, Extractions
+from benchie_cli.metrics.carb_metric import CurvePoint, Level, SentenceStats
 from benchie_cli.submission import Extraction as SubmissionExtraction
 from benchie_cli.submission import FileFacts, read_submission
 from tests.conftest import EXAMPLES, GOLD_DIR
@@ -564,7 +565,7 @@ def test_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_command_usage(capsys: pytest.CaptureFixture[str]) -> None:
     assert carb_metric.main([GOLD, "x", "nosuchformat"]) == 2
-    assert "usage: python -m benchie_cli.carb_metric" in capsys.readouterr().err
+    assert "usage: python -m benchie_cli.metrics.carb_metric" in capsys.readouterr().err
 
 
 # --------------------------------------------------------------------------- BenchIE Table 5

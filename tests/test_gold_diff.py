@@ -1,5 +1,5 @@
 """``benchie gold diff`` and ``benchie gold impact``: differences between gold versions as
-synsets, and what they do to systems' scores (``benchie_cli.gold_diff``)."""
+synsets, and what they do to systems' scores (``benchie_cli.gold.diff``)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 import orjson
 import pytest
 
-from benchie_cli.gold_diff import align_synsets
+from benchie_cli.gold.diff import align_synsets
 
 from .conftest import EXAMPLES, GOLD_DIR, RunCli, example
 
@@ -203,9 +203,9 @@ def test_match_counts_are_the_same_in_parallel(
 ) -> None:
     """``gold impact``'s per-synset counts come from the scorer's tally: ranges scored by
     several processes add up to the sequential counts (each line of the example, 30 times)."""
-    from benchie_cli import scoring
-    from benchie_cli.gold_store import GoldStore
-    from benchie_cli.index_cache import load_compiled
+    from benchie_cli.gold.store import GoldStore
+    from benchie_cli.metrics import scoring
+    from benchie_cli.metrics.index_cache import load_compiled
 
     monkeypatch.setattr(scoring, "PARALLEL_MIN_BYTES", 4096)
     sub = tmp_path / "s.tsv"

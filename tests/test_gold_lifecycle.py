@@ -28,7 +28,7 @@ from typing import Any
 import orjson
 import pytest
 
-import benchie_cli.gold_lifecycle as lifecycle
+import benchie_cli.gold.lifecycle as lifecycle
 from benchie_cli.errors import BenchieError
 
 from .conftest import GOLD_DIR, RunCli
@@ -593,15 +593,15 @@ def test_failure_midway_leaves_no_trace(
 
 SLOW_VALIDATE = """
 import sys, time
-import benchie_cli.gold_lifecycle as lifecycle
+import benchie_cli.gold.lifecycle as lifecycle
 
 def slow(*args, **kwargs):
     print("copied", flush=True)
     time.sleep(60)
 
 lifecycle._validate = slow
-from benchie_cli.cli import run
-run()
+from benchie_cli.entry import main
+main()
 """
 
 

@@ -18,7 +18,7 @@ from pathlib import Path
 import orjson
 import pytest
 
-import benchie_cli.gold_store as gold_store
+import benchie_cli.gold.store as gold_store
 from benchie_cli import DEFAULT_GOLD_VERSION, __version__
 from benchie_cli.textio import sha256_file
 

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from benchie_cli import index_cache
-from benchie_cli.gold import load_gold
-from benchie_cli.gold_store import GoldStore
-from benchie_cli.matching import CompiledGold
-from benchie_cli.scoring import ScoreOptions, Scorer
+from benchie_cli.gold.parse import load_gold
+from benchie_cli.gold.store import GoldStore
+from benchie_cli.metrics import index_cache
+from benchie_cli.metrics.matching import CompiledGold
+from benchie_cli.metrics.scoring import ScoreOptions, Scorer
 
 from .conftest import GOLD_DIR, example
 

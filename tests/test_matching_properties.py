@@ -16,8 +16,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from benchie_cli import matching
-from benchie_cli.gold import Cluster, GoldSentence, GoldTriple
+from benchie_cli.gold.parse import Cluster, GoldSentence, GoldTriple
+from benchie_cli.metrics import matching
 from benchie_cli.slots import SlotPattern, Unit
 
 TOKENS = ("a", "b", "c")

@@ -13,8 +13,8 @@ from typing import Any
 import orjson
 import pytest
 
-from benchie_cli import carb_data, carb_metric
-from benchie_cli.gold import load_gold
+from benchie_cli.gold.parse import load_gold
+from benchie_cli.metrics import carb_data, carb_metric
 from benchie_cli.submission import Extraction as SubmissionExtraction
 from benchie_cli.submission import FileFacts, read_submission
 from tests.conftest import ENGLISH_SYSTEMS, EXAMPLES, GOLD_DIR, RunCli, example

@@ -24,16 +24,17 @@ from pathlib import Path
 import orjson
 import pytest
 
-from benchie_cli import gold_stats, report, validate
+from benchie_cli import report, validate
 from benchie_cli.errors import BenchieError
-from benchie_cli.gold import (
+from benchie_cli.gold import stats as gold_stats
+from benchie_cli.gold.parse import (
     MAX_SYNSETS_PER_SENTENCE,
     MAX_TRIPLES_PER_SENTENCE,
     MAX_UNITS_PER_SLOT,
     parse_gold_lines,
 )
-from benchie_cli.gold_stats import EXTRACTIONS_MAX, count_gold
-from benchie_cli.matching import (
+from benchie_cli.gold.stats import EXTRACTIONS_MAX, count_gold
+from benchie_cli.metrics.matching import (
     FACETS,
     SENTENCE_FORM_BUDGET,
     CompiledGold,

@@ -16,9 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from benchie_cli.errors import BenchieError
-from benchie_cli.gold import load_gold
-from benchie_cli.robustness import (
+from benchie_cli.analysis.robustness import (
     SentenceScore,
     assign,
     benchie_sentence_scores,
@@ -30,7 +28,9 @@ from benchie_cli.robustness import (
     sentence_scores,
     variance_summary,
 )
-from benchie_cli.scoring import ScoreOptions, Scorer
+from benchie_cli.errors import BenchieError
+from benchie_cli.gold.parse import load_gold
+from benchie_cli.metrics.scoring import ScoreOptions, Scorer
 
 from .conftest import EXAMPLES, RunCli
 

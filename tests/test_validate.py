@@ -18,7 +18,7 @@ import pytest
 from click.testing import CliRunner
 
 from benchie_cli.cli import main
-from benchie_cli.gold import load_gold
+from benchie_cli.gold.parse import load_gold
 
 from .conftest import GOLD_DIR, RunCli, example
 

@@ -96,7 +96,7 @@ def checkout_gold_dir() -> Path | None:
     (editable installs), else the one containing the working directory (a clone with a
     regular install). A checkout is recognised by the DVC files of its gold versions,
     ``gold/<version>.dvc``, which git keeps whether or not the gold has been pulled."""
-    package_root = Path(__file__).resolve().parent.parent
+    package_root = Path(__file__).resolve().parents[2]
     cwd = Path.cwd().resolve()
     for root in (package_root, cwd, *cwd.parents):
         if tracked_versions(root / "gold"):
@@ -164,7 +164,7 @@ def resolve_gold_dir(option: str | None) -> tuple[Path, str]:
             return path, source
     checkout = checkout_gold_dir()
     if checkout is not None and GoldStore(checkout).versions():
-        package_root = Path(__file__).resolve().parent.parent
+        package_root = Path(__file__).resolve().parents[2]
         which = (
             "the package runs from"
             if checkout.parent == package_root
@@ -579,7 +579,7 @@ def build_manifest(
     re-running only refreshes hashes and counts; a version without one is a draft unless
     ``released`` says otherwise.
     """
-    from benchie_cli.gold import parse_gold_bytes  # the store itself does not parse gold
+    from benchie_cli.gold.parse import parse_gold_bytes  # the store itself does not parse gold
 
     version = version or version_dir.resolve().name
     if not _VERSION.fullmatch(version):

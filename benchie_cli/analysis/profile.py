@@ -14,21 +14,21 @@ from dataclasses import dataclass
 from typing import Any
 
 from benchie_cli import __version__
-from benchie_cli.batch import Failure, Submission, score_each
-from benchie_cli.buckets import Bucketing, bucket_scores, by_length, from_file
-from benchie_cli.errors import BenchieError
-from benchie_cli.gold import Gold, parse_gold_bytes
-from benchie_cli.gold_store import ResolvedGold
-from benchie_cli.index_cache import load_compiled
-from benchie_cli.report import implicit_tag
-from benchie_cli.robustness import (
+from benchie_cli.analysis.buckets import Bucketing, bucket_scores, by_length, from_file
+from benchie_cli.analysis.robustness import (
     CliqueAssignment,
     benchie_sentence_scores,
     read_cliques,
     robustness,
 )
-from benchie_cli.scoring import ScoreOptions, Scorer, SystemResult
-from benchie_cli.slot_errors import analyse
+from benchie_cli.analysis.slot_errors import analyse
+from benchie_cli.batch import Failure, Submission, score_each
+from benchie_cli.errors import BenchieError
+from benchie_cli.gold.parse import Gold, parse_gold_bytes
+from benchie_cli.gold.store import ResolvedGold
+from benchie_cli.metrics.index_cache import load_compiled
+from benchie_cli.metrics.scoring import ScoreOptions, Scorer, SystemResult
+from benchie_cli.report import implicit_tag
 
 ANALYSIS_SCHEMA = 1
 TESTS = ("bootstrap", "ar")
@@ -101,7 +101,7 @@ def analyze(
     """Analyse ``submissions`` against the gold of each facet (``facets["default"]`` is
     required; the others are profiled when given). Returns the document, the default-facet
     results (for their warnings) and the submissions that could not be scored."""
-    from benchie_cli import significance  # numpy: only for analyze
+    from benchie_cli.analysis import significance  # numpy: only for analyze
 
     base = facets["default"]
     gold: Gold = parse_gold_bytes(base.data, base.display_path)  # the bytes hashed

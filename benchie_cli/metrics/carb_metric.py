@@ -42,7 +42,7 @@ from itertools import accumulate
 from operator import add, itemgetter, sub
 from typing import NamedTuple, TextIO
 
-from benchie_cli.carb_data import (
+from benchie_cli.metrics.carb_data import (
     READERS,
     ConfidenceOnly,
     Extraction,
@@ -93,7 +93,7 @@ def group(extractions: Extractions) -> Extractions:
 
 def outside(gold: Extractions) -> ConfidenceOnly:
     """Whether a sentence text is outside ``gold``: a system reader's ``confidence_only``
-    (:mod:`benchie_cli.carb_data`), since CaRB uses such sentences' confidences only."""
+    (:mod:`benchie_cli.metrics.carb_data`), since CaRB uses such sentences' confidences only."""
     keys = set(group(gold))
     return lambda text: sentence_key(text) not in keys
 
@@ -482,7 +482,7 @@ class CarbScore(NamedTuple):
 
 def score(gold: Extractions, predicted: Extractions) -> CarbScore:
     """CaRB's score of ``predicted`` against ``gold`` (both as the readers of
-    :mod:`benchie_cli.carb_data` return them)."""
+    :mod:`benchie_cli.metrics.carb_data` return them)."""
     stats = corpus_stats(gold, predicted)
     points = curve(stats.sentences.values(), stats.outside)
     return CarbScore(points, auc(points), optimum(points))
@@ -519,7 +519,7 @@ def to_json(result: CarbScore) -> dict[str, object]:
     }
 
 
-USAGE = f"""usage: python -m benchie_cli.carb_metric GOLD SYSTEM FORMAT [CURVE]
+USAGE = f"""usage: python -m benchie_cli.metrics.carb_metric GOLD SYSTEM FORMAT [CURVE]
 
 CaRB's default score of SYSTEM (a CaRB system output in FORMAT: {", ".join(READERS)})
 against GOLD (CaRB's gold TSV), as JSON on standard output: the exact AUC and optimal

@@ -26,7 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from math import prod
 
-from benchie_cli.gold import Gold, GoldTriple
+from benchie_cli.gold.parse import Gold, GoldTriple
 from benchie_cli.slots import product_forms
 
 #: Forms of one triple that are listed; a triple with more is counted by multiplication.

@@ -32,7 +32,7 @@ import orjson
 
 from benchie_cli import LANGUAGES
 from benchie_cli.errors import BenchieError, Diagnostic, ExitCode, printable_path
-from benchie_cli.gold_store import (
+from benchie_cli.gold.store import (
     FILE_FACETS,
     MANIFEST,
     SHIPPED_MANIFESTS,

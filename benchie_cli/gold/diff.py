@@ -23,11 +23,11 @@ from typing import Any
 
 from benchie_cli.batch import Submission
 from benchie_cli.errors import BenchieError
-from benchie_cli.gold import ARROW, Cluster, Gold, GoldSentence, parse_gold_bytes
-from benchie_cli.gold_store import GoldStore, ResolvedGold
-from benchie_cli.index_cache import load_compiled
+from benchie_cli.gold.parse import ARROW, Cluster, Gold, GoldSentence, parse_gold_bytes
+from benchie_cli.gold.store import GoldStore, ResolvedGold
+from benchie_cli.metrics.index_cache import load_compiled
+from benchie_cli.metrics.scoring import ScoreOptions, Scorer, SystemResult
 from benchie_cli.mistakes import MistakeCheck
-from benchie_cli.scoring import ScoreOptions, Scorer, SystemResult
 from benchie_cli.textio import STDIN, display_name
 
 # --------------------------------------------------------------------------- synsets

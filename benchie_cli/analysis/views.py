@@ -10,8 +10,8 @@ from collections.abc import Sequence
 from html import escape
 from typing import Any
 
-from benchie_cli.buckets import LENGTH_BUCKETING
-from benchie_cli.slot_errors import SLOTS
+from benchie_cli.analysis.buckets import LENGTH_BUCKETING
+from benchie_cli.analysis.slot_errors import SLOTS
 from benchie_cli.tables import render
 
 FACET_LABELS = {

@@ -4,7 +4,7 @@ submissions, and the BenchIE paper's Table 5 view of both metrics side by side.
 CaRB's gold for BenchIE's English sentences is the gold store's reference file
 ``<version>/en/reference/carb_explicit.txt`` (:meth:`GoldStore.reference`: read once, hashed,
 checked against the manifest). A submission's lines become CaRB tuples as
-:func:`benchie_cli.carb_data.from_submission` makes them: the sentence is the BenchIE gold's
+:func:`benchie_cli.metrics.carb_data.from_submission` makes them: the sentence is the BenchIE gold's
 text of the line's sentence id, so the BenchIE gold of the same version is read too, for its
 sentence texts only. Implicit extractions are *not* stripped (CaRB's scorer scores what it
 is given); a confidence column is used when the file declares one, else every line has 1.0
@@ -27,10 +27,10 @@ from typing import Any
 
 from benchie_cli import __version__
 from benchie_cli.batch import Failure
-from benchie_cli.carb_data import Extractions, from_submission, read_gold
-from benchie_cli.carb_metric import CarbScore, score
 from benchie_cli.errors import BenchieError, Diagnostic, ExitCode
-from benchie_cli.gold_store import ResolvedGold
+from benchie_cli.gold.store import ResolvedGold
+from benchie_cli.metrics.carb_data import Extractions, from_submission, read_gold
+from benchie_cli.metrics.carb_metric import CarbScore, score
 from benchie_cli.mistakes import Finding, MistakeCheck, read_head
 from benchie_cli.submission import Extraction, FileFacts, read_submission
 from benchie_cli.tables import render

@@ -1,11 +1,12 @@
 """What the index cache holds, and removing what no run will read again (``benchie cache``).
 
 An entry's name says what it is: ``GOLD_SHA256-FACET-CODE.idx`` (see
-:mod:`benchie_cli.index_cache`). An entry whose code fingerprint is not the running code's is
-never read again (a run looks its entry up by the current fingerprint), nor is any ``*.marshal``
-entry of 0.2.0, nor a temporary file a killed run left behind: those are what ``prune``
-removes. Only regular files with those names, directly inside the cache directory, are ever
-removed: no symbolic link is followed or removed, no directory entered, no other file touched.
+:mod:`benchie_cli.metrics.index_cache`). An entry whose code fingerprint is not the running
+code's is never read again (a run looks its entry up by the current fingerprint), nor is any
+``*.marshal`` entry of 0.2.0, nor a temporary file a killed run left behind: those are what
+``prune`` removes. Only regular files with those names, directly inside the cache directory,
+are ever removed: no symbolic link is followed or removed, no directory entered, no other
+file touched.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from benchie_cli.index_cache import (
+from benchie_cli.metrics.index_cache import (
     _TMP_SUFFIX,
     ENV_CACHE_DIR,
     STALE_SECONDS,

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from benchie_cli.gold import (
+from benchie_cli.gold.parse import (
     MAX_SENTENCES,
     MAX_SYNSETS,
     MAX_SYNSETS_PER_SENTENCE,
@@ -425,7 +425,7 @@ def check_data(data: Any, facet: str) -> None:
     The cache's digest already rules out damage; this rules out an entry of the right digest
     and the wrong shape (a foreign or hand-made one), which would otherwise raise an
     exception, hang, or count a fact twice, in the middle of scoring: every size is within the
-    gold's limits (``benchie_cli.gold``), and what is derived (the cuts) agrees with what it
+    gold's limits (``benchie_cli.gold.parse``), and what is derived (the cuts) agrees with what it
     is derived from. It costs a few milliseconds on the English index because it checks
     types and ranges with C-level passes. What it cannot rule out is a well-formed index of
     other gold, forged by someone who can write the cache (and so could replace the code).

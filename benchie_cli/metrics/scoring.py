@@ -21,8 +21,9 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from benchie_cli.errors import BenchieError, Diagnostic, ExitCode
-from benchie_cli.gold import Gold
-from benchie_cli.matching import CompiledGold
+from benchie_cli.gold.parse import Gold
+from benchie_cli.metrics.matching import CompiledGold
+from benchie_cli.metrics.prf import prf
 from benchie_cli.mistakes import Finding, MistakeCheck, Retokenizer, keep_head, read_head
 from benchie_cli.submission import (
     FileFacts,
@@ -46,7 +47,7 @@ if TYPE_CHECKING:
     from multiprocessing.connection import Connection
     from multiprocessing.process import BaseProcess
 
-    from benchie_cli.confidence import ConfidenceTally, PRCurve
+    from benchie_cli.metrics.confidence import ConfidenceTally, PRCurve
 
 #: How many examples of a repeated warning (unknown ids, empty slots) a result keeps.
 EXAMPLES_KEPT = 20
@@ -74,15 +75,6 @@ def no_cyclic_gc() -> Iterator[None]:
     finally:
         if enabled:
             gc.enable()
-
-
-def prf(tp: int, fp: int, fn: int) -> tuple[float, float, float]:
-    """P, R and F1 as docs/metric.md, "Precision and recall" defines them (0 where a denominator
-    is 0)."""
-    precision = tp / (tp + fp) if tp + fp else 0.0
-    recall = tp / (tp + fn) if tp + fn else 0.0
-    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
-    return precision, recall, f1
 
 
 @dataclass(frozen=True, slots=True)
@@ -536,7 +528,7 @@ class Scorer:
         tp = [c.bit_count() for c in tally.covered]
         curve = None
         if tally.confidences is not None:
-            from benchie_cli.confidence import pr_curve
+            from benchie_cli.metrics.confidence import pr_curve
 
             curve = pr_curve(tally.confidences, sum(self.compiled.synsets))
         return SystemResult(
@@ -683,11 +675,11 @@ class Scorer:
 
     def _scan_confident(self, blocks: Iterable[list[bytes]], shown: str, strict: bool) -> _Tally:
         """``_scan`` for a file with confidences: the same counts, and per scored extraction
-        its confidence into the tally's :class:`~benchie_cli.confidence.ConfidenceTally`.
+        its confidence into the tally's :class:`~benchie_cli.metrics.confidence.ConfidenceTally`.
 
         A loop of its own, so that files without confidences pay nothing for them.
         """
-        from benchie_cli.confidence import ConfidenceTally
+        from benchie_cli.metrics.confidence import ConfidenceTally
 
         n = len(self.position)
         tally = _Tally([0] * n, [0] * n, [0] * n, confidences=ConfidenceTally())

@@ -20,8 +20,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from benchie_cli.gold import Gold, GoldSentence
-from benchie_cli.matching import CompiledGold, bits
+from benchie_cli.gold.parse import Gold, GoldSentence
+from benchie_cli.metrics.matching import CompiledGold, bits
 from benchie_cli.submission import split_line
 
 Pattern = tuple[int, int, int]

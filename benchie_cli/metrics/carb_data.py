@@ -11,7 +11,7 @@ would crash or compute nonsense: a malformed line is a :class:`BenchieError` nam
 and a NaN confidence is refused, since no threshold order exists for it.
 
 Each reader returns ``{sentence text: [Extraction, ...]}`` in order of first appearance,
-keyed by the text exactly as the file has it; :func:`benchie_cli.carb_metric.group` then
+keyed by the text exactly as the file has it; :func:`benchie_cli.metrics.carb_metric.group` then
 merges keys the way CaRB compares sentences.
 
 A system reader may be told which texts need only their confidences (``confidence_only``):

@@ -5,15 +5,16 @@ Its versions live in ``gold/carb/<version>/`` (docs/gold-store.md, "The CaRB ben
 each with a manifest of the same schema as BenchIE's: per split (``test``, ``dev``) a
 ``gold`` file (CaRB's gold TSV) and a ``sentences`` file (the input sentences, one a line),
 listed with language ``en`` and the split as their ``facet``. Their manifests' sha256 are
-pinned like BenchIE's (:data:`benchie_cli.gold_store.SHIPPED_CARB_MANIFESTS`).
+pinned like BenchIE's (:data:`benchie_cli.gold.store.SHIPPED_CARB_MANIFESTS`).
 
-The metric is CaRB's (:mod:`benchie_cli.carb_metric`, docs/carb.md), the only one of this
-benchmark. Submissions are read by CaRB's own readers (:data:`benchie_cli.carb_data.READERS`:
+The metric is CaRB's (:mod:`benchie_cli.metrics.carb_metric`, docs/carb.md), the only one
+of this benchmark. Submissions are read by CaRB's own readers
+(:data:`benchie_cli.metrics.carb_data.READERS`:
 ``--input-format openie4|openie5|clausie|props|carb``, or ``auto``, which detects the format)
 and meet the gold by sentence text, as in CaRB. A BenchIE TSV submission
 (``--input-format benchie``) names sentences by id: the id of a sentence is its line number
 (from 1) in the split's sentences file, and its extractions are placed as
-:func:`benchie_cli.carb_data.from_submission` places them.
+:func:`benchie_cli.metrics.carb_data.from_submission` places them.
 """
 
 from __future__ import annotations
@@ -26,11 +27,11 @@ from typing import Any
 
 from benchie_cli import __version__
 from benchie_cli.batch import Failure
-from benchie_cli.carb_data import READERS, Extractions
-from benchie_cli.carb_metric import outside, score
-from benchie_cli.carb_report import CarbResult, load_reference, score_carb
 from benchie_cli.errors import BenchieError, ExitCode
-from benchie_cli.gold_store import GoldStore, ResolvedGold, is_version, version_key
+from benchie_cli.gold.store import GoldStore, ResolvedGold, is_version, version_key
+from benchie_cli.metrics.carb_data import READERS, Extractions
+from benchie_cli.metrics.carb_metric import outside, score
+from benchie_cli.metrics.carb_report import CarbResult, load_reference, score_carb
 from benchie_cli.submission import FileFacts
 from benchie_cli.textio import display_name, read_whole
 
@@ -180,8 +181,8 @@ def build_report(
     failures: list[Failure] | None = None,
     input_format: str = "auto",
 ) -> dict[str, Any]:
-    """The report: as ``--metric carb``'s (:func:`benchie_cli.carb_report.build_carb_report`,
-    so its table and markdown views apply), naming the benchmark and the split."""
+    """The report: as ``--metric carb``'s (``carb_report.build_carb_report``, so its
+    table and markdown views apply), naming the benchmark and the split."""
     f1s = [r.result.optimal[2] for r in results]
     report: dict[str, Any] = {
         "schema": 1,

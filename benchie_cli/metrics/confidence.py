@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from benchie_cli.scoring import prf
+from benchie_cli.metrics.prf import prf
 
 
 @dataclass(slots=True)

@@ -1,0 +1,2 @@
+"""The gold: its parser, its versioned store, and the store's lifecycle, diffs and
+statistics."""

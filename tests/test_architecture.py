@@ -1,0 +1,75 @@
+"""The package's shape, checked from its sources: imports go one way (no cycles, the CLI
+imported by nothing of the library), and the index cache's fingerprint covers every module
+the index depends on (a stale index is never read as a fresh one)."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from benchie_cli.metrics import index_cache
+
+PACKAGE = Path(__file__).resolve().parents[1] / "benchie_cli"
+
+
+def _module_name(path: Path) -> str:
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _imports(path: Path) -> set[str]:
+    """The package's modules ``path`` imports, at top level or inside functions (a lazy
+    import is an edge too: it runs, just later)."""
+    names: set[str] = set()
+    modules = {_module_name(p) for p in PACKAGE.rglob("*.py")}
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            if node.module.startswith("benchie_cli"):
+                for alias in node.names:  # `from benchie_cli.x import y`: y may be a module
+                    sub = f"{node.module}.{alias.name}"
+                    names.add(sub if sub in modules else node.module)
+        elif isinstance(node, ast.Import):
+            names.update(a.name for a in node.names if a.name.startswith("benchie_cli"))
+    return {n for n in names if n in modules and n != "benchie_cli"}
+
+
+GRAPH = {_module_name(p): _imports(p) for p in PACKAGE.rglob("*.py")}
+
+
+def test_the_import_graph_has_no_cycle() -> None:
+    seen: dict[str, int] = {}  # 1: on the current path, 2: done
+
+    def visit(module: str, path: list[str]) -> None:
+        if seen.get(module) == 2:
+            return
+        assert seen.get(module) != 1, " -> ".join([*path, module])
+        seen[module] = 1
+        for dep in sorted(GRAPH[module]):
+            visit(dep, [*path, module])
+        seen[module] = 2
+
+    for module in sorted(GRAPH):
+        visit(module, [])
+
+
+def test_only_the_entry_point_imports_the_cli() -> None:
+    for module, deps in GRAPH.items():
+        if not module.startswith("benchie_cli.cli") and module not in (
+            "benchie_cli.entry",
+            "benchie_cli.__main__",
+        ):
+            assert not any(d.startswith("benchie_cli.cli") for d in deps), module
+
+
+def test_index_fingerprint_covers_every_module_the_index_depends_on() -> None:
+    """The matcher compiles the index from the parsed gold: its import closure is what
+    decides the index's contents, and exactly what the fingerprint hashes."""
+    closure: set[str] = set()
+    todo = ["benchie_cli.metrics.matching"]
+    while todo:
+        module = todo.pop()
+        if module not in closure:
+            closure.add(module)
+            todo.extend(GRAPH[module])
+    sources = {_module_name(PACKAGE / name) for name in index_cache.SOURCES}
+    assert sources == closure
