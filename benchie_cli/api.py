@@ -26,16 +26,17 @@ from __future__ import annotations
 import functools
 import tempfile
 import warnings
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from benchie_cli import LANGUAGES
 from benchie_cli.batch import Failure, Submission, expand, score_each
 from benchie_cli.errors import BenchieError, ExitCode
+from benchie_cli.gold.parse import Gold as ParsedGold
+from benchie_cli.gold.parse import parse_gold_bytes
 from benchie_cli.gold.store import (
-    ALL_FACETS,
     GoldStore,
     ResolvedGold,
     default_gold_version,
@@ -44,17 +45,34 @@ from benchie_cli.gold.store import (
 )
 from benchie_cli.metrics.index_cache import load_compiled
 from benchie_cli.metrics.matching import CompiledGold
+from benchie_cli.metrics.registry import (
+    BASE_FACET,
+    FACET_NAMES,
+    METRIC_CHOICES,
+    METRICS,
+    facets_of_file,
+    metrics_of,
+)
+from benchie_cli.metrics.registry import (
+    DEFAULT_METRIC as BASE_METRIC,
+)
 from benchie_cli.metrics.scoring import ScoreOptions, Scorer, SystemResult, no_cyclic_gc
-from benchie_cli.mistakes import MistakeCheck
+from benchie_cli.mistakes import LANGUAGE_NAMES, MistakeCheck
 from benchie_cli.report import build_report, to_json, to_markdown, to_table
 from benchie_cli.submission import Extraction, FileFacts
-from benchie_cli.textio import STDIN, is_regular_file, release_spooled
+from benchie_cli.textio import STDIN, display_name, is_regular_file, release_spooled, spool
+
+if TYPE_CHECKING:
+    from benchie_cli.metrics.carb_report import CarbResult
 
 __all__ = [
     "BenchieError",
+    "BenchieWarning",
+    "CarbScores",
     "Extraction",
     "ExtractionLike",
     "Gold",
+    "NothingScored",
     "Report",
     "Scores",
     "analyze",
@@ -66,6 +84,35 @@ __all__ = [
 
 #: The ``file`` an in-memory system's scores name: there is no file.
 IN_MEMORY = "<memory>"
+
+#: Where a run's messages go: one line each, as the CLI prints them after ``benchie: ``
+#: (``warning: gold 2.0.0 is a draft ...``, a native file's conversion summary, hints).
+Say = Callable[[str], None]
+
+
+class BenchieWarning(UserWarning):
+    """A message the CLI prints on stderr (a draft gold, a native file's conversion, a
+    likely mistake), issued as a Python warning by default."""
+
+
+def _warn(line: str) -> None:
+    warnings.warn(line, BenchieWarning, stacklevel=4)
+
+
+class NothingScored(BenchieError):
+    """No submission of the run could be scored. Its message is the first failure's (so
+    ``str()`` gives that failure's line), its exit status the worst failure's; every
+    failure is in ``failures``."""
+
+    def __init__(self, failures: Sequence[Failure]) -> None:
+        first = failures[0]
+        where, _, message = first.message.partition("error: ")  # "PATH:LINE: error: MSG"
+        super().__init__(
+            message,
+            path=where[:-2] or None,
+            exit_code=max(f.exit_code for f in failures),
+        )
+        self.failures = list(failures)
 
 
 class Gold:
@@ -113,17 +160,59 @@ class Gold:
         """Sentence id -> tokenised text, in gold order."""
         return dict(zip(self.compiled.sent_ids, self.compiled.texts, strict=True))
 
+    @functools.cached_property
+    def parsed(self) -> ParsedGold:
+        """The gold file parsed (sentences, clusters, triples), from the bytes whose sha256
+        :attr:`sha256` names (``validate`` and ``strip-implicit`` read it)."""
+        with no_cyclic_gc():
+            return parse_gold_bytes(self.resolved.data, self.resolved.display_path)
+
+    @functools.cached_property
+    def carb_reference(self) -> ResolvedGold:
+        """CaRB's gold for this version's sentences (``<lang>/reference/carb_explicit.txt``),
+        hashed and checked against the manifest: what ``--metric carb`` scores against.
+        English store versions only."""
+        metric = METRICS["carb"]
+        check_metric_options(metric.name, self)  # a language or a gold file without it
+        assert metric.reference is not None and self.store is not None
+        try:
+            return self.store.reference(self.version, self.language, metric.reference)
+        except BenchieError as exc:
+            if "has no reference file" not in exc.message:
+                raise
+            raise BenchieError(
+                f"{exc.message}: --metric carb needs CaRB's gold of that version"
+            ) from None
+
     def facets(self) -> dict[str, ResolvedGold]:
         """Every facet this gold offers (what ``analyze`` profiles): the store version's
         files for the language, or the facets derived from a gold file."""
         if self.store is None:
-            default = self.resolved.with_facet("default")
-            return {f: default.with_facet(f) for f in ("default", "concat", "minimal")}
+            base = self.resolved.with_facet(BASE_FACET)
+            return {f: base.with_facet(f) for f in facets_of_file(BASE_FACET)}
         version, lang = self.version, self.language
         available = [facet for facet, _ in self.store.manifest(version).facets(lang)]
-        if "default" not in available:
-            raise BenchieError(f"gold {version} has no default-facet file for {lang!r}")
+        if BASE_FACET not in available:
+            raise BenchieError(f"gold {version} has no {BASE_FACET}-facet file for {lang!r}")
         return {facet: self.store.resolve(version, lang, facet) for facet in available}
+
+    def mistake_check(self, retokenize: bool = False) -> MistakeCheck:
+        """The detectors of likely mistakes for this gold; the language check compares with
+        the other languages of the same store version (loaded only if a file looks
+        suspicious, once per gold), which a gold file does not have."""
+        store = self.store
+        if store is None:
+            return MistakeCheck(self.language, self.sentences, None, retokenize)
+
+        @functools.cache
+        def sentences_of(other: str) -> dict[str, str] | None:
+            try:
+                compiled = load_compiled(store.resolve(self.version, other, BASE_FACET))
+            except BenchieError:
+                return None
+            return dict(zip(compiled.sent_ids, compiled.texts, strict=True))
+
+        return MistakeCheck(self.language, self.sentences, sentences_of, retokenize)
 
     def __repr__(self) -> str:
         return (
@@ -135,23 +224,26 @@ class Gold:
 def load_gold(
     lang: str = "en",
     version: str | None = None,
-    facet: str = "default",
+    facet: str = BASE_FACET,
     *,
     gold_dir: str | Path | None = None,
     gold_file: str | Path | None = None,
+    say: Say = _warn,
 ) -> Gold:
     """The gold ``benchie score --lang LANG --gold-version V --facet F`` would score against.
 
     ``version`` defaults as the CLI's does (``$BENCHIE_GOLD_VERSION``, else the package's
     default); the store is ``gold_dir``, else ``$BENCHIE_GOLD_DIR``, the checkout's
     ``gold/``, the installed copy. ``gold_file`` replaces the store (an organiser's own
-    annotation file) and excludes ``version``. Store files are hashed and checked against
-    their manifest: a gold that differs raises :class:`BenchieError`.
+    annotation file, ``-`` for standard input) and excludes ``version``. Store files are
+    hashed and checked against their manifest: a gold that differs raises
+    :class:`BenchieError`. A draft version is said through ``say`` (by default a
+    :class:`BenchieWarning`).
     """
     if lang not in LANGUAGES:
         raise BenchieError(f"unknown language {lang!r} (available: {', '.join(LANGUAGES)})")
-    if facet not in ALL_FACETS:
-        raise BenchieError(f"unknown facet {facet!r} (available: {', '.join(ALL_FACETS)})")
+    if facet not in FACET_NAMES:
+        raise BenchieError(f"unknown facet {facet!r} (available: {', '.join(FACET_NAMES)})")
     if gold_file is not None:
         if version is not None:
             raise BenchieError("give version (a store version) or gold_file, not both")
@@ -162,12 +254,17 @@ def load_gold(
     resolved = store.resolve(version, lang, facet)
     released = store.manifest(version).released
     if not released:
-        warnings.warn(
-            f"gold {version} is a draft (`benchie gold release {version}` freezes it); "
-            "the report's gold sha256 pins the files scored",
-            stacklevel=2,
-        )
+        say(draft_warning(version))
     return Gold(resolved, store, released=released)
+
+
+def draft_warning(version: str) -> str:
+    """What a run against draft ``version`` says (once): its files may still change under
+    the same version number, and only the report's sha256 then tells two runs apart."""
+    return (
+        f"warning: gold {version} is a draft (`benchie gold release {version}` freezes it); "
+        "the report's gold sha256 pins the files scored"
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,13 +303,49 @@ class Scores:
         )
 
 
+@dataclass(frozen=True, slots=True)
+class CarbScores:
+    """One system's CaRB scores (``score(..., metric="carb")``): P, R and F1 at the
+    curve's point of best F1, the area under the curve, and its number of points."""
+
+    name: str
+    precision: float
+    recall: float
+    f1: float
+    auc: float
+    points: int
+    extractions: int
+    #: Extractions of sentence ids the gold lacks (left out).
+    unknown_sentence_ids: int
+    #: The curve and per-sentence statistics.
+    result: CarbResult = field(repr=False, compare=False)
+
+    @classmethod
+    def of(cls, result: CarbResult) -> CarbScores:
+        p, r, f1 = result.result.optimal
+        return cls(
+            result.name,
+            p,
+            r,
+            f1,
+            result.result.auc,
+            len(result.result.curve),
+            result.facts.extractions,
+            result.unknown,
+            result,
+        )
+
+
 @dataclass(frozen=True)
 class Report:
     """What ``benchie score`` reports: ``data`` is the JSON document, ``systems`` the
-    scores in the order given; ``failures`` the submissions that could not be scored."""
+    scores in the order given (BenchIE's, or CaRB's for ``metric="carb"``), ``carb``
+    CaRB's scores of the same systems whenever CaRB's metric ran; ``failures`` the
+    submissions that could not be scored."""
 
     data: dict[str, Any]
-    systems: tuple[Scores, ...]
+    systems: tuple[Scores, ...] | tuple[CarbScores, ...]
+    carb: tuple[CarbScores, ...] = ()
 
     @property
     def signature(self) -> str:
@@ -223,7 +356,7 @@ class Report:
     def failures(self) -> list[dict[str, Any]]:
         return list(self.data.get("failures", []))
 
-    def __getitem__(self, name: str) -> Scores:
+    def __getitem__(self, name: str) -> Scores | CarbScores:
         for system in self.systems:
             if system.name == name:
                 return system
@@ -234,15 +367,18 @@ class Report:
         return to_json(self.data)
 
     def to_table(self) -> str:
+        """The table ``benchie score`` prints."""
         return to_table(self.data)
 
     def to_markdown(self) -> str:
         return to_markdown(self.data)
 
 
-def _submissions(paths: Sequence[str | Path], names: Sequence[str] | None) -> list[Submission]:
+def _submissions(
+    paths: Sequence[str | Path], names: Sequence[str] | None, *, stdin: bool = False
+) -> list[Submission]:
     """As the CLI names them (``NAME=PATH``, a directory's ``*.tsv`` by stem, else the
-    stem), or by ``names``, one per path."""
+    stem), or by ``names``, one per path. ``-`` (standard input) only where ``stdin``."""
     if not paths:
         raise BenchieError("no submission to score")
     if names is None:
@@ -253,73 +389,151 @@ def _submissions(paths: Sequence[str | Path], names: Sequence[str] | None) -> li
         if len(set(names)) != len(names):
             raise BenchieError("two submissions have the same name")
         batch = [Submission(n, str(p)) for n, p in zip(names, paths, strict=True)]
-    if any(s.path == STDIN for s in batch):
+    if not stdin and any(s.path == STDIN for s in batch):
         raise BenchieError("the API reads files: give a path, not '-'")
     return batch
 
 
-def _recorded_format(input_format: str, paths: Iterable[str]) -> str:
-    """The input format a report records (as ``cli.recorded_format``): ``auto`` unless the
-    one given reads some file otherwise than detection would."""
+def recorded_format(input_format: str, paths: Iterable[str]) -> str:
+    """The input format a report records: ``auto`` unless the one given reads some file
+    otherwise than detection would (``--input-format benchie`` on a native file), so that
+    reports of the same reading are the same bytes, and ``verify`` reads as ``score`` did."""
     if input_format == "auto":
         return "auto"
     from benchie_cli.native import detect
 
     for path in paths:
         if not is_regular_file(path):
-            return input_format
+            return input_format  # a pipe is not peeked at (nor copied): the choice is kept
         try:
             if detect(path) != input_format:
                 return input_format
         except BenchieError:
-            return input_format
+            return input_format  # unreadable: the read that follows names the problem
     return "auto"
 
 
-def _prepare(
-    submission: Submission, input_format: str, gold: Gold, *, strict: bool = False
-) -> None:
-    """Convert a native file in place of the path (as the CLI's ``read_native``); what the
-    conversion did is a warning."""
+def prepare_native(
+    path: str,
+    input_format: str,
+    sentences: Callable[[], dict[str, str]],
+    lang: str,
+    *,
+    strict: bool = False,
+    say: Say = _warn,
+) -> bool:
+    """Read a native system output (``native.prepare``: converted to BenchIE TSV, read in
+    place of ``path`` for the rest of the run) and ``say`` what its conversion did; whether
+    it was a native file (the native module is imported only when a run needs it).
+
+    A native file none of whose sentences is in the gold is an error (``native.convert``
+    says so); under ``strict`` so is any sentence that aligns to none, or to several: the
+    warnings that ``--strict`` turns into errors elsewhere.
+    """
     from benchie_cli.native import prepare, summary
 
-    conversion = prepare(submission.path, input_format, gold.sentences.copy, gold.language)
+    conversion = prepare(path, input_format, sentences, lang)
     if conversion is None:
-        return
-    for line in summary(conversion, submission.path):
-        warnings.warn(line, stacklevel=3)
+        return False
+    shown = display_name(path)
+    for line in summary(conversion, shown):
+        say(line)
     a = conversion.alignment
     if strict and (a.unaligned or a.ambiguous):
+        first = min((*a.unaligned, *a.ambiguous), key=lambda s: s.line)
         raise BenchieError(
             f"{len(a.unaligned)} sentence(s) align to no gold sentence and {len(a.ambiguous)} "
-            "to several (an error under strict)",
-            path=submission.path,
+            "to several (an error under --strict)",
+            path=shown,
+            line=first.line,
             exit_code=ExitCode.FAILED,
+        )
+    return True
+
+
+#: What a run passes on as it goes: each scored system (BenchIE's result, or CaRB's for
+#: ``metric="carb"``) or each failure, in order (the CLI prints failures at once and moves
+#: its progress bar).
+OnOutcome = Callable[["SystemResult | CarbResult | Failure"], None]
+
+
+def _ignore(_: object) -> None:
+    pass
+
+
+def check_metric_options(
+    metric: str,
+    gold: Gold,
+    *,
+    facet: str = BASE_FACET,
+    strip_implicit: bool = True,
+    case_sensitive: bool = False,
+    retokenize: bool = False,
+    per_sentence: bool = False,
+) -> None:
+    """Refuse (exit 2) a ``metric`` unknown, or combined with options it has no use for
+    (BenchIE's facets and implicit handling do not apply to CaRB's metric alone)."""
+    if metric not in METRIC_CHOICES:
+        raise BenchieError(f"unknown metric {metric!r} (available: {', '.join(METRIC_CHOICES)})")
+    chosen = metrics_of(metric)
+    for m in chosen:
+        if m.languages is not None and gold.language not in m.languages:
+            names = ", ".join(LANGUAGE_NAMES[lang] for lang in m.languages)
+            raise BenchieError(
+                f"--metric {m.name} scores {names} only ({m.label}'s gold covers BenchIE's "
+                f"{names} sentences, reference/{m.reference}); --lang {gold.language} has no "
+                f"{m.label} gold"
+            )
+        if m.reference is not None and gold.store is None:
+            raise BenchieError(
+                f"--metric {metric} scores against a store version's {m.label} reference "
+                "file; --gold-file does not apply (give --gold-version)"
+            )
+    if not any(m.benchie_options for m in chosen):
+        refuse_benchie_options(
+            f"--metric {metric}",
+            facet=facet,
+            strip_implicit=strip_implicit,
+            case_sensitive=case_sensitive,
+            retokenize=retokenize,
+            per_sentence=per_sentence,
         )
 
 
-def _mistake_check(gold: Gold, retokenize: bool) -> MistakeCheck:
-    """The detectors of likely mistakes, with the other languages of the same store
-    version for the language check (as ``cli.mistake_check``)."""
-    store = gold.store
-    if store is None:
-        return MistakeCheck(gold.language, gold.sentences, None, retokenize)
-
-    @functools.cache
-    def sentences_of(other: str) -> dict[str, str] | None:
-        try:
-            compiled = load_compiled(store.resolve(gold.version, other, "default"))
-        except BenchieError:
-            return None
-        return dict(zip(compiled.sent_ids, compiled.texts, strict=True))
-
-    return MistakeCheck(gold.language, gold.sentences, sentences_of, retokenize)
+def refuse_benchie_options(
+    what: str,
+    *,
+    facet: str = BASE_FACET,
+    strip_implicit: bool = True,
+    case_sensitive: bool = False,
+    retokenize: bool = False,
+    per_sentence: bool = False,
+) -> None:
+    """Refuse (exit 2) BenchIE's options where they change nothing (CaRB's metric alone,
+    the CaRB benchmark): a user who asked for one would believe it applied."""
+    given = [
+        name
+        for name, on in (
+            (f"--facet {facet}", facet != BASE_FACET),
+            ("--keep-implicit", not strip_implicit),
+            ("--case-sensitive", case_sensitive),
+            ("--retokenize", retokenize),
+            ("--per-sentence", per_sentence),
+        )
+        if on
+    ]
+    if given:
+        raise BenchieError(
+            f"{', '.join(given)}: BenchIE's options, which do not apply to {what} "
+            "(CaRB scores every line as given); use --metric benchie,carb"
+        )
 
 
 def score(
     gold: Gold,
     *submissions: str | Path,
     names: Sequence[str] | None = None,
+    metric: str = "benchie",
     strip_implicit: bool = True,
     case_sensitive: bool = False,
     retokenize: bool = False,
@@ -327,38 +541,99 @@ def score(
     strict: bool = False,
     jobs: int | None = None,
     input_format: str = "auto",
+    say: Say = _warn,
+    on_outcome: OnOutcome = _ignore,
+    stdin: bool = False,
 ) -> Report:
-    """Score submission files as ``benchie score`` does, with the same options.
+    """Score submission files as ``benchie score`` does, with the same options: the CLI's
+    ``score`` is this function and a printer.
 
     Submissions are named as on the command line (``NAME=PATH``, a directory's ``*.tsv``,
-    a file's stem) unless ``names`` gives one per path. A submission that cannot be scored
-    is listed in ``Report.failures`` and the others are scored; when none can be, the
-    first failure is raised.
+    a file's stem) unless ``names`` gives one per path. ``metric`` is ``benchie``,
+    ``carb`` (CaRB's metric, English, against the version's CaRB reference file) or
+    ``benchie,carb`` (both: BenchIE's report with CaRB's numbers beside, the BenchIE
+    paper's Table 5). A submission that cannot be scored is listed in ``Report.failures``
+    and the others are scored; when none can be, :class:`NothingScored` is raised.
+    Messages (conversion summaries, CaRB's unknown ids) go to ``say``; each outcome to
+    ``on_outcome`` as it comes. ``stdin`` lets ``-`` name standard input (the CLI).
     """
-    batch = _submissions(submissions, names)
+    check_metric_options(
+        metric,
+        gold,
+        facet=gold.facet,
+        strip_implicit=strip_implicit,
+        case_sensitive=case_sensitive,
+        retokenize=retokenize,
+        per_sentence=per_sentence,
+    )
+    chosen = [m.name for m in metrics_of(metric)]
+    batch = _submissions(submissions, names, stdin=stdin)
     options = ScoreOptions(gold.language, gold.facet, strip_implicit, case_sensitive, retokenize)
     failures: list[Failure] = []
-    results: list[SystemResult] = []
+
+    def failed(failure: Failure) -> None:
+        failures.append(failure)
+        on_outcome(failure)
+
+    sentences = gold.sentences  # the gold's own errors are the run's, not a submission's
     try:
-        recorded = _recorded_format(input_format, [s.path for s in batch])
-        readable = []
+        recorded = recorded_format(input_format, [s.path for s in batch])
+        readable = []  # native outputs are converted first; one that cannot be is a failure
         for submission in batch:
             try:
-                _prepare(submission, input_format, gold, strict=strict)
+                prepare_native(
+                    submission.path,
+                    input_format,
+                    sentences.copy,
+                    gold.language,
+                    strict=strict,
+                    say=say,
+                )
                 readable.append(submission)
             except BenchieError as exc:
-                failures.append(Failure(submission, str(exc), exc.exit_code))
+                failed(Failure(submission, str(exc), exc.exit_code))
+        if chosen == ["carb"]:
+            carb = _carb_each(gold, readable, strict, failed, say=say, checked=False)
+            for scored in carb:
+                on_outcome(scored)
+            if not carb:
+                raise NothingScored(failures)
+            from benchie_cli.metrics.carb_report import build_carb_report
+
+            data = build_carb_report(
+                gold.carb_reference, gold.resolved, carb, failures=failures, input_format=recorded
+            )
+            carb_scores = tuple(CarbScores.of(r) for r in carb)
+            return Report(data, carb_scores, carb_scores)
+        results: list[SystemResult] = []
+        if "carb" in chosen:  # benchie,carb reads each submission twice
+            for submission in readable:
+                spool(submission.path)
         with no_cyclic_gc():
-            scorer = Scorer(gold.compiled, options, mistakes=_mistake_check(gold, retokenize))
+            scorer = Scorer(gold.compiled, options, mistakes=gold.mistake_check(retokenize))
             for outcome in score_each(scorer, readable, strict=strict, jobs=jobs):
                 if isinstance(outcome, Failure):
-                    failures.append(outcome)
+                    failed(outcome)
                 else:
                     results.append(outcome)
+                    on_outcome(outcome)
+        carb = []
+        if "carb" in chosen and results:  # CaRB's numbers beside BenchIE's
+            scored_names = {r.name for r in results}
+            carb = _carb_each(
+                gold,
+                [s for s in readable if s.name in scored_names],
+                strict,
+                failed,
+                say=say,
+                checked=True,
+            )
+            kept = {r.name for r in carb}
+            results = [r for r in results if r.name in kept]
     finally:
-        release_spooled()  # a native file's stand-in lasts one run, as in the CLI
+        release_spooled()  # a native file's stand-in lasts one run
     if not results:
-        raise _failure_error(failures[0])
+        raise NothingScored(failures)
     data = build_report(
         gold.resolved,
         options,
@@ -367,13 +642,53 @@ def score(
         failures=failures,
         input_format=recorded,
     )
-    return Report(data, tuple(Scores.of(r) for r in results))
+    if "carb" in chosen:
+        from benchie_cli.metrics.carb_report import add_carb
+
+        data = add_carb(data, gold.carb_reference, carb)
+    return Report(data, tuple(Scores.of(r) for r in results), tuple(CarbScores.of(r) for r in carb))
 
 
-def _failure_error(failure: Failure) -> BenchieError:
-    """The error a failure recorded, raised again: ``str()`` gives the same line."""
-    where, _, message = failure.message.partition("error: ")  # "PATH:LINE: error: MESSAGE"
-    return BenchieError(message, path=where[:-2] or None, exit_code=failure.exit_code)
+def _carb_each(
+    gold: Gold,
+    submissions: list[Submission],
+    strict: bool,
+    failed: Callable[[Failure], None],
+    *,
+    say: Say,
+    checked: bool,
+) -> list[CarbResult]:
+    """Each submission scored with CaRB's metric; one that cannot be is a failure.
+    ``checked``: BenchIE's scorer already ran the likely-mistake checks (and said them)."""
+    from benchie_cli.metrics.carb_report import load_reference, score_carb
+
+    reference = load_reference(gold.carb_reference)
+    check = None if checked else MistakeCheck(gold.language, gold.sentences)
+    out = []
+    for submission in submissions:
+        try:
+            spool(submission.path)  # read twice: its head for the checks, then all of it
+            scored = score_carb(
+                submission.path,
+                submission.name,
+                reference,
+                gold.sentences,
+                strict=strict,
+                check=check,
+            )
+        except BenchieError as exc:
+            failed(Failure(submission, str(exc), exc.exit_code))
+            continue
+        for finding in scored.findings:
+            say(f"{submission.name}: hint: {finding.message} [{finding.code}]")
+        if scored.unknown:  # as `score` says for BenchIE (its JSON counts them too)
+            say(
+                f"{display_name(submission.path)}: warning: {scored.unknown:,} "
+                "extraction(s) of sentence ids not in the gold, left out "
+                "[unknown-sentence-id] (an error under --strict)"
+            )
+        out.append(scored)
+    return out
 
 
 #: One in-memory extraction: an :class:`Extraction` or ``(sent_id, subject, relation,
@@ -437,6 +752,10 @@ def score_extractions(
     return Scores.of(replace(result, facts=facts))
 
 
+#: ``metric`` values of :func:`analyze`: BenchIE's profile, with CaRB's numbers beside.
+ANALYZE_METRICS = tuple(m for m in METRIC_CHOICES if m.startswith(BASE_METRIC))
+
+
 def analyze(
     gold: Gold,
     *submissions: str | Path,
@@ -452,36 +771,56 @@ def analyze(
     retokenize: bool = False,
     jobs: int | None = None,
     input_format: str = "auto",
+    metric: str = "benchie",
+    say: Say = _warn,
+    on_outcome: OnOutcome = _ignore,
 ) -> dict[str, Any]:
     """Profile systems as ``benchie analyze`` does: the document its ``--format json``
     writes (``to_json(doc)`` gives the same bytes). Every facet the gold offers is
-    profiled, whatever ``gold.facet`` is. Submissions that cannot be scored are in the
-    document's failures; when none can be, the first failure is raised.
+    profiled, whatever ``gold.facet`` is; ``metric="benchie,carb"`` adds CaRB's numbers
+    beside BenchIE's (the BenchIE paper's Table 5; English). Submissions that cannot be
+    scored are in the document's failures (and passed to ``on_outcome`` with each result);
+    when none can be, :class:`NothingScored` is raised. A pipe or FIFO is read once,
+    whatever reads it later (each facet reads each submission).
     """
     from benchie_cli.analysis.profile import TESTS, AnalyzeOptions
     from benchie_cli.analysis.profile import analyze as run_analysis
 
     if test not in TESTS:
         raise BenchieError(f"unknown test {test!r} (available: {', '.join(TESTS)})")
+    if metric not in ANALYZE_METRICS:
+        raise BenchieError(
+            f"unknown metric {metric!r} for analyze (available: {', '.join(ANALYZE_METRICS)})"
+        )
+    check_metric_options(metric, gold)
     batch = _submissions(submissions, names)
     facets = gold.facets()
+    reference = gold.carb_reference if "carb" in metric.split(",") else None
     options = AnalyzeOptions(
         gold.language, resamples, seed, test, examples, strip_implicit, case_sensitive, retokenize
     )
     try:
         for submission in batch:
-            _prepare(submission, input_format, gold)
+            spool(submission.path)
+            prepare_native(
+                submission.path, input_format, gold.sentences.copy, gold.language, say=say
+            )
         with no_cyclic_gc():
-            report, _, failures = run_analysis(
+            report, results, failures = run_analysis(
                 facets,
                 batch,
                 options,
                 bucket_file=None if buckets is None else str(buckets),
                 clique_file=None if cliques is None else str(cliques),
                 jobs=jobs,
+                carb_reference=reference,
             )
     finally:
         release_spooled()
+    for result in results:
+        on_outcome(result)
+    for failure in failures:
+        on_outcome(failure)
     if not report["systems"]:
-        raise _failure_error(failures[0])
+        raise NothingScored(failures)
     return report

@@ -39,10 +39,14 @@ EXPECTED_COMMANDS = {
 
 
 def walk(command: click.Command, path: tuple[str, ...] = ()) -> Iterator[tuple[str, ...]]:
-    """Every command path of the CLI tree, found from click itself (no list to forget)."""
+    """Every command path of the CLI tree, found from click itself (no list to forget;
+    the top-level group loads its commands lazily, so they are listed as click lists them)."""
     yield path
     if isinstance(command, click.Group):
-        for name, sub in command.commands.items():
+        ctx = click.Context(command)
+        for name in command.list_commands(ctx):
+            sub = command.get_command(ctx, name)
+            assert sub is not None, name
             yield from walk(sub, (*path, name))
 
 

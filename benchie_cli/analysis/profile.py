@@ -4,14 +4,15 @@ deterministic document (JSON, and the text and HTML views made from it).
 Per system: the default-facet score with 95% bootstrap intervals, the score on every facet
 the gold offers and the gaps between them (paper Figure 4), per-slot error shares and the
 seven error buckets with examples (Figures 1-2), and scores per bucket of sentences
-(Figure 3). Across systems: a p-value for every pair's F1 difference. numpy is imported here
-only, so ``score`` never pays for it.
+(Figure 3). Across systems: a p-value for every pair's F1 difference. Given CaRB's reference
+file, also CaRB's numbers beside BenchIE's (the BenchIE paper's Table 5). numpy is imported
+here only, so ``score`` never pays for it.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from benchie_cli import __version__
 from benchie_cli.analysis.buckets import Bucketing, bucket_scores, by_length, from_file
@@ -27,8 +28,13 @@ from benchie_cli.errors import BenchieError
 from benchie_cli.gold.parse import Gold, parse_gold_bytes
 from benchie_cli.gold.store import ResolvedGold
 from benchie_cli.metrics.index_cache import load_compiled
+from benchie_cli.metrics.registry import BASE_FACET, FACETS
 from benchie_cli.metrics.scoring import ScoreOptions, Scorer, SystemResult
 from benchie_cli.report import implicit_tag
+from benchie_cli.submission import FileFacts
+
+if TYPE_CHECKING:
+    from benchie_cli.metrics.carb_report import CarbResult
 
 ANALYSIS_SCHEMA = 1
 TESTS = ("bootstrap", "ar")
@@ -64,14 +70,72 @@ def _score_json(result: SystemResult) -> dict[str, float | int]:
     return {"tp": tp, "fp": fp, "fn": fn, "precision": p, "recall": r, "f1": f}
 
 
+def _same_file(again: FileFacts, first: FileFacts) -> None:
+    """A submission is read once per facet (and once more for CaRB): every reading must
+    have seen the bytes the report names (a file rewritten between two readings would mix
+    two submissions)."""
+    if again.sha256 != first.sha256:
+        raise BenchieError("changed while it was being analysed; analyse it again", path=first.path)
+
+
 def _same_bytes(again: SystemResult, first: SystemResult) -> SystemResult:
-    """A submission is read once per facet: every reading must have seen the bytes the
-    report names (a file rewritten between two facets would mix two submissions)."""
-    if again.facts.sha256 != first.facts.sha256:
-        raise BenchieError(
-            "changed while it was being analysed; analyse it again", path=first.facts.path
-        )
+    """``again``, a facet's reading of ``first``'s file, after :func:`_same_file`."""
+    _same_file(again.facts, first.facts)
     return again
+
+
+def _score_carb(
+    reference: ResolvedGold,
+    texts: dict[str, str],
+    submissions: list[Submission],
+    results: list[SystemResult],
+    failures: list[Failure],
+) -> tuple[list[SystemResult], list[CarbResult]]:
+    """CaRB's metric on each submission BenchIE scored (``results``, in order), as ``score
+    --metric benchie,carb`` runs it: one CaRB cannot score is appended to ``failures`` and
+    left out of the results kept, so that every system of the report has both metrics.
+    No format checks (``check=None``): BenchIE's scorer runs none here either."""
+    from benchie_cli.metrics.carb_report import load_reference, score_carb
+
+    gold = load_reference(reference)
+    by_name = {s.name: s for s in submissions}
+    kept: list[SystemResult] = []
+    carb: list[CarbResult] = []
+    for result in results:
+        submission = by_name[result.name]
+        try:
+            scored = score_carb(submission.path, submission.name, gold, texts, check=None)
+        except BenchieError as exc:
+            failures.append(Failure(submission, str(exc), exc.exit_code))
+            continue
+        _same_file(scored.facts, result.facts)
+        kept.append(result)
+        carb.append(scored)
+    return kept, carb
+
+
+class _CarbJson(NamedTuple):
+    """What CaRB adds to the document: the report's ``carb_signature``, its gold's
+    ``carb_reference`` and each system's ``carb`` object, in the systems' order."""
+
+    signature: str
+    reference: dict[str, str]
+    systems: list[dict[str, Any]]
+
+
+def _carb_json(
+    reference: ResolvedGold, results: list[CarbResult], benchie: list[dict[str, float | int]]
+) -> _CarbJson:
+    """The keys and values ``add_carb`` gives a score report, from the same helpers, so that
+    ``analyze`` and ``score --metric benchie,carb`` agree to the bit; ``benchie`` is each
+    system's default-facet score."""
+    from benchie_cli.metrics.carb_report import carb_object, carb_signature, reference_json
+
+    return _CarbJson(
+        carb_signature(reference),
+        reference_json(reference),
+        [carb_object(c, b) for c, b in zip(results, benchie, strict=True)],
+    )
 
 
 def _robustness_json(result: SystemResult, cliques: CliqueAssignment) -> dict[str, Any]:
@@ -97,10 +161,16 @@ def analyze(
     bucket_file: str | None = None,
     clique_file: str | None = None,
     jobs: int | None = None,
+    carb_reference: ResolvedGold | None = None,
 ) -> tuple[dict[str, Any], list[SystemResult], list[Failure]]:
     """Analyse ``submissions`` against the gold of each facet (``facets["default"]`` is
     required; the others are profiled when given). Returns the document, the default-facet
-    results (for their warnings) and the submissions that could not be scored."""
+    results (for their warnings) and the submissions that could not be scored.
+
+    ``carb_reference``: CaRB's gold for the same sentences (``GoldStore.reference``); each
+    system also gets CaRB's numbers as ``score --metric benchie,carb`` gives them. It is
+    scored right after BenchIE, so a submission CaRB cannot score is a failure before any
+    interval or comparison is computed over the systems kept."""
     from benchie_cli.analysis import significance  # numpy: only for analyze
 
     base = facets["default"]
@@ -117,14 +187,18 @@ def analyze(
             failures.append(outcome)
         else:
             results.append(outcome)
+    carb_results: list[CarbResult] = []
+    if carb_reference is not None:
+        texts = dict(zip(compiled.sent_ids, compiled.texts, strict=True))
+        results, carb_results = _score_carb(carb_reference, texts, submissions, results, failures)
     scored_names = {r.name for r in results}
     scored = [s for s in submissions if s.name in scored_names]
 
     facet_scores: dict[str, list[dict[str, float | int]]] = {
-        "default": [_score_json(r) for r in results]
+        BASE_FACET: [_score_json(r) for r in results]
     }
     for facet, resolved in facets.items():
-        if facet == "default":
+        if facet == BASE_FACET:
             continue
         facet_scorer = Scorer(
             load_compiled(resolved),
@@ -140,6 +214,12 @@ def analyze(
             _score_json(_same_bytes(facet_scorer.score(s.path, s.name, jobs=jobs), first))
             for s, first in zip(scored, results, strict=True)
         ]
+
+    carb = (
+        _carb_json(carb_reference, carb_results, facet_scores[BASE_FACET])
+        if carb_reference is not None
+        else None
+    )
 
     bucketings: list[Bucketing] = [by_length(compiled.texts)]
     if bucket_file is not None:
@@ -163,13 +243,7 @@ def analyze(
     for n, result in enumerate(results):
         profile = {facet: scores[n] for facet, scores in facet_scores.items()}
         f1 = {facet: s["f1"] for facet, s in profile.items()}
-        gaps = {}
-        if "concat" in f1:
-            gaps["concat_minus_default"] = f1["concat"] - f1["default"]
-        if "minimal" in f1:
-            gaps["default_minus_minimal"] = f1["default"] - f1["minimal"]
-        if "entity" in f1:
-            gaps["default_minus_entity"] = f1["default"] - f1["entity"]
+        gaps = {key: f1[minuend] - f1[subtrahend] for key, (minuend, subtrahend) in _gaps(f1)}
         system: dict[str, Any] = {
             "name": result.name,
             "file": result.facts.path,
@@ -192,11 +266,14 @@ def analyze(
             system["robustness"] = _robustness_json(result, cliques)
         if result.curve is not None:  # a file with confidences (README, "Confidences")
             system["confidence"] = result.curve.as_json()
+        if carb is not None:  # docs/profiling.md, "BenchIE vs CaRB"
+            system["carb"] = carb.systems[n]
         systems.append(system)
     report: dict[str, Any] = {
         "schema": ANALYSIS_SCHEMA,
         "benchie_version": __version__,
         "signature": signature(base, options),
+        **({"carb_signature": carb.signature} if carb is not None else {}),
         "gold": {
             "version": base.version,
             "language": base.language,
@@ -205,6 +282,7 @@ def analyze(
                 for path, sha in sorted({(g.display_path, g.sha256) for g in facets.values()})
             ],
             "facets": {facet: {"derived_from": g.derived_from} for facet, g in facets.items()},
+            **({"carb_reference": carb.reference} if carb is not None else {}),
         },
         "options": {
             "lang": options.lang,
@@ -238,3 +316,13 @@ def analyze(
     if failures:
         report["failures"] = [f.as_json() for f in failures]
     return report, results, failures
+
+
+def _gaps(f1: dict[str, float]) -> list[tuple[str, tuple[str, str]]]:
+    """The F1 gaps of the facets scored, in the registry's order: (key, (minuend,
+    subtrahend))."""
+    return [
+        (facet.gap_key, facet.gap)
+        for facet in FACETS.values()
+        if facet.name in f1 and facet.gap is not None and facet.gap_key is not None
+    ]

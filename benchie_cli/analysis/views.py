@@ -12,14 +12,10 @@ from typing import Any
 
 from benchie_cli.analysis.buckets import LENGTH_BUCKETING
 from benchie_cli.analysis.slot_errors import SLOTS
+from benchie_cli.metrics.registry import FACETS
 from benchie_cli.tables import render
 
-FACET_LABELS = {
-    "default": "BenchIE",
-    "concat": "BenchIE-C",
-    "minimal": "BenchIE-M",
-    "entity": "BenchIE-E",
-}
+FACET_LABELS = {name: facet.label for name, facet in FACETS.items()}
 #: p-values below this are marked "*" (and bold on the page); the footnote names the test.
 SIGNIFICANCE_LEVEL = 0.05
 PALETTE = ("#4269d0", "#efb118", "#ff725c", "#6cc5b0", "#3ca951", "#ff8ab7", "#a463f2", "#97bbf5")
@@ -75,6 +71,8 @@ def to_text(report: dict[str, Any]) -> str:
             ]
         )
     out += render(rows, range(1, len(rows[0]))) if rows else []
+    if "carb_signature" in report:
+        out += _carb_text(report, systems)
     out += [
         "",
         "Incorrect extractions: share wrong per slot (Figure 1) and error buckets (Figure 2)",
@@ -135,6 +133,36 @@ def to_text(report: dict[str, Any]) -> str:
         out.append(f"FAILED {failure['name']}: {failure['error']}")
     out += ["", report["signature"]]
     return "\n".join(out) + "\n"
+
+
+#: The heading of the side-by-side view of both metrics, in the text and on the page.
+CARB_TITLE = "BenchIE vs CaRB (BenchIE paper, Table 5)"
+
+
+def _carb_rows(systems: list[dict[str, Any]]) -> tuple[list[str], list[list[str]]]:
+    """The columns and rows of ``score --metric benchie,carb``'s table without its rank, from
+    the same code (CaRB's module is imported only for a report that has CaRB's numbers)."""
+    from benchie_cli.metrics.carb_report import SIDE_BY_SIDE_COLUMNS, side_by_side_cells
+
+    rows = [[s["name"], *side_by_side_cells(s["default"], s["carb"])] for s in systems]
+    return list(SIDE_BY_SIDE_COLUMNS), rows
+
+
+def _carb_text(report: dict[str, Any], systems: list[dict[str, Any]]) -> list[str]:
+    """BenchIE's default-facet P, R and F1 beside CaRB's at its optimum, what the difference
+    is, and CaRB's signature (its numbers depend on its reference file, not on the analysis's
+    options)."""
+    from benchie_cli.metrics.carb_report import SIDE_BY_SIDE_NOTE
+
+    header, rows = _carb_rows(systems)
+    return [
+        "",
+        CARB_TITLE,
+        "",
+        *render([header, *rows], range(1, len(header))),
+        SIDE_BY_SIDE_NOTE,
+        report["carb_signature"],
+    ]
 
 
 def _robustness_summary(cliques: dict[str, Any]) -> str:
@@ -766,6 +794,36 @@ def _robustness_html(cliques: dict[str, Any], systems: list[dict[str, Any]]) -> 
     return "".join(parts)
 
 
+def _carb_html(report: dict[str, Any], systems: list[dict[str, Any]]) -> str:
+    """The side-by-side table of the text view, which CaRB gold it used, and both F1s as
+    grouped bars: the paper's Table 5 point is how differently the two metrics rank."""
+    from benchie_cli.metrics.carb_report import SIDE_BY_SIDE_NOTE
+
+    header, rows = _carb_rows(systems)
+    reference = report["gold"]["carb_reference"]
+    return (
+        f"<h2>{escape(CARB_TITLE)}</h2>"
+        f"<p>CaRB's gold: <code>{escape(reference['path'])}</code> sha256 "
+        f"<code>{escape(reference['sha256'][:12])}</code></p>"
+        + _table("carb", header, rows)
+        + f'<p class="note" id="carb-note">{escape(SIDE_BY_SIDE_NOTE)}. BenchIE: the default '
+        "facet, as in the leaderboard. CaRB: its metric against its gold for the same "
+        "sentences, P, R and F1 at the best-F1 point of its precision-recall curve (one point "
+        "for a file without confidences); the JSON also has its AUC.</p>"
+        f"<p><code>{escape(report['carb_signature'])}</code></p>"
+        + grouped_bars(
+            "chart-carb",
+            "F1 under BenchIE and under CaRB (BenchIE paper, Table 5)",
+            [s["name"] for s in systems],
+            [
+                ("BenchIE F1", [s["default"]["f1"] for s in systems]),
+                ("CaRB F1", [s["carb"]["f1"] for s in systems]),
+            ],
+            "F1 (BenchIE: default facet; CaRB: best-F1 point)",
+        )
+    )
+
+
 STYLE = """
 body { font: 14px/1.4 system-ui, sans-serif; margin: 2em auto; max-width: 900px; color: #222; }
 h1 { font-size: 1.5em; } h2 { font-size: 1.15em; margin-top: 2em; }
@@ -848,6 +906,10 @@ def to_html(report: dict[str, Any]) -> str:
             [(FACET_LABELS.get(f, f), [s["facets"][f]["f1"] for s in systems]) for f in facets],
             "F1",
         ),
+    ]
+    if "carb_signature" in report:
+        parts.append(_carb_html(report, systems))
+    parts += [
         "<h2>Errors</h2>",
         grouped_bars(
             "chart-slots",

@@ -33,7 +33,6 @@ import orjson
 from benchie_cli import LANGUAGES
 from benchie_cli.errors import BenchieError, Diagnostic, ExitCode, printable_path
 from benchie_cli.gold.store import (
-    FILE_FACETS,
     MANIFEST,
     SHIPPED_MANIFESTS,
     Manifest,
@@ -45,6 +44,7 @@ from benchie_cli.gold.store import (
     tracked_versions,
     write_manifest,
 )
+from benchie_cli.metrics.registry import FILE_FACETS
 from benchie_cli.textio import display_name, read_whole
 
 _REMOTE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")

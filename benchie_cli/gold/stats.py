@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from math import prod
 
 from benchie_cli.gold.parse import Gold, GoldTriple
+from benchie_cli.metrics.registry import FACETS
 from benchie_cli.slots import product_forms
 
 #: Forms of one triple that are listed; a triple with more is counted by multiplication.
@@ -71,12 +72,12 @@ def _upper_bound(triple: GoldTriple) -> int:
 def _triple_forms(triple: GoldTriple, facet: str, limit: int) -> set[object] | None:
     """The distinct forms of one triple under ``facet``, or None when there are more than
     ``limit`` (0 lists none). Under ``minimal`` a triple has one form, always listed."""
-    if facet == "minimal":
+    if FACETS[facet].slot_forms == "mandatory":
         return {tuple(" ".join(s.mandatory_tokens()) for s in triple.slots)}
     combos = product_forms(triple.slots, limit)
     if combos is None:
         return None
-    if facet == "concat":
+    if FACETS[facet].free_boundaries:
         return {" ".join(part for part in combo if part) for combo in combos}
     return set(combos)
 

@@ -41,6 +41,7 @@ import orjson
 
 from benchie_cli import DEFAULT_GOLD_VERSION, LANGUAGES, __version__
 from benchie_cli.errors import BenchieError, ExitCode, printable_path
+from benchie_cli.metrics.registry import DERIVED_FACETS, FACET_NAMES, FACETS, FILE_FACETS
 from benchie_cli.textio import atomic_write, display_name, read_whole, sha256_file
 
 MANIFEST = "manifest.json"
@@ -48,10 +49,6 @@ MANIFEST_SCHEMA = 1
 ENV_GOLD_DIR = "BENCHIE_GOLD_DIR"
 ENV_GOLD_VERSION = "BENCHIE_GOLD_VERSION"
 
-#: Facets with their own gold file, and facets derived from another one at load time.
-FILE_FACETS = ("default", "entity")
-DERIVED_FACETS = {"concat": "default", "minimal": "default"}
-ALL_FACETS = ("default", "concat", "minimal", "entity")
 
 #: The sha256 of the manifest of every version released with this package. A store whose
 #: manifest of one of these versions differs holds a gold this package did not release.
@@ -261,7 +258,7 @@ class Manifest:
     def facets(self, language: str) -> list[tuple[str, str | None]]:
         """``(facet, derived_from)`` available for ``language``, in canonical order."""
         out: list[tuple[str, str | None]] = []
-        for facet in ALL_FACETS:
+        for facet in FACET_NAMES:
             if self.gold_entry(language, facet) is not None:
                 out.append((facet, None))
             elif facet in DERIVED_FACETS and self.gold_entry(language, DERIVED_FACETS[facet]):
@@ -435,10 +432,10 @@ class GoldStore:
         derived_from = DERIVED_FACETS.get(facet)
         entry = manifest.gold_entry(language, derived_from or facet)
         if entry is None:
-            if facet == "entity":
+            hint = FACETS[facet].missing_hint if facet in FACETS else None
+            if hint is not None:
                 raise BenchieError(
-                    f"gold {version} has no entity-facet gold for {language!r}: upstream has not "
-                    "published BenchIE-E; score it with --gold-file FILE if you have one"
+                    f"gold {version} has no {facet}-facet gold for {language!r}: {hint}"
                 )
             raise BenchieError(f"gold {version} has no {facet!r} file for {language!r}")
         return self._checked(version, manifest, entry, facet, derived_from)

@@ -32,15 +32,13 @@ from benchie_cli.gold.store import GoldStore, ResolvedGold, is_version, version_
 from benchie_cli.metrics.carb_data import READERS, Extractions
 from benchie_cli.metrics.carb_metric import outside, score
 from benchie_cli.metrics.carb_report import CarbResult, load_reference, score_carb
+from benchie_cli.metrics.registry import BENCHMARKS
 from benchie_cli.submission import FileFacts
 from benchie_cli.textio import display_name, read_whole
 
-#: ``--benchmark`` values; ``benchie`` is the default, and reports of it do not name it.
-BENCHMARKS = ("benchie", "carb")
-#: The CaRB benchmark's directory in the gold store.
-CARB_DIR = "carb"
-#: CaRB's splits, the default first.
-SPLITS = ("test", "dev")
+#: The CaRB benchmark's directory in the gold store, and its splits (the default first).
+CARB_DIR = BENCHMARKS["carb"].store_dir
+SPLITS = BENCHMARKS["carb"].splits
 #: ``--input-format`` names read by CaRB's readers, and the reader of each.
 CARB_READERS = {
     "openie4": "openie4",

@@ -14,8 +14,11 @@ Reports: a CaRB-only report ranks by CaRB's F1 and its signature names the metri
 reference file's sha256; the side-by-side report is the BenchIE report of the same run with
 a ``carb`` object per system (CaRB's numbers and their difference from BenchIE's) and a
 second signature, ranked by BenchIE's F1 as always. The default report (``--metric
-benchie``) has no ``metric`` key and is unchanged. Only this module and the two CaRB modules
-know CaRB: ``score`` without ``--metric`` never imports them.
+benchie``) has no ``metric`` key and is unchanged. ``benchie analyze`` puts the same ``carb``
+object and keys in its document (:func:`carb_object`, :func:`reference_json`) and the same
+table on its views (:data:`SIDE_BY_SIDE_COLUMNS`, :func:`side_by_side_cells`). Only this
+module and the two CaRB modules know CaRB's metric: ``score`` without ``--metric`` never
+imports them, nor ``analyze`` without a CaRB reference.
 """
 
 from __future__ import annotations
@@ -215,6 +218,21 @@ def build_carb_report(
     return report
 
 
+def carb_object(result: CarbResult, benchie: Mapping[str, Any]) -> dict[str, Any]:
+    """A system's ``carb`` object beside BenchIE's numbers: :meth:`CarbResult.as_json` and
+    its ``difference`` CaRB - BenchIE for P, R and F1 (``benchie`` holds BenchIE's
+    ``precision``, ``recall`` and ``f1``), so that every report shows the same numbers."""
+    numbers = result.as_json()
+    numbers["difference"] = {k: numbers[k] - benchie[k] for k in ("precision", "recall", "f1")}
+    return numbers
+
+
+def reference_json(reference: ResolvedGold) -> dict[str, str]:
+    """The reference file in a report's ``gold`` (its ``carb_reference``): which CaRB gold,
+    byte for byte, the ``carb`` numbers were computed against."""
+    return {"path": reference.display_path, "sha256": reference.sha256}
+
+
 def add_carb(
     report: dict[str, Any], reference: ResolvedGold, results: list[CarbResult]
 ) -> dict[str, Any]:
@@ -228,20 +246,14 @@ def add_carb(
             out["signature"] = value
             out["carb_signature"] = carb_signature(reference)
         elif key == "gold":
-            out["gold"] = {
-                **value,
-                "carb_reference": {"path": reference.display_path, "sha256": reference.sha256},
-            }
+            out["gold"] = {**value, "carb_reference": reference_json(reference)}
         elif key == "options":
             out["options"] = {**value, "metric": "benchie,carb"}
         elif key == "systems":
-            out["systems"] = []
-            for system, carb in zip(value, results, strict=True):
-                numbers = carb.as_json()
-                numbers["difference"] = {
-                    k: numbers[k] - system[k] for k in ("precision", "recall", "f1")
-                }
-                out["systems"].append({**system, "carb": numbers})
+            out["systems"] = [
+                {**system, "carb": carb_object(carb, system)}
+                for system, carb in zip(value, results, strict=True)
+            ]
         else:
             out[key] = value
     return out
@@ -255,8 +267,8 @@ def _leaderboard(report: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 _CARB_COLUMNS = ("#", "system", "P", "R", "F1", "AUC", "points", "extractions")
-_BOTH_COLUMNS = (
-    "#",
+#: The side-by-side table's columns after the rank (the analysis views have no rank).
+SIDE_BY_SIDE_COLUMNS = (
     "system",
     "BenchIE P",
     "BenchIE R",
@@ -268,8 +280,20 @@ _BOTH_COLUMNS = (
     "diff R",
     "diff F1",
 )
+_BOTH_COLUMNS = ("#", *SIDE_BY_SIDE_COLUMNS)
 #: Below the side-by-side table: what its last three columns are.
-_BOTH_NOTE = "diff = CaRB - BenchIE"
+SIDE_BY_SIDE_NOTE = "diff = CaRB - BenchIE"
+
+
+def side_by_side_cells(benchie: Mapping[str, Any], carb: Mapping[str, Any]) -> list[str]:
+    """The side-by-side row after the system's name: BenchIE's P, R and F1 (``benchie``),
+    CaRB's (a ``carb`` object) and the signed difference, to four decimals."""
+    keys = ("precision", "recall", "f1")
+    return [
+        *(f"{benchie[k]:.4f}" for k in keys),
+        *(f"{carb[k]:.4f}" for k in keys),
+        *(f"{carb['difference'][k]:+.4f}" for k in keys),
+    ]
 
 
 def _rows(report: dict[str, Any]) -> tuple[tuple[str, ...], list[list[str]]]:
@@ -288,14 +312,7 @@ def _rows(report: dict[str, Any]) -> tuple[tuple[str, ...], list[list[str]]]:
             for s in _leaderboard(report)
         ]
     return _BOTH_COLUMNS, [
-        [
-            str(s["rank"]),
-            s["name"],
-            *(f"{s[k]:.4f}" for k in ("precision", "recall", "f1")),
-            *(f"{s['carb'][k]:.4f}" for k in ("precision", "recall", "f1")),
-            *(f"{s['carb']['difference'][k]:+.4f}" for k in ("precision", "recall", "f1")),
-        ]
-        for s in _leaderboard(report)
+        [str(s["rank"]), s["name"], *side_by_side_cells(s, s["carb"])] for s in _leaderboard(report)
     ]
 
 
@@ -314,7 +331,7 @@ def to_table(report: dict[str, Any]) -> str:
     lines = render([list(columns), *rows], [0, *range(2, len(columns))])
     lines.extend(_failure_lines(report))
     if report["metric"] != "carb":
-        lines.append(_BOTH_NOTE)
+        lines.append(SIDE_BY_SIDE_NOTE)
     lines.append("")
     lines.extend(_signatures(report))
     return "\n".join(lines) + "\n"
@@ -331,7 +348,7 @@ def to_markdown(report: dict[str, Any]) -> str:
     if report.get("failures"):
         lines += ["", *(f"- {line}" for line in _failure_lines(report))]
     if report["metric"] != "carb":
-        lines += ["", _BOTH_NOTE]
+        lines += ["", SIDE_BY_SIDE_NOTE]
     for signature in _signatures(report):
         lines += ["", f"`{signature}`"]
     return "\n".join(lines) + "\n"

@@ -44,6 +44,7 @@ from benchie_cli.gold.parse import (
     Gold,
     GoldSentence,
 )
+from benchie_cli.metrics.registry import FACETS
 from benchie_cli.slots import SlotPattern, Unit, concat_patterns
 
 #: Forms per slot that the hash index lists; a slot with more optional units than
@@ -59,8 +60,6 @@ SENTENCE_FORM_BUDGET = 1 << 15
 #: it bounds an index's maps to about 200 MB whatever the file; beyond it triples are matched
 #: by the dynamic programme, as beyond a sentence's budget.
 GOLD_FORM_BUDGET = 1 << 19
-
-FACETS = ("default", "concat", "minimal", "entity")
 
 
 def bits(mask: int) -> list[int]:
@@ -165,7 +164,7 @@ class SentenceIndex:
         listed even then: their one form, ``""``, is one entry per slot position however
         many triples list it, and the programme has no pattern for them.
         """
-        minimal = facet == "minimal"
+        minimal = FACETS[facet].slot_forms == "mandatory"
         if forms_of is None:
             forms_of = {}
         if left is None:
@@ -204,7 +203,7 @@ class SentenceIndex:
                         slot_map[form] = slot_map.get(form, 0) | bit
                     listed += len(forms)
                     left[0] -= len(forms)
-                if number in index.open_slots and facet == "concat":
+                if number in index.open_slots and FACETS[facet].free_boundaries:
                     index.concat_dp.append((bit, concat_patterns(triple.slots)))
                 number += 1
         index.cuts = (_lengths(index.maps[0]), _lengths(index.maps[1]))
@@ -452,4 +451,4 @@ def check_data(data: Any, facet: str) -> None:
     if len(sent_ids) > MAX_SENTENCES or sum(synsets) > MAX_SYNSETS:
         raise ValueError("too large")
     for index, count in zip(indexes, synsets, strict=True):
-        _check_sentence(index, count, facet == "concat")
+        _check_sentence(index, count, FACETS[facet].free_boundaries)

@@ -24,6 +24,7 @@ from benchie_cli.errors import BenchieError, Diagnostic, ExitCode
 from benchie_cli.gold.parse import Gold
 from benchie_cli.metrics.matching import CompiledGold
 from benchie_cli.metrics.prf import prf
+from benchie_cli.metrics.registry import FACETS
 from benchie_cli.mistakes import Finding, MistakeCheck, Retokenizer, keep_head, read_head
 from benchie_cli.submission import (
     FileFacts,
@@ -407,7 +408,7 @@ class Scorer:
         self._memo: dict[bytes, Outcome] = {}
         # Apart: the same bytes mean another extraction in a file with confidences.
         self._confident_memo: dict[bytes, Outcome] = {}
-        self.concat = options.facet == "concat"
+        self.concat = FACETS[options.facet].free_boundaries
         self.keep_incorrect = keep_incorrect
         #: Count, per (sentence position, synset), the extractions that cover it (gold impact).
         self.count_matches = count_matches

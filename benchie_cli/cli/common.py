@@ -1,0 +1,308 @@
+"""What the commands share: the gold options and their resolution (through the API),
+checks of arguments made before any work, and the messages every command prints the same
+way. It imports only what every command needs: the API, scoring and native readers are
+imported by the functions that use them."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import click
+import orjson
+
+from benchie_cli import DEFAULT_GOLD_VERSION, LANGUAGES
+from benchie_cli.errors import BenchieError, ExitCode
+from benchie_cli.formats import INPUT_FORMATS
+from benchie_cli.gold.store import default_gold_version
+from benchie_cli.metrics.registry import BASE_FACET, FACET_NAMES, FACETS
+from benchie_cli.tables import render
+from benchie_cli.textio import STDIN, display_name
+from benchie_cli.tokens import language_hint, mostly_implicit
+
+if TYPE_CHECKING:
+    from benchie_cli.api import Gold
+    from benchie_cli.metrics.scoring import SystemResult
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+GOLD_VERSION_SHOWN = f"{DEFAULT_GOLD_VERSION}, or $BENCHIE_GOLD_VERSION"
+
+
+def gold_options(*, facet: bool = True) -> Callable[[F], F]:
+    """The options every gold-reading command shares."""
+
+    def decorate(f: F) -> F:
+        options = [
+            click.option(
+                "--lang",
+                type=click.Choice(LANGUAGES),
+                default="en",
+                show_default=True,
+                help="Language of the gold and the submissions.",
+            ),
+            click.option(
+                "--gold-version",
+                default=default_gold_version,
+                show_default=GOLD_VERSION_SHOWN,
+                metavar="V",
+                help="Gold version from the store.",
+            ),
+            click.option(
+                "--gold-file",
+                type=str,
+                default=None,
+                metavar="FILE",
+                help="Use this annotation file instead of the store (e.g. an organiser's own "
+                "gold); excludes --gold-version.",
+            ),
+            click.option(
+                "--gold-dir",
+                type=str,
+                default=None,
+                metavar="DIR",
+                help="Gold store directory (default: $BENCHIE_GOLD_DIR, the checkout's "
+                "gold/, the installed copy).",
+            ),
+        ]
+        if facet:
+            options.insert(
+                1,
+                click.option(
+                    "--facet",
+                    type=click.Choice(FACET_NAMES),
+                    default=BASE_FACET,
+                    show_default=True,
+                    help=", ".join(f"{f.name} ({f.label})" for f in FACETS.values()) + ".",
+                ),
+            )
+        for option in reversed(options):
+            f = option(f)
+        return f
+
+    return decorate
+
+
+def check_gold_choice(gold_file: str | None) -> None:
+    """``--gold-file`` replaces the store: a version asked for as well would be ignored."""
+    if gold_file is None:
+        return
+    source = click.get_current_context().get_parameter_source("gold_version")
+    if source is click.core.ParameterSource.COMMANDLINE:
+        raise BenchieError("give --gold-version (a store version) or --gold-file, not both")
+
+
+def check_stdin_once(gold_file: str | None, paths: Iterable[str]) -> None:
+    """Standard input holds one file: not both the gold and a submission."""
+    if gold_file == STDIN and STDIN in paths:
+        raise BenchieError(
+            "standard input ('-') can be read only once per run: not both --gold-file and "
+            "a submission"
+        )
+
+
+def say(line: str) -> None:
+    """One message on stderr, as every command prints them: ``benchie: LINE``."""
+    click.echo(f"benchie: {line}", err=True)
+
+
+def say_once(line: str) -> None:
+    """:func:`say`, once per run for the same line: a draft gold is said once however many
+    of its files a command reads."""
+    ctx = click.get_current_context(silent=True)
+    said: set[str] = ctx.find_root().meta.setdefault("benchie.said", set()) if ctx else set()
+    if line not in said:
+        said.add(line)
+        say(line)
+
+
+def load_gold(
+    gold_dir: str | None,
+    version: str,
+    gold_file: str | None,
+    lang: str,
+    facet: str = BASE_FACET,
+) -> Gold:
+    """The gold of the gold options: ``api.load_gold``, after refusing a ``--gold-file``
+    given with a ``--gold-version``; a draft version is said once per run. Scoring against
+    a draft is allowed (organisers check their gold with it), but its files may still
+    change under the same version number, and only the report's sha256 then tells two such
+    runs apart."""
+    from benchie_cli import api
+
+    check_gold_choice(gold_file)
+    return api.load_gold(
+        lang,
+        None if gold_file is not None else version,
+        facet,
+        gold_dir=gold_dir,
+        gold_file=gold_file,
+        say=say_once,
+    )
+
+
+input_format_option = click.option(
+    "--input-format",
+    type=click.Choice(INPUT_FORMATS),
+    default="auto",
+    show_default=True,
+    help="Format of the submissions: auto detects it from the first lines; benchie is BenchIE "
+    "TSV; the others are systems' own outputs, aligned to the gold by sentence text "
+    "(README, 'Native formats').",
+)
+
+
+#: A batch at least this long shows a progress bar (on an interactive terminal only).
+PROGRESS_MIN = 5
+
+#: Documented ranges of numeric options, checked by click (exit 2 with its message): more
+#: worker processes than this only cost memory; 10^5 resamples of 300 sentences already
+#: take ~240 MB of weights; a seed is any unsigned 64-bit integer (numpy's generator takes
+#: it as is); more examples than this per error bucket make a report nobody reads.
+JOBS = click.IntRange(1, 256)
+RESAMPLES = click.IntRange(1, 100_000)
+SEED = click.IntRange(0, 2**64 - 1)
+EXAMPLES = click.IntRange(0, 1000)
+
+
+#: ``--retokenize``, shared by every command that reads submissions against the gold.
+retokenize_option = click.option(
+    "--retokenize",
+    is_flag=True,
+    help="Re-split slots onto their sentence's own tokens where that is unambiguous "
+    "(don't -> do n't, Chinese without spaces); off by default.",
+)
+
+
+EXPECT_GOLD_MIN = 12  # the signature shows 12 hex digits: the shortest pin accepted
+
+
+def check_expect_gold(expected: str) -> str:
+    """``--expect-gold`` takes the full sha256 or a prefix of at least 12 hex digits."""
+    value = expected.strip().lower()
+    if (
+        len(value) < EXPECT_GOLD_MIN
+        or len(value) > 64
+        or any(c not in "0123456789abcdef" for c in value)
+    ):
+        raise BenchieError(
+            f"--expect-gold {expected!r}: give the gold's sha256, or its first "
+            f"{EXPECT_GOLD_MIN} hex digits or more (as in the signature)"
+        )
+    return value
+
+
+def _same_file(a: str, b: str) -> bool:
+    """Whether two names reach one file: the same path once symbolic links are resolved
+    (a file not yet created), or the same device and inode (hard links, bind mounts)."""
+    if os.path.realpath(a) == os.path.realpath(b):
+        return True
+    try:
+        return os.path.samefile(a, b)
+    except (OSError, ValueError):
+        return False
+
+
+def _is_stdin(path: str) -> bool:
+    """Whether ``path`` is the file standard input reads (``score - -o s.tsv < s.tsv``)."""
+    try:
+        stdin, target = os.fstat(0), os.stat(path)
+    except OSError:
+        return False
+    return (stdin.st_dev, stdin.st_ino) == (target.st_dev, target.st_ino)
+
+
+def check_output(
+    output: str | None, inputs: Iterable[str | Path] = (), others: Iterable[str | None] = ()
+) -> None:
+    """Fail before the work, not after it, when the output could not be written, or would
+    overwrite one of the ``inputs`` (gold, submissions, bucket files) or another output of
+    the same run: a typo that swaps arguments must not eat a file. Symbolic and hard links
+    are seen through."""
+    if output is None or output == STDIN:
+        return
+    if not output:
+        raise BenchieError("empty output file name")
+    target = Path(os.path.realpath(output))
+    if target.is_dir():
+        raise BenchieError("is a directory; give a file name for the output", path=output)
+    if not target.parent.is_dir():
+        raise BenchieError("the output's directory does not exist", path=output)
+    for source in inputs:
+        if str(source) == STDIN and _is_stdin(output):
+            raise BenchieError(
+                "is also standard input, an input of this run; write the output elsewhere",
+                path=output,
+            )
+        if str(source) != STDIN and _same_file(str(source), output):
+            raise BenchieError(
+                f"is also an input ({display_name(str(source))}); write the output elsewhere",
+                path=output,
+            )
+    for other in others:
+        if other is not None and other != STDIN and _same_file(other, output):
+            raise BenchieError(
+                f"names the same file as the other output ({display_name(other)}); give two files",
+                path=output,
+            )
+
+
+def exit_on_failures(failed: int, submissions: int) -> None:
+    """A batch of which ``failed`` submissions could not be scored: said, and exit 1."""
+    if failed:
+        click.echo(
+            f"benchie: {failed} of {submissions} submission(s) could not be scored", err=True
+        )
+        sys.exit(int(ExitCode.FAILED))
+
+
+def summarise_warnings(result: SystemResult, lang: str) -> None:
+    """What a user at 2 a.m. must know about a submission, in a few stderr lines."""
+    if result.implicit_count:
+        click.echo(
+            f"benchie: {result.name}: {result.implicit_count} implicit extraction(s) removed "
+            "before scoring (the JSON report and `benchie strip-implicit --removed` list them)",
+            err=True,
+        )
+        if mostly_implicit(result.implicit_count, result.facts.extractions):
+            hint = language_hint(result.implicit_count, result.facts.extractions, lang)
+            click.echo(f"benchie: {result.name}: {hint}", err=True)
+    for finding in result.findings:
+        click.echo(f"benchie: {result.name}: hint: {finding.message} [{finding.code}]", err=True)
+    if result.retokenized is not None:
+        mapped, left = result.retokenized
+        click.echo(
+            f"benchie: {result.name}: --retokenize mapped {mapped} slot(s) onto their "
+            f"sentence's tokens, left {left} unmapped (ambiguous or not a run of tokens)",
+            err=True,
+        )
+    if result.warning_count:
+        first = result.warnings[0]
+        click.echo(
+            f"benchie: {result.name}: {result.warning_count} warning(s); first: {first.format()}",
+            err=True,
+        )
+
+
+def say_written(output: str | None, fmt: str, what: str) -> None:
+    """A report written to a file is named on stderr, so that a run with ``-o`` never ends
+    in silence (and a mistyped path is seen at once)."""
+    if output is not None and output != STDIN:
+        click.echo(f"benchie: wrote {display_name(output)} ({fmt}: {what})", err=True)
+
+
+format_option = click.option(
+    "--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True
+)
+
+
+def emit(fmt: str, doc: Any, rows: list[list[str]]) -> None:
+    """A listing as indented JSON, or as a table."""
+    if fmt == "json":
+        click.echo(orjson.dumps(doc, option=orjson.OPT_INDENT_2).decode())
+        return
+    for line in render(rows):
+        click.echo(line)

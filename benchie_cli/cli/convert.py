@@ -1,0 +1,176 @@
+"""``benchie sentences`` and ``benchie convert``: the gold's input sentences, and native
+system outputs to BenchIE TSV."""
+
+from __future__ import annotations
+
+import click
+import orjson
+
+from benchie_cli.cli.common import (
+    check_output,
+    check_stdin_once,
+    gold_options,
+    load_gold,
+    say,
+)
+from benchie_cli.cli.group import EPILOG_EXIT
+from benchie_cli.errors import BenchieError
+from benchie_cli.formats import NATIVE_FORMATS
+from benchie_cli.textio import (
+    STDIN,
+    atomic_write,
+    display_name,
+    spool,
+)
+
+
+@click.command(epilog=EPILOG_EXIT)
+@gold_options(facet=False)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["txt", "tsv", "jsonl"]),
+    default="txt",
+    show_default=True,
+    help="txt: one sentence a line; tsv: sent_id<TAB>sentence; jsonl: "
+    '{"sent_id": ..., "sentence": ...} a line.',
+)
+@click.option(
+    "-o",
+    "--output",
+    default=STDIN,
+    metavar="FILE",
+    help="Write here, atomically [default: stdout].",
+)
+def sentences(
+    lang: str,
+    gold_version: str,
+    gold_file: str | None,
+    gold_dir: str | None,
+    fmt: str,
+    output: str,
+) -> None:
+    """Print the gold's input sentences, exactly as the gold has them, in gold order: the
+    text to run a system on.
+
+    \b
+    Examples:
+      benchie sentences --lang en -o sentences.txt
+      benchie sentences --lang de --format jsonl
+    """
+    gold = load_gold(gold_dir, gold_version, gold_file, lang)
+    check_output(output, gold.resolved.inputs)
+    items = gold.parsed.sentences.values()
+    if fmt == "txt":
+        data = "".join(f"{s.text}\n" for s in items).encode()
+    elif fmt == "tsv":
+        data = "".join(f"{s.sent_id}\t{s.text}\n" for s in items).encode()
+    else:
+        data = b"".join(
+            orjson.dumps({"sent_id": s.sent_id, "sentence": s.text}) + b"\n" for s in items
+        )
+    atomic_write(output, data)
+
+
+@click.command(epilog=EPILOG_EXIT)
+@click.argument("source", metavar="INPUT")
+@click.option(
+    "--from",
+    "from_",
+    type=click.Choice(["auto", *NATIVE_FORMATS]),
+    default="auto",
+    show_default=True,
+    help="The system's output format (README, 'Native formats'); auto detects it.",
+)
+@gold_options(facet=False)
+@click.option(
+    "-o",
+    "--output",
+    required=True,
+    metavar="OUT.tsv",
+    help="The BenchIE TSV to write ('-': stdout).",
+)
+@click.option(
+    "--no-confidence",
+    is_flag=True,
+    help="Leave out the confidence column and its '#benchie-tsv confidence' directive.",
+)
+@click.option(
+    "--report",
+    "report_file",
+    default=None,
+    metavar="FILE",
+    help="Write the alignment as JSON: every unaligned and ambiguous input sentence with its "
+    "line, and the gold sentences without extraction.",
+)
+def convert(
+    source: str,
+    from_: str,
+    lang: str,
+    gold_version: str,
+    gold_file: str | None,
+    gold_dir: str | None,
+    output: str,
+    no_confidence: bool,
+    report_file: str | None,
+) -> None:
+    """Convert a system's native output INPUT into a BenchIE TSV submission, its sentences
+    aligned to the gold's ids by text; alignment statistics go to stderr.
+
+    \b
+    Examples:
+      benchie convert --from openie4 --lang en openie4_output.txt -o openie4.tsv
+      benchie convert --lang en llm.jsonl -o llm.tsv --report alignment.json
+    """
+    import io
+
+    from benchie_cli.native import convert as convert_native
+    from benchie_cli.native import detect, summary
+
+    check_stdin_once(gold_file, [source])
+    gold = load_gold(gold_dir, gold_version, gold_file, lang)
+    check_output(output, [source, *gold.resolved.inputs], [report_file])
+    check_output(report_file, [source, *gold.resolved.inputs], [output])
+    if from_ == "auto":
+        spool(source)
+        from_ = detect(source)
+        if from_ == "benchie":
+            raise BenchieError(
+                "no native format recognised (BenchIE TSV needs no conversion); name it "
+                "with --from",
+                path=display_name(source),
+            )
+    texts = {i: s.text for i, s in gold.parsed.sentences.items()}
+    buffer = io.BytesIO()
+    result = convert_native(
+        source, from_, texts, buffer, confidence=not no_confidence, pad=False, lang=lang
+    )
+    atomic_write(output, buffer.getvalue())
+    for line in summary(result, display_name(source)):
+        say(line)
+    if report_file is not None:
+        a = result.alignment
+        doc = {
+            "file": display_name(source),
+            "sha256": result.sha256,
+            "format": result.format,
+            "extractions": result.extractions,
+            "written": result.written,
+            "confidence": result.confidence,
+            "aligned_sentences": a.aligned_sentences,
+            "dropped_extractions": a.dropped_extractions,
+            "unaligned": [{"line": s.line, "sentence": s.text} for s in a.unaligned],
+            "ambiguous": [
+                {"line": s.line, "sentence": s.text, "gold_ids": list(s.candidates)}
+                for s in a.ambiguous
+            ],
+            "gold_without_extraction": a.gold_without_extraction,
+        }
+        atomic_write(report_file, orjson.dumps(doc, option=orjson.OPT_INDENT_2) + b"\n")
+
+
+def _say_written(output: str | None, fmt: str, what: str) -> None:
+    """A report written to a file is named on stderr, so that a run with ``-o`` never ends
+    in silence (and a mistyped path is seen at once)."""
+    if output is not None and output != STDIN:
+        click.echo(f"benchie: wrote {display_name(output)} ({fmt}: {what})", err=True)

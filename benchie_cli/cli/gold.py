@@ -1,0 +1,644 @@
+"""``benchie gold ...``: the gold store (path, list, info, stats, verify, compile, manifest,
+new, release, diff, impact)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+import orjson
+
+from benchie_cli import LANGUAGES
+from benchie_cli.batch import expand
+from benchie_cli.errors import BenchieError, ExitCode
+from benchie_cli.gold.store import (
+    MANIFEST,
+    SHIPPED_MANIFESTS,
+    GoldStore,
+    build_manifest,
+    default_gold_version,
+    dvc_remote_of,
+    resolve_gold_dir,
+    tracked_versions,
+    version_key,
+    write_manifest,
+)
+
+if TYPE_CHECKING:
+    from benchie_cli.gold.lifecycle import Added
+from benchie_cli.cli.common import (
+    GOLD_VERSION_SHOWN,
+    emit,
+    format_option,
+    load_gold,
+    summarise_warnings,
+)
+from benchie_cli.cli.group import EPILOG_EXIT, BenchieGroup
+from benchie_cli.gold.parse import parse_gold_bytes
+from benchie_cli.metrics.registry import BASE_FACET, FACET_NAMES
+from benchie_cli.metrics.scoring import ScoreOptions, no_cyclic_gc
+from benchie_cli.textio import (
+    display_name,
+)
+
+
+@click.group(cls=BenchieGroup)
+def gold() -> None:
+    """Inspect and check the versioned gold store.
+
+    \b
+    Example:
+      benchie gold stats --gold-version 1.0.0
+    """
+
+
+def _store(gold_dir: str | None) -> GoldStore:
+    root, _ = resolve_gold_dir(gold_dir)
+    return GoldStore(root)
+
+
+gold_dir_option = click.option(
+    "--gold-dir", default=None, metavar="DIR", help="Gold store directory."
+)
+
+
+@gold.command("path", epilog=EPILOG_EXIT)
+@gold_dir_option
+def gold_path(gold_dir: str | None) -> None:
+    """Print the gold directory in use (and how it was chosen, on stderr).
+
+    \b
+    Example:
+      benchie gold path
+    """
+    root, source = resolve_gold_dir(gold_dir)
+    click.echo(str(root.resolve()))
+    click.echo(f"benchie: from {source}", err=True)
+
+
+@gold.command("list", epilog=EPILOG_EXIT)
+@gold_dir_option
+@format_option
+def gold_list(gold_dir: str | None, fmt: str) -> None:
+    """List versions, languages and facets (derived facets marked).
+
+    \b
+    Example:
+      benchie gold list --format json
+    """
+    store = _store(gold_dir)
+    default_version = default_gold_version()
+    doc: list[dict[str, Any]] = []
+    rows = [["version", "language", "facets"]]
+    pulled = store.require_versions()
+    for version in sorted(set(pulled) | set(tracked_versions(store.root)), key=version_key):
+        if version not in pulled:  # DVC tracks it; its remote may be one this clone cannot read
+            remote = dvc_remote_of(store.root, version)
+            doc.append(
+                {
+                    "version": version,
+                    "default": version == default_version,
+                    "pulled": False,
+                    "dvc_remote": remote,
+                }
+            )
+            kept = f" (remote {remote})" if remote else ""
+            pull = f"`dvc pull {_relative(store.root / version)}.dvc`{kept}"
+            rows.append([f"{version} (not pulled)", "-", pull])
+            continue
+        manifest = store.manifest(version)
+        for lang in manifest.languages():
+            facets = manifest.facets(lang)
+            doc.append(
+                {
+                    "version": version,
+                    "default": version == default_version,
+                    "released": manifest.released,
+                    "language": lang,
+                    "facets": [{"facet": f, "derived_from": d} for f, d in facets],
+                }
+            )
+            rows.append(
+                [
+                    version
+                    + (" (default)" if version == default_version else "")
+                    + ("" if manifest.released else " (draft)"),
+                    lang,
+                    ", ".join(f if d is None else f"{f} (from {d})" for f, d in facets),
+                ]
+            )
+    _list_carb(store.root, doc, rows)
+    emit(fmt, doc, rows)
+
+
+def _list_carb(root: Path, doc: list[dict[str, Any]], rows: list[list[str]]) -> None:
+    """``gold list``'s rows of the CaRB benchmark (``<root>/carb/``), after BenchIE's."""
+    from benchie_cli.metrics.carb_benchmark import carb_store
+
+    carb = carb_store(root)
+    pulled = carb.versions()
+    for version in sorted(set(pulled) | set(tracked_versions(carb.root)), key=version_key):
+        if version not in pulled:
+            remote = dvc_remote_of(carb.root, version)
+            doc.append(
+                {"benchmark": "carb", "version": version, "pulled": False, "dvc_remote": remote}
+            )
+            kept = f" (remote {remote})" if remote else ""
+            pull = f"`dvc pull {_relative(carb.root / version)}.dvc`{kept}"
+            rows.append([f"carb {version} (not pulled)", "-", pull])
+            continue
+        manifest = carb.manifest(version)
+        splits = [str(e.facet) for e in manifest.files if e.kind == "gold"]
+        doc.append(
+            {
+                "benchmark": "carb",
+                "version": version,
+                "released": manifest.released,
+                "language": "en",
+                "splits": splits,
+            }
+        )
+        draft = "" if manifest.released else " (draft)"
+        rows.append([f"carb {version}{draft}", "en", "splits: " + ", ".join(splits)])
+
+
+@gold.command("info", epilog=EPILOG_EXIT)
+@click.option(
+    "--gold-version", default=default_gold_version, show_default=GOLD_VERSION_SHOWN, metavar="V"
+)
+@gold_dir_option
+@format_option
+def gold_info(gold_version: str, gold_dir: str | None, fmt: str) -> None:
+    """Show a version's manifest: files, hashes, counts, licence.
+
+    \b
+    Example:
+      benchie gold info --gold-version 1.0.0
+    """
+    manifest = _store(gold_dir).manifest(gold_version)
+    rows = [["file", "language", "facet", "sha256", "sentences", "synsets"]]
+    for e in manifest.files:
+        rows.append(
+            [
+                e.path,
+                e.language,
+                e.facet or e.kind,
+                e.sha256,
+                str(e.sentences if e.sentences is not None else "-"),
+                str(e.synsets if e.synsets is not None else "-"),
+            ]
+        )
+    if fmt == "table":
+        status = "released" if manifest.released else "draft"
+        click.echo(
+            f"gold {manifest.version} ({status}): {manifest.description} ({manifest.license})"
+        )
+    emit(fmt, manifest.as_json(), rows)
+
+
+@gold.command("stats", epilog=EPILOG_EXIT)
+@click.option(
+    "--gold-version", default=default_gold_version, show_default=GOLD_VERSION_SHOWN, metavar="V"
+)
+@click.option(
+    "--lang", type=click.Choice(LANGUAGES), default=None, help="Only this language [default: all]."
+)
+@gold_dir_option
+@format_option
+def gold_stats(gold_version: str, lang: str | None, gold_dir: str | None, fmt: str) -> None:
+    """Sentences, synsets and expanded extractions per language and facet.
+
+    \b
+    Example:
+      benchie gold stats --lang en --format json
+    """
+    from benchie_cli.gold.stats import count_gold
+
+    store = _store(gold_dir)
+    manifest = store.manifest(gold_version)
+    if lang is not None and lang not in manifest.languages():
+        raise BenchieError(
+            f"gold {gold_version} has no language {lang!r} "
+            f"(available: {', '.join(manifest.languages())})"
+        )
+    doc = []
+    rows = [["language", "facet", "sentences", "synsets", "triple lines", "extractions"]]
+    for language in manifest.languages():
+        if lang is not None and language != lang:
+            continue
+        for facet, derived in manifest.facets(language):
+            resolved = store.resolve(gold_version, language, facet)
+            with no_cyclic_gc():
+                counts = count_gold(parse_gold_bytes(resolved.data, resolved.display_path), facet)
+            doc.append(
+                {
+                    "version": gold_version,
+                    "language": language,
+                    "facet": facet,
+                    "derived_from": derived,
+                    **counts.as_json(),
+                }
+            )
+            rows.append(
+                [
+                    language,
+                    facet if derived is None else f"{facet} (from {derived})",
+                    str(counts.sentences),
+                    str(counts.synsets),
+                    str(counts.triple_lines),
+                    f"{counts.extractions}"
+                    + (
+                        " (saturated)" if counts.saturated else "" if counts.exact else " (approx.)"
+                    ),
+                ]
+            )
+    emit(fmt, doc, rows)
+
+
+@gold.command("verify", epilog=EPILOG_EXIT)
+@click.option("--gold-version", default=None, metavar="V", help="Only this version [default: all].")
+@gold_dir_option
+def gold_verify(gold_version: str | None, gold_dir: str | None) -> None:
+    """Recompute every sha256 against the manifests; say which versions are released; exit 1
+    naming each file that differs, and each shipped version whose manifest is not the one
+    benchie-cli released.
+
+    \b
+    Example:
+      benchie gold verify
+    """
+    store = _store(gold_dir)
+    versions = [gold_version] if gold_version else store.require_versions()
+    problems = store.verify(versions)
+    for leftover in sorted(store.root.glob(".new-*")):  # a `gold new` killed before cleanup
+        problems.append((leftover.name, "left by an interrupted `gold new`: remove it"))
+    not_shipped = []
+    for version in versions:
+        mismatch = store.shipped_mismatch(version)
+        if mismatch is not None:
+            problems.append((f"{version}/{MANIFEST}", mismatch))
+            not_shipped.append(version)
+    for name, problem in problems:
+        click.echo(f"{display_name(str(store.root / name))}: error: {problem}", err=True)
+    for version in versions:
+        manifest = store.manifest(version)
+        status = "released" if manifest.released else "draft (may still change)"
+        if version in SHIPPED_MANIFESTS:
+            status += ", shipped with benchie-cli"
+        click.echo(f"{version}: {status}, {len(manifest.files)} file(s)")
+    for version in sorted(set(tracked_versions(store.root)) - set(store.versions())):
+        if gold_version is None:
+            click.echo(f"{version}: tracked by DVC, not pulled (not verified)")
+    files = sum(len(store.manifest(v).files) for v in versions)
+    carb_failed = gold_version is None and not _verify_carb(store.root)
+    if problems:
+        differ = len(problems) - len(not_shipped)
+        if differ:
+            click.echo(
+                f"benchie: {differ} of {files} gold file(s) differ from the manifest", err=True
+            )
+        if not_shipped:
+            click.echo(
+                f"benchie: the manifest of {', '.join(not_shipped)} is not the released one",
+                err=True,
+            )
+        sys.exit(int(ExitCode.FAILED))
+    if carb_failed:
+        sys.exit(int(ExitCode.FAILED))
+    click.echo(f"ok: {files} file(s) in {len(versions)} version(s) match their manifests")
+
+
+def _verify_carb(root: Path) -> bool:
+    """``gold verify`` of the CaRB benchmark's versions (``<root>/carb/``), if any: one line
+    per version on stdout, an error per problem on stderr; whether all is well."""
+    from benchie_cli.metrics.carb_benchmark import carb_store
+
+    carb = carb_store(root)
+    versions = carb.versions()
+    problems = carb.verify(versions)
+    for version in versions:
+        mismatch = carb.shipped_mismatch(version)
+        if mismatch is not None:
+            problems.append((f"{version}/{MANIFEST}", mismatch))
+    for name, problem in problems:
+        click.echo(f"{display_name(str(carb.root / name))}: error: {problem}", err=True)
+    for version in versions:
+        manifest = carb.manifest(version)
+        status = "released" if manifest.released else "draft (may still change)"
+        if version in carb.shipped:
+            status += ", shipped with benchie-cli"
+        click.echo(f"carb {version}: {status}, {len(manifest.files)} file(s)")
+    for version in sorted(set(tracked_versions(carb.root)) - set(versions)):
+        click.echo(f"carb {version}: tracked by DVC, not pulled (not verified)")
+    if problems:
+        click.echo(f"benchie: {len(problems)} problem(s) in the CaRB benchmark's gold", err=True)
+    return not problems
+
+
+@gold.command("compile", epilog=EPILOG_EXIT)
+@click.option("--gold-version", default=None, metavar="V", help="Only this version [default: all].")
+@gold_dir_option
+def gold_compile(gold_version: str | None, gold_dir: str | None) -> None:
+    """Fill the index cache with every version, language and facet, so that no later run
+    pays for parsing the gold (container images run this at build time).
+
+    \b
+    Example:
+      BENCHIE_CACHE_DIR=/opt/benchie/cache benchie gold compile
+    """
+    from benchie_cli.metrics.index_cache import compile_store
+
+    store = _store(gold_dir)
+    versions = [gold_version] if gold_version else store.versions()
+    written = compile_store(store, versions)
+    click.echo(f"compiled {len(written)} index(es) into {written[0].parent}")
+
+
+force_option = click.option(
+    "--force",
+    is_flag=True,
+    help="Rewrite a released version's manifest (only for one never published: reports "
+    "name its files' sha256).",
+)
+
+
+@gold.command("manifest", epilog=EPILOG_EXIT)
+@click.argument("version_dir", type=click.Path(file_okay=False, exists=True))
+@click.option("--description", default=None, help="Description of the version.")
+@click.option("--license", "license_", default=None, help="Licence of the data.")
+@force_option
+def gold_manifest(
+    version_dir: str, description: str | None, license_: str | None, force: bool
+) -> None:
+    """Write a draft version's manifest.json from its <lang>/<facet>/<file> layout.
+
+    A version added with `gold new --draft` (or a directory laid out by hand, which becomes
+    a draft) may be corrected until `gold release`; this rewrites its hashes and counts
+    after an edit (then `dvc add` it again). A released version is refused (exit 2) without
+    --force.
+
+    \b
+    Example:
+      benchie gold manifest gold/2.1.0 --description "ACME test gold, draft 2"
+    """
+    path = Path(version_dir)
+    manifest = build_manifest(path, description=description, license=license_)
+    write_manifest(path, manifest, force=force)
+    status = "released" if manifest.released else "draft"
+    click.echo(
+        f"benchie: wrote {display_name(str(path / MANIFEST))} ({len(manifest.files)} file(s), "
+        f"{status}); if DVC tracks the version, `dvc add` it again",
+        err=True,
+    )
+
+
+@gold.command("new", epilog=EPILOG_EXIT)
+@click.argument("version")
+@click.option(
+    "--from",
+    "source",
+    required=True,
+    type=click.Path(file_okay=False, exists=True),
+    metavar="DIR",
+    help="The version's files: <lang>/<facet>/FILE (facet default or entity; "
+    "<lang>/reference/ for files kept but not scored) and top-level notes such as "
+    "ATTRIBUTION.md.",
+)
+@click.option("--description", required=True, help="What the version is (in its manifest).")
+@click.option("--license", "license_", required=True, help="Licence of the data.")
+@click.option(
+    "--draft", is_flag=True, help="Keep the version editable until `benchie gold release`."
+)
+@click.option(
+    "--remote",
+    default=None,
+    metavar="NAME",
+    help="DVC remote of this version only (e.g. a private one) [default: the repository's].",
+)
+@click.option("--no-dvc", is_flag=True, help="Do not track the version with DVC.")
+@gold_dir_option
+def gold_new(
+    version: str,
+    source: str,
+    description: str,
+    license_: str,
+    draft: bool,
+    remote: str | None,
+    no_dvc: bool,
+    gold_dir: str | None,
+) -> None:
+    """Add the gold files in DIR to the store as VERSION.
+
+    Validates every file (errors: exit 1, nothing written), copies them into gold/VERSION
+    with a manifest, tracks the version with DVC on its own (gold/VERSION.dvc; with
+    --remote, on that remote only), and prints the next steps and the CHANGELOG entry.
+    An existing version is never replaced.
+
+    \b
+    Example:
+      benchie gold new 2.0.0 --from test-gold/ --description "ACME task test gold" \\
+          --license "private" --remote private
+    """
+    from benchie_cli.gold.lifecycle import ValidationFailed, new_version
+
+    root, _ = resolve_gold_dir(gold_dir)
+    try:
+        added = new_version(
+            root,
+            version,
+            Path(source),
+            description=description,
+            license=license_,
+            draft=draft,
+            remote=remote,
+            use_dvc=not no_dvc,
+        )
+    except ValidationFailed as exc:
+        for diagnostic in exc.errors:
+            click.echo(diagnostic.format(), err=True)
+        raise
+    _report_added(added, root, released=not draft)
+
+
+@gold.command("release", epilog=EPILOG_EXIT)
+@click.argument("version")
+@click.option("--description", default=None, help="What the version is [default: the draft's].")
+@click.option("--license", "license_", default=None, help="Licence [default: the draft's].")
+@click.option(
+    "--remote",
+    default=None,
+    metavar="NAME",
+    help="DVC remote of this version only (e.g. a private one) [default: the one its .dvc "
+    "file names, else the repository's].",
+)
+@click.option("--no-dvc", is_flag=True, help="Do not track the version with DVC.")
+@gold_dir_option
+def gold_release(
+    version: str,
+    description: str | None,
+    license_: str | None,
+    remote: str | None,
+    no_dvc: bool,
+    gold_dir: str | None,
+) -> None:
+    """Freeze a draft VERSION: validate it again, write its manifest as released (it must
+    have a description and a licence), track it with DVC and print the CHANGELOG entry.
+    From then on it never changes.
+
+    \b
+    Example:
+      benchie gold release 2.0.0
+    """
+    from benchie_cli.gold.lifecycle import ValidationFailed, release_version
+
+    root, _ = resolve_gold_dir(gold_dir)
+    try:
+        added = release_version(
+            root,
+            version,
+            description=description,
+            license=license_,
+            remote=remote,
+            use_dvc=not no_dvc,
+        )
+    except ValidationFailed as exc:
+        for diagnostic in exc.errors:
+            click.echo(diagnostic.format(), err=True)
+        raise
+    _report_added(added, root, released=True)
+
+
+#: Validation warnings ``gold new`` and ``gold release`` print before a count of the rest.
+WARNINGS_SHOWN = 10
+
+
+def _relative(path: Path) -> str:
+    """``path`` relative to the working directory when it lies below it: commands to paste."""
+    try:
+        return display_name(str(path.resolve().relative_to(Path.cwd().resolve())))
+    except ValueError:
+        return display_name(str(path))
+
+
+def _report_added(added: Added, root: Path, *, released: bool) -> None:
+    """Say what ``gold new`` / ``gold release`` wrote (stderr) and print the next steps and
+    the CHANGELOG entry (stdout, to paste)."""
+    from benchie_cli.gold.lifecycle import changelog_stub
+
+    for diagnostic in added.warnings[:WARNINGS_SHOWN]:
+        click.echo(diagnostic.format(), err=True)
+    if len(added.warnings) > WARNINGS_SHOWN:
+        click.echo(
+            f"benchie: {len(added.warnings):,} warning(s) in all (`benchie validate --kind gold "
+            "FILE` lists them); warnings do not stop a version, errors do",
+            err=True,
+        )
+    status = "released" if released else "draft"
+    gold_files = [e for e in added.manifest.files if e.kind == "gold"]
+    click.echo(
+        f"benchie: gold {added.version} ({status}): {len(gold_files)} gold file(s) in "
+        f"{display_name(str(added.path))}, manifest sha256 {added.manifest_sha256}; "
+        f"{added.dvc_note}",
+        err=True,
+    )
+    if added.dvc_file is not None:
+        dvc_rel = _relative(added.dvc_file)
+        staged = [dvc_rel, _relative(root / ".gitignore")]
+        if added.remote:  # the remote's name and URL are committed; credentials are not
+            staged.append(_relative(root.parent / ".dvc" / "config"))
+        click.echo("Next steps:")
+        click.echo(f"  dvc push {dvc_rel}")
+        click.echo(f"  git add {' '.join(staged)} && git commit -m 'gold {added.version}'")
+    if not released:
+        click.echo(f"When it is final: benchie gold release {added.version}")
+        return
+    click.echo("CHANGELOG.md entry:")
+    click.echo("")
+    click.echo(changelog_stub(added), nl=False)
+
+
+@gold.command("diff", epilog=EPILOG_EXIT)
+@click.argument("version_a", metavar="A")
+@click.argument("version_b", metavar="B")
+@click.option(
+    "--lang", type=click.Choice(LANGUAGES), default=None, help="Only this language [default: all]."
+)
+@click.option(
+    "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
+)
+@gold_dir_option
+def gold_diff(
+    version_a: str, version_b: str, lang: str | None, fmt: str, gold_dir: str | None
+) -> None:
+    """Synset-level differences between gold versions A and B (default facet), per language
+    and sentence: sentences added, removed or with a new text; synsets added, removed or
+    changed (triple forms added and removed), in gold order. Exits 0 even when the versions
+    differ: it is a report.
+
+    \b
+    Example:
+      benchie gold diff 1.0.0 1.1.0 --lang zh
+    """
+    from benchie_cli.gold.diff import diff_as_json, diff_lines, diff_versions
+
+    diffs = diff_versions(_store(gold_dir), version_a, version_b, lang)
+    if fmt == "json":
+        doc = diff_as_json(version_a, version_b, diffs)
+        click.echo(orjson.dumps(doc, option=orjson.OPT_INDENT_2).decode())
+        return
+    for line in diff_lines(version_a, version_b, diffs):
+        click.echo(line)
+
+
+@gold.command("impact", epilog=EPILOG_EXIT)
+@click.argument("version_a", metavar="A")
+@click.argument("version_b", metavar="B")
+@click.argument("submissions", nargs=-1, required=True, metavar="SUBMISSION...")
+@click.option("--lang", type=click.Choice(LANGUAGES), default="en", show_default=True)
+@click.option("--facet", type=click.Choice(FACET_NAMES), default=BASE_FACET, show_default=True)
+@click.option(
+    "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
+)
+@gold_dir_option
+def gold_impact(
+    version_a: str,
+    version_b: str,
+    submissions: tuple[str, ...],
+    lang: str,
+    facet: str,
+    fmt: str,
+    gold_dir: str | None,
+) -> None:
+    """Score each SUBMISSION (BenchIE TSV: PATH, NAME=PATH or a directory) under gold
+    versions A and B: P/R/F1 under each and the difference, and the synsets (sentence id,
+    synset number) whose matches by the system differ between the versions.
+
+    \b
+    Example:
+      benchie gold impact 1.0.0 1.1.0 --lang zh examples/submissions/zh/
+    """
+    from benchie_cli.gold.diff import gold_impact as impact
+    from benchie_cli.gold.diff import impact_as_json, impact_lines
+
+    store = _store(gold_dir)
+    batch = expand(submissions)
+    gold_b = load_gold(str(store.root), version_b, None, lang, facet)
+    with no_cyclic_gc():
+        systems = impact(
+            lambda version: store.resolve(version, lang, facet),
+            version_a,
+            version_b,
+            ScoreOptions(lang, facet),
+            batch,
+            gold_b.mistake_check(),
+        )
+    for system in systems:  # a wrong --lang or format is a hint here as in `score`
+        summarise_warnings(system.result, lang)
+    if fmt == "json":
+        doc = impact_as_json(version_a, version_b, lang, facet, systems)
+        click.echo(orjson.dumps(doc, option=orjson.OPT_INDENT_2).decode())
+        return
+    for line in impact_lines(version_a, version_b, systems):
+        click.echo(line)

@@ -1,0 +1,54 @@
+"""The command groups: every :class:`~benchie_cli.errors.BenchieError` becomes one stderr
+line and its exit status, and the top-level group imports a command's module only when that
+command runs (``benchie --version`` imports none: start-up is most of a short run)."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from typing import Any
+
+import click
+
+from benchie_cli.errors import BenchieError
+from benchie_cli.textio import release_spooled
+
+EPILOG_EXIT = (
+    "Exit status: 0 success, 1 negative verdict, 2 unusable input or usage, "
+    "129 hung up, 130 interrupted (Ctrl-C), 143 terminated."
+)
+
+
+class BenchieGroup(click.Group):
+    """Turns every :class:`BenchieError` into one stderr line and its exit status."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except BenchieError as exc:
+            click.echo(f"benchie: {exc}", err=True)
+            ctx.exit(int(exc.exit_code))
+        except BrokenPipeError:  # `benchie ... | head`: not an error of ours
+            sys.stderr.close()
+            ctx.exit(0)
+        finally:  # a run's copies of pipes and native files end with it (tests run many)
+            release_spooled()
+
+
+class LazyGroup(BenchieGroup):
+    """A group whose commands are ``"module:attribute"`` strings, imported on first use."""
+
+    def __init__(self, *args: Any, lazy: dict[str, str], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.lazy = lazy
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *self.lazy})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        target = self.lazy.get(cmd_name)
+        if target is None:
+            return super().get_command(ctx, cmd_name)
+        module, _, attribute = target.partition(":")
+        command: click.Command = getattr(importlib.import_module(module), attribute)
+        return command

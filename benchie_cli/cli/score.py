@@ -1,0 +1,335 @@
+"""``benchie score``: a leaderboard of submissions against a gold with BenchIE's metric,
+CaRB's, or both side by side (``api.score``), and the CaRB benchmark (``--benchmark carb``,
+``metrics.carb_benchmark``)."""
+
+from __future__ import annotations
+
+import sys
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from benchie_cli.batch import Failure, expand
+from benchie_cli.cli.common import (
+    JOBS,
+    PROGRESS_MIN,
+    check_expect_gold,
+    check_output,
+    check_stdin_once,
+    exit_on_failures,
+    gold_options,
+    input_format_option,
+    load_gold,
+    retokenize_option,
+    say,
+    say_once,
+    say_written,
+    summarise_warnings,
+)
+from benchie_cli.cli.group import EPILOG_EXIT
+from benchie_cli.errors import BenchieError, ExitCode
+from benchie_cli.gold.store import resolve_gold_dir
+from benchie_cli.metrics.registry import BENCHMARKS, METRIC_CHOICES
+from benchie_cli.mistakes import CODES as MISTAKE_CODES
+from benchie_cli.textio import STDIN, atomic_write, display_name
+
+if TYPE_CHECKING:
+    from benchie_cli.metrics.carb_report import CarbResult
+
+
+@click.command(epilog=EPILOG_EXIT)
+@click.argument("submissions", nargs=-1, required=True, metavar="SUBMISSION...")
+@gold_options()
+@click.option(
+    "--strip-implicit/--keep-implicit",
+    default=True,
+    show_default=True,
+    help="Remove extractions with tokens absent from their sentence before scoring.",
+)
+@click.option(
+    "--case-sensitive", is_flag=True, help="Compare tokens case-sensitively in the implicit test."
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["table", "json", "markdown"]),
+    default=None,
+    help="Output format [default: table on stdout, json with -o].",
+)
+@click.option(
+    "-o",
+    "--output",
+    type=str,
+    default=None,
+    metavar="FILE",
+    help="Write the report here, atomically ('-' for stdout).",
+)
+@click.option("--per-sentence", is_flag=True, help="Add per-sentence counts to the JSON report.")
+@click.option(
+    "--jobs",
+    type=JOBS,
+    default=None,
+    help="Processes for a large submission file (16 MB or more) [default: one per core]. "
+    "Never changes a number.",
+)
+@click.option(
+    "--strict",
+    is_flag=True,
+    help="Fail (exit 1) on what is otherwise a warning: unknown sentence ids "
+    "(unknown-sentence-id), empty slots (empty-slot), extractions mostly implicit (the wrong "
+    "--lang), sentences of a native file that align to no gold sentence or to several, and "
+    f"the likely mistakes ({', '.join(MISTAKE_CODES)}).",
+)
+@click.option(
+    "--expect-gold",
+    metavar="SHA256",
+    default=None,
+    help="Refuse to score (exit 1) unless the gold's sha256 is this, or starts with this "
+    "(12 hex digits at least, as in the signature).",
+)
+@click.option(
+    "--metric",
+    type=click.Choice(METRIC_CHOICES),
+    default="benchie",
+    show_default=True,
+    help="benchie: BenchIE's metric; carb: CaRB's (English only, against the gold version's "
+    "CaRB reference file; no implicit stripping); benchie,carb: both side by side, ranked "
+    "by BenchIE F1 (README, 'CaRB beside BenchIE').",
+)
+@click.option(
+    "--benchmark",
+    type=click.Choice(tuple(BENCHMARKS)),
+    default="benchie",
+    show_default=True,
+    help="benchie: BenchIE's gold; carb: CaRB's own gold (gold/carb/), scored with CaRB's "
+    "metric only; --gold-version then defaults to its latest version (README, 'Gold data "
+    "and versions').",
+)
+@click.option(
+    "--split",
+    type=click.Choice(BENCHMARKS["carb"].splits),
+    default=None,
+    help="CaRB's split, with --benchmark carb [default: test].",
+)
+@input_format_option
+@retokenize_option
+def score(
+    submissions: tuple[str, ...],
+    lang: str,
+    facet: str,
+    gold_version: str,
+    gold_file: str | None,
+    gold_dir: str | None,
+    strip_implicit: bool,
+    case_sensitive: bool,
+    fmt: str | None,
+    output: str | None,
+    per_sentence: bool,
+    jobs: int | None,
+    strict: bool,
+    expect_gold: str | None,
+    metric: str,
+    benchmark: str,
+    split: str | None,
+    input_format: str,
+    retokenize: bool,
+) -> None:
+    """Score SUBMISSIONs (PATH, NAME=PATH, - for stdin, or a directory: every *.tsv in it)
+    against BenchIE gold, and print or write a leaderboard sorted by F1.
+
+    A submission has one extraction per line: sent_id, subject, relation, object,
+    TAB-separated; further columns are joined into the object (n-ary). A submission that
+    cannot be scored is reported with its error and the others are scored; the run then
+    exits 1 (2 when none could be scored, and no report is written).
+
+    \b
+    Examples:
+      benchie score --lang en examples/submissions/en/
+      benchie score --facet concat -o report.json mine=out.tsv
+      cat out.tsv | benchie score --lang de --format markdown -
+    """
+    from benchie_cli import api
+    from benchie_cli.metrics.scoring import SystemResult
+
+    if benchmark == "carb":
+        ctx = click.get_current_context()
+        given = {
+            name
+            for name in ("gold_version", "metric", "lang")
+            if ctx.get_parameter_source(name) == click.core.ParameterSource.COMMANDLINE
+        }
+        if "metric" in given and metric != "carb":
+            raise BenchieError(
+                f"--benchmark carb is scored with CaRB's metric only; --metric {metric} "
+                "does not apply (use --metric carb, or leave it out)"
+            )
+        if lang != "en":
+            raise BenchieError(
+                f"--benchmark carb scores English only (CaRB's gold); --lang {lang} does not apply"
+            )
+        if gold_file is not None:
+            raise BenchieError(
+                "--benchmark carb scores CaRB's own gold; --gold-file does not apply "
+                "(give --gold-version)"
+            )
+        api.refuse_benchie_options(
+            "--benchmark carb",
+            facet=facet,
+            strip_implicit=strip_implicit,
+            case_sensitive=case_sensitive,
+            retokenize=retokenize,
+            per_sentence=per_sentence,
+        )
+        _score_carb_benchmark(
+            submissions,
+            gold_version if "gold_version" in given else None,
+            gold_dir,
+            split or "test",
+            fmt,
+            output,
+            strict,
+            expect_gold,
+            input_format,
+        )
+        return
+    if split is not None:
+        raise BenchieError("--split chooses CaRB's split: it needs --benchmark carb")
+    batch = expand(submissions)
+    paths = [s.path for s in batch]
+    check_stdin_once(gold_file, paths)
+    expected = check_expect_gold(expect_gold) if expect_gold is not None else None
+    gold = load_gold(gold_dir, gold_version, gold_file, lang, facet)
+    api.check_metric_options(
+        metric,
+        gold,
+        facet=facet,
+        strip_implicit=strip_implicit,
+        case_sensitive=case_sensitive,
+        retokenize=retokenize,
+        per_sentence=per_sentence,
+    )
+    reference = gold.carb_reference if "carb" in metric.split(",") else None
+    inputs = [*gold.resolved.inputs, *(reference.inputs if reference is not None else [])]
+    check_output(output, [*paths, *inputs])
+    pinned = reference if reference is not None and metric == "carb" else gold.resolved
+    if expected is not None and not pinned.sha256.startswith(expected):
+        raise BenchieError(
+            f"gold {pinned.display_path} has sha256 {pinned.sha256}, "
+            f"not the expected {expect_gold}",
+            exit_code=ExitCode.FAILED,
+        )
+    progress = len(batch) >= PROGRESS_MIN and sys.stderr.isatty()
+    with click.progressbar(
+        length=len(batch), label="scoring", file=sys.stderr, hidden=not progress
+    ) as bar:
+
+        def on_outcome(outcome: object) -> None:
+            if isinstance(outcome, Failure):
+                say(outcome.message)
+            elif isinstance(outcome, SystemResult):
+                summarise_warnings(outcome, lang)
+            bar.update(1)
+
+        try:
+            report = api.score(
+                gold,
+                *paths,
+                names=[s.name for s in batch],
+                metric=metric,
+                strip_implicit=strip_implicit,
+                case_sensitive=case_sensitive,
+                retokenize=retokenize,
+                per_sentence=per_sentence,
+                strict=strict,
+                jobs=jobs,
+                input_format=input_format,
+                say=say,
+                on_outcome=on_outcome,
+                stdin=True,
+            )
+        except api.NothingScored as exc:  # each failure is said: exit with the worst
+            sys.exit(int(exc.exit_code))
+    _write_score_report(
+        report.data, fmt, output, f"{len(report.systems)} system(s), gold {gold.version}"
+    )
+    exit_on_failures(len(report.failures), len(batch))
+
+
+def _write_score_report(
+    report: dict[str, Any], fmt: str | None, output: str | None, what: str
+) -> None:
+    """A ``score`` report in its format (JSON by default for a file), written atomically
+    and named on stderr."""
+    from benchie_cli.report import to_json, to_markdown, to_table
+
+    fmt = fmt or ("json" if output is not None else "table")
+    data = {
+        "json": lambda: to_json(report),
+        "table": lambda: to_table(report).encode(),
+        "markdown": lambda: to_markdown(report).encode(),
+    }[fmt]()
+    atomic_write(output or STDIN, data)
+    say_written(output, fmt, what)
+
+
+def _score_carb_benchmark(
+    submissions: tuple[str, ...],
+    gold_version: str | None,
+    gold_dir: str | None,
+    split: str,
+    fmt: str | None,
+    output: str | None,
+    strict: bool,
+    expect_gold: str | None,
+    input_format: str,
+) -> None:
+    """``score --benchmark carb``: CaRB's metric against a split of CaRB's own gold."""
+    from benchie_cli import api
+    from benchie_cli.metrics import carb_benchmark as cb
+
+    batch = expand(submissions)
+    check_stdin_once(None, [s.path for s in batch])
+    expected = check_expect_gold(expect_gold) if expect_gold is not None else None
+    root, _ = resolve_gold_dir(gold_dir)
+    store = cb.carb_store(root)
+    version = gold_version or cb.latest_version(store)
+    gold, sentences = cb.resolve_split(store, version, split)
+    if not store.manifest(version).released:
+        say_once(api.draft_warning(version))
+    check_output(output, [*(s.path for s in batch), *gold.inputs, *sentences.inputs])
+    if expected is not None and not gold.sha256.startswith(expected):
+        raise BenchieError(
+            f"gold carb/{gold.display_path} has sha256 {gold.sha256}, "
+            f"not the expected {expect_gold}",
+            exit_code=ExitCode.FAILED,
+        )
+    extractions = cb.load_gold(gold)
+    ids = cb.sentence_ids(sentences)
+    results: list[CarbResult] = []
+    failures: list[Failure] = []
+    for submission in batch:
+        try:
+            reader = cb.reader_for(submission.path, input_format)
+            scored = cb.score_submission(
+                submission.path, submission.name, reader, extractions, ids, strict=strict
+            )
+            if scored.outside_sentences:
+                say(
+                    f"{display_name(submission.path)}: warning: "
+                    f"{scored.outside_sentences:,} of its sentences are not in CaRB's {split} "
+                    "split: their extractions set thresholds only, as in CaRB's scorer "
+                    "(an error under --strict)"
+                )
+            results.append(scored)
+        except BenchieError as exc:
+            say(str(exc))
+            failures.append(Failure(submission, str(exc), exc.exit_code))
+    if not results:
+        sys.exit(max(int(f.exit_code) for f in failures))
+    report = cb.build_report(
+        gold, sentences, split, results, failures=failures, input_format=input_format
+    )
+    _write_score_report(
+        report, fmt, output, f"{len(results)} system(s), CaRB gold {version} ({split})"
+    )
+    exit_on_failures(len(failures), len(batch))

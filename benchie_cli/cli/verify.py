@@ -1,0 +1,70 @@
+"""``benchie verify``: re-deriving a score report byte for byte."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from benchie_cli.cli.common import JOBS
+from benchie_cli.cli.group import EPILOG_EXIT
+from benchie_cli.errors import ExitCode
+
+
+@click.command(epilog=EPILOG_EXIT)
+@click.argument("report_file", metavar="REPORT.json")
+@click.argument("submissions", nargs=-1, metavar="[SUBMISSION...]")
+@click.option(
+    "--gold-dir",
+    default=None,
+    metavar="DIR",
+    help="Gold store directory (default: $BENCHIE_GOLD_DIR, the checkout's gold/, the "
+    "installed copy).",
+)
+@click.option(
+    "--gold-file",
+    default=None,
+    metavar="FILE",
+    help="The gold file of a report scored with --gold-file.",
+)
+@click.option("--jobs", type=JOBS, default=None, help="Processes for large submission files.")
+def verify(
+    report_file: str,
+    submissions: tuple[str, ...],
+    gold_dir: str | None,
+    gold_file: str | None,
+    jobs: int | None,
+) -> None:
+    """Re-derive a `score` JSON report: resolve the gold it names (by sha256), check each
+    submission's sha256, score again with the report's options and compare byte for byte.
+
+    SUBMISSIONs are the report's systems in order (default: each system's `file`). Exit 1
+    names every field that differs (`systems[0].f1: report ... != re-derived ...`); exit 2
+    for a report of another schema or version, or one that is not JSON.
+
+    \b
+    Examples:
+      benchie verify report.json examples/submissions/en/clausie.tsv
+      benchie verify report.json
+    """
+    from benchie_cli.verify import MISMATCHES_SHOWN
+    from benchie_cli.verify import verify as run_verify
+
+    verdict = run_verify(
+        report_file, list(submissions), gold_dir=gold_dir, gold_file=gold_file, jobs=jobs
+    )
+    for note in verdict.notes:
+        click.echo(f"benchie: note: {note}", err=True)
+    if verdict.identical:
+        click.echo(f"ok: {verdict.report} re-derived byte for byte ({verdict.systems} system(s))")
+        return
+    for mismatch in verdict.mismatches[:MISMATCHES_SHOWN]:
+        click.echo(f"{verdict.report}: mismatch: {mismatch}", err=True)
+    hidden = len(verdict.mismatches) - MISMATCHES_SHOWN
+    if hidden > 0:
+        click.echo(f"{verdict.report}: ... and {hidden} more mismatch(es)", err=True)
+    click.echo(
+        f"benchie: {verdict.report} does not re-derive: {len(verdict.mismatches)} field(s) differ",
+        err=True,
+    )
+    sys.exit(int(ExitCode.FAILED))
