@@ -11,3 +11,16 @@ __version__ = "0.2.0"
 DEFAULT_GOLD_VERSION = "1.1.0"
 
 LANGUAGES = ("en", "de", "zh")
+
+#: The environment variable that overrides ``DEFAULT_GOLD_VERSION`` (a container image
+#: tagged ``-gold1.0.0`` sets it).
+ENV_GOLD_VERSION = "BENCHIE_GOLD_VERSION"
+
+
+def default_gold_version() -> str:
+    """The gold version used when none is asked for: ``$BENCHIE_GOLD_VERSION``, else the
+    package's default. (Here, not in the gold store, so that ``benchie --version`` needs
+    nothing else of the package.)"""
+    import os
+
+    return os.environ.get(ENV_GOLD_VERSION) or DEFAULT_GOLD_VERSION

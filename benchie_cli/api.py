@@ -31,7 +31,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from benchie_cli import LANGUAGES
+from benchie_cli import LANGUAGES, default_gold_version
 from benchie_cli.batch import Failure, Submission, expand, score_each
 from benchie_cli.errors import BenchieError, ExitCode
 from benchie_cli.gold.parse import Gold as ParsedGold
@@ -39,7 +39,6 @@ from benchie_cli.gold.parse import parse_gold_bytes
 from benchie_cli.gold.store import (
     GoldStore,
     ResolvedGold,
-    default_gold_version,
     resolve_gold_dir,
     resolve_gold_file,
 )
@@ -802,8 +801,9 @@ def analyze(
     try:
         for submission in batch:
             spool(submission.path)
+            # (the index only for a native file: analyze loads each facet's index itself)
             prepare_native(
-                submission.path, input_format, gold.sentences.copy, gold.language, say=say
+                submission.path, input_format, lambda: dict(gold.sentences), gold.language, say=say
             )
         with no_cyclic_gc():
             report, results, failures = run_analysis(

@@ -15,15 +15,17 @@ read. Pipes and FIFOs are welcome; a command that must read one twice calls :fun
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import os
 import stat
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, BinaryIO, Protocol, TextIO
+from typing import TYPE_CHECKING, Any, BinaryIO, Protocol, TextIO
 
 from benchie_cli.errors import BenchieError, printable_path
+
+if TYPE_CHECKING:
+    import hashlib
 
 STDIN = "-"
 
@@ -393,6 +395,8 @@ def read_text_lines(path: str, *, what: str = "file") -> list[str]:
 
 def sha256_file(path: Path) -> str:
     """Hex sha256 of a file's bytes, read in blocks (gold files are hashed on every run)."""
+    import hashlib  # here: `benchie --version` needs nothing that hashes (~2 ms)
+
     digest = hashlib.sha256()
     with path.open("rb") as fh:
         for block in iter(lambda: fh.read(1 << 20), b""):

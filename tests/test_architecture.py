@@ -73,3 +73,53 @@ def test_index_fingerprint_covers_every_module_the_index_depends_on() -> None:
             todo.extend(GRAPH[module])
     sources = {_module_name(PACKAGE / name) for name in index_cache.SOURCES}
     assert sources == closure
+
+
+def test_version_imports_no_command() -> None:
+    """`benchie --version` is the start-up floor: it loads no command module, no scorer, no
+    gold store (benchmarks/bench_startup.py measures the time; this pins the design)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from benchie_cli.cli import main\n"
+        "try:\n"
+        "    main(['--version'])\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "print(' '.join(sorted(m for m in sys.modules if m.startswith('benchie_cli'))))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout.split("\n")
+    assert out[0].startswith("benchie ")
+    loaded = set(out[1].split())
+    assert loaded <= {
+        "benchie_cli",
+        "benchie_cli.cli",
+        "benchie_cli.cli.group",
+        "benchie_cli.errors",
+        "benchie_cli.textio",
+    }, loaded
+
+
+def test_score_without_carb_imports_no_carb_module(tmp_path: Path) -> None:
+    """CaRB's modules are loaded by the runs that use CaRB's metric only."""
+    import subprocess
+    import sys
+
+    from .conftest import example
+
+    args = ["score", str(example("en", "clausie")), "-o", str(tmp_path / "r.json")]
+    code = (
+        "import sys\n"
+        "from benchie_cli.cli import main\n"
+        "try:\n"
+        f"    main({args!r})\n"
+        "except SystemExit as exc:\n"
+        "    assert not exc.code, exc.code\n"
+        "print(' '.join(sorted(m for m in sys.modules if 'carb' in m)))\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert run.stdout.strip() == "", run.stdout

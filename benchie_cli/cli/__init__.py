@@ -16,7 +16,7 @@ import sys
 
 import click
 
-from benchie_cli import __version__
+from benchie_cli import __version__, default_gold_version
 from benchie_cli.cli.group import EPILOG_EXIT, LazyGroup
 from benchie_cli.errors import ExitCode
 from benchie_cli.textio import abandon_stdout, keep_stderr_past_a_closed_pipe
@@ -37,8 +37,6 @@ COMMANDS = {
 
 def _print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
     if value and not ctx.resilient_parsing:
-        from benchie_cli.gold.store import default_gold_version
-
         click.echo(f"benchie {__version__} (default gold {default_gold_version()})")
         ctx.exit(0)
 

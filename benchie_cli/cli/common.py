@@ -14,10 +14,9 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 import orjson
 
-from benchie_cli import DEFAULT_GOLD_VERSION, LANGUAGES
+from benchie_cli import DEFAULT_GOLD_VERSION, LANGUAGES, default_gold_version
 from benchie_cli.errors import BenchieError, ExitCode
 from benchie_cli.formats import INPUT_FORMATS
-from benchie_cli.gold.store import default_gold_version
 from benchie_cli.metrics.registry import BASE_FACET, FACET_NAMES, FACETS
 from benchie_cli.tables import render
 from benchie_cli.textio import STDIN, display_name

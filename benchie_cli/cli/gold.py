@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 import click
 import orjson
 
-from benchie_cli import LANGUAGES
+from benchie_cli import LANGUAGES, default_gold_version
 from benchie_cli.batch import expand
 from benchie_cli.errors import BenchieError, ExitCode
 from benchie_cli.gold.store import (
@@ -18,7 +18,6 @@ from benchie_cli.gold.store import (
     SHIPPED_MANIFESTS,
     GoldStore,
     build_manifest,
-    default_gold_version,
     dvc_remote_of,
     resolve_gold_dir,
     tracked_versions,

@@ -39,7 +39,7 @@ from typing import Any
 
 import orjson
 
-from benchie_cli import DEFAULT_GOLD_VERSION, LANGUAGES, __version__
+from benchie_cli import LANGUAGES, __version__
 from benchie_cli.errors import BenchieError, ExitCode, printable_path
 from benchie_cli.metrics.registry import DERIVED_FACETS, FACET_NAMES, FACETS, FILE_FACETS
 from benchie_cli.textio import atomic_write, display_name, read_whole, sha256_file
@@ -47,7 +47,6 @@ from benchie_cli.textio import atomic_write, display_name, read_whole, sha256_fi
 MANIFEST = "manifest.json"
 MANIFEST_SCHEMA = 1
 ENV_GOLD_DIR = "BENCHIE_GOLD_DIR"
-ENV_GOLD_VERSION = "BENCHIE_GOLD_VERSION"
 
 
 #: The sha256 of the manifest of every version released with this package. A store whose
@@ -71,12 +70,6 @@ _DVC_HINT = (
     "get it with `dvc pull` in a checkout (DVC: `pip install -e '.[dvc]'` there), "
     f"or point --gold-dir / ${ENV_GOLD_DIR} at a gold directory"
 )
-
-
-def default_gold_version() -> str:
-    """The gold version used when none is asked for: ``$BENCHIE_GOLD_VERSION`` (a container
-    image tagged ``-gold1.0.0`` sets it), else the package's default."""
-    return os.environ.get(ENV_GOLD_VERSION) or DEFAULT_GOLD_VERSION
 
 
 def is_version(name: str) -> bool:
