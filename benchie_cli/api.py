@@ -24,6 +24,8 @@ file's conversion) are Python warnings here.
 from __future__ import annotations
 
 import functools
+import re
+import sys
 import tempfile
 import warnings
 from collections.abc import Callable, Iterable, Sequence
@@ -95,7 +97,14 @@ class BenchieWarning(UserWarning):
 
 
 def _warn(line: str) -> None:
-    warnings.warn(line, BenchieWarning, stacklevel=4)
+    """``line`` as a :class:`BenchieWarning` pointing at the first frame outside this
+    package (the user's call), however deep in it the message arose."""
+    frame, level = sys._getframe(1), 2
+    while frame.f_back is not None and frame.f_globals.get("__name__", "").startswith(
+        "benchie_cli"
+    ):
+        frame, level = frame.f_back, level + 1
+    warnings.warn(line, BenchieWarning, stacklevel=level)
 
 
 class NothingScored(BenchieError):
@@ -106,12 +115,18 @@ class NothingScored(BenchieError):
     def __init__(self, failures: Sequence[Failure]) -> None:
         first = failures[0]
         where, _, message = first.message.partition("error: ")  # "PATH:LINE: error: MSG"
+        located = _LOCATION.fullmatch(where[:-2])
         super().__init__(
             message,
-            path=where[:-2] or None,
+            path=(located.group(1) if located else where[:-2]) or None,
+            line=int(located.group(2)) if located else None,
             exit_code=max(f.exit_code for f in failures),
         )
         self.failures = list(failures)
+
+
+#: ``PATH:LINE`` as a one-line error starts (the path itself may hold colons).
+_LOCATION = re.compile(r"(.*):(\d+)", re.DOTALL)
 
 
 class Gold:
@@ -479,7 +494,7 @@ def check_metric_options(
         if m.languages is not None and gold.language not in m.languages:
             names = ", ".join(LANGUAGE_NAMES[lang] for lang in m.languages)
             raise BenchieError(
-                f"--metric {m.name} scores {names} only ({m.label}'s gold covers BenchIE's "
+                f"--metric {metric} scores {names} only ({m.label}'s gold covers BenchIE's "
                 f"{names} sentences, reference/{m.reference}); --lang {gold.language} has no "
                 f"{m.label} gold"
             )
@@ -591,10 +606,16 @@ def score(
                 readable.append(submission)
             except BenchieError as exc:
                 failed(Failure(submission, str(exc), exc.exit_code))
+        carb: list[CarbResult] = []
         if chosen == ["carb"]:
-            carb = _carb_each(gold, readable, strict, failed, say=say, checked=False)
-            for scored in carb:
-                on_outcome(scored)
+            carb_one = _carb_scorer(gold, say=say, checked=False)
+            for submission in readable:
+                try:
+                    carb.append(carb_one(submission, strict))
+                except BenchieError as exc:
+                    failed(Failure(submission, str(exc), exc.exit_code))
+                    continue
+                on_outcome(carb[-1])
             if not carb:
                 raise NothingScored(failures)
             from benchie_cli.metrics.carb_report import build_carb_report
@@ -604,8 +625,11 @@ def score(
             )
             carb_scores = tuple(CarbScores.of(r) for r in carb)
             return Report(data, carb_scores, carb_scores)
+        both = "carb" in chosen  # CaRB's numbers beside BenchIE's, each file read twice
+        carb_beside = _carb_scorer(gold, say=say, checked=True) if both else None
+        by_name = {s.name: s for s in readable}
         results: list[SystemResult] = []
-        if "carb" in chosen:  # benchie,carb reads each submission twice
+        if both:
             for submission in readable:
                 spool(submission.path)
         with no_cyclic_gc():
@@ -613,22 +637,16 @@ def score(
             for outcome in score_each(scorer, readable, strict=strict, jobs=jobs):
                 if isinstance(outcome, Failure):
                     failed(outcome)
-                else:
-                    results.append(outcome)
-                    on_outcome(outcome)
-        carb = []
-        if "carb" in chosen and results:  # CaRB's numbers beside BenchIE's
-            scored_names = {r.name for r in results}
-            carb = _carb_each(
-                gold,
-                [s for s in readable if s.name in scored_names],
-                strict,
-                failed,
-                say=say,
-                checked=True,
-            )
-            kept = {r.name for r in carb}
-            results = [r for r in results if r.name in kept]
+                    continue
+                if carb_beside is not None:  # a file CaRB cannot score is a failure
+                    submission = by_name[outcome.name]
+                    try:
+                        carb.append(carb_beside(submission, strict))
+                    except BenchieError as exc:
+                        failed(Failure(submission, str(exc), exc.exit_code))
+                        continue
+                results.append(outcome)
+                on_outcome(outcome)
     finally:
         release_spooled()  # a native file's stand-in lasts one run
     if not results:
@@ -648,36 +666,23 @@ def score(
     return Report(data, tuple(Scores.of(r) for r in results), tuple(CarbScores.of(r) for r in carb))
 
 
-def _carb_each(
-    gold: Gold,
-    submissions: list[Submission],
-    strict: bool,
-    failed: Callable[[Failure], None],
-    *,
-    say: Say,
-    checked: bool,
-) -> list[CarbResult]:
-    """Each submission scored with CaRB's metric; one that cannot be is a failure.
-    ``checked``: BenchIE's scorer already ran the likely-mistake checks (and said them)."""
+def _carb_scorer(
+    gold: Gold, *, say: Say, checked: bool
+) -> Callable[[Submission, bool], CarbResult]:
+    """A function scoring one submission with CaRB's metric against ``gold``'s CaRB
+    reference (read once), saying its hints and unknown ids; a submission it cannot score
+    raises :class:`BenchieError`. ``checked``: BenchIE's scorer already ran the
+    likely-mistake checks (and said them)."""
     from benchie_cli.metrics.carb_report import load_reference, score_carb
 
     reference = load_reference(gold.carb_reference)
     check = None if checked else MistakeCheck(gold.language, gold.sentences)
-    out = []
-    for submission in submissions:
-        try:
-            spool(submission.path)  # read twice: its head for the checks, then all of it
-            scored = score_carb(
-                submission.path,
-                submission.name,
-                reference,
-                gold.sentences,
-                strict=strict,
-                check=check,
-            )
-        except BenchieError as exc:
-            failed(Failure(submission, str(exc), exc.exit_code))
-            continue
+
+    def carb_one(submission: Submission, strict: bool) -> CarbResult:
+        spool(submission.path)  # read twice: its head for the checks, then all of it
+        scored = score_carb(
+            submission.path, submission.name, reference, gold.sentences, strict=strict, check=check
+        )
         for finding in scored.findings:
             say(f"{submission.name}: hint: {finding.message} [{finding.code}]")
         if scored.unknown:  # as `score` says for BenchIE (its JSON counts them too)
@@ -686,8 +691,9 @@ def _carb_each(
                 "extraction(s) of sentence ids not in the gold, left out "
                 "[unknown-sentence-id] (an error under --strict)"
             )
-        out.append(scored)
-    return out
+        return scored
+
+    return carb_one
 
 
 #: One in-memory extraction: an :class:`Extraction` or ``(sent_id, subject, relation,

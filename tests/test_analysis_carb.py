@@ -20,7 +20,7 @@ from benchie_cli.errors import BenchieError
 from benchie_cli.gold.store import GoldStore, ResolvedGold
 from benchie_cli.metrics import carb_report
 from benchie_cli.report import to_json
-from tests.conftest import ENGLISH_SYSTEMS, GOLD_DIR, example
+from tests.conftest import ENGLISH_SYSTEMS, GOLD_DIR, RunCli, example
 from tests.test_carb_metric import TABLE_5
 
 VERSION = "1.1.0"
@@ -217,3 +217,32 @@ def test_a_submission_carb_cannot_score_is_a_failure(
         assert {k: v for k, v in mine.items() if k != "carb"} == plain
     assert report["comparisons"] == two["comparisons"]
     assert "FAILED minie: " in views.to_text(report)
+
+
+def test_analyze_command_with_carb(cli: RunCli, tmp_path: Path) -> None:
+    """``benchie analyze --metric benchie,carb``: the Table-5 section in the text and the
+    HTML page; CaRB's gold is English only, and CaRB alone is not a profile."""
+    files = [example("en", s) for s in ("clausie", "minie")]
+    args = ["analyze", "--lang", "en", "--gold-version", VERSION, "--resamples", "50"]
+    text = cli(*args, "--metric", "benchie,carb", *files)
+    assert text.exit_code == 0, text.stderr
+    lines = text.stdout.splitlines()
+    start = lines.index("BenchIE vs CaRB (BenchIE paper, Table 5)")
+    rows = {line.split()[0] for line in lines[start + 4 : start + 6]}
+    assert rows == {"clausie", "minie"}
+    assert "diff = CaRB - BenchIE" in lines[start:]
+    plain = cli(*args, *files)
+    assert plain.exit_code == 0 and "CaRB" not in plain.stdout
+    page = tmp_path / "x.html"
+    html = cli(*args, "--metric", "benchie,carb", *files, "-o", page)
+    assert html.exit_code == 0, html.stderr
+    assert "<h2>BenchIE vs CaRB (BenchIE paper, Table 5)</h2>" in page.read_text("utf-8")
+    german = cli(
+        "analyze", "--lang", "de", "--gold-version", VERSION, "--resamples", "50",
+        "--metric", "benchie,carb", example("de", "m2oie_de"),
+    )  # fmt: skip
+    assert german.exit_code == 2
+    assert "English only" in german.stderr
+    carb_alone = cli(*args, "--metric", "carb", *files)
+    assert carb_alone.exit_code == 2
+    assert "--metric" in carb_alone.stderr

@@ -8,12 +8,14 @@ import os
 import re
 import subprocess
 import sys
+import warnings
 from pathlib import Path
 
 import orjson
 import pytest
 
 from benchie_cli import DEFAULT_GOLD_VERSION, __version__, api
+from benchie_cli.batch import Failure
 from benchie_cli.errors import BenchieError
 from benchie_cli.submission import Extraction
 from tests.conftest import ENGLISH_SYSTEMS, EXAMPLES, GOLD_DIR, REPO, RunCli, example
@@ -192,3 +194,279 @@ def test_extractions_of_the_wrong_type_are_refused(
     gold = api.load_gold("en", gold_file=str(tiny_gold))
     with pytest.raises(BenchieError, match=re.escape(message)):
         api.score_extractions(gold, extractions)  # type: ignore[arg-type]
+
+
+# --------------------------------------------------------------------------- CaRB's metric
+
+#: Not in sorted order, so that "in the order given" cannot pass by a sort.
+CARB_SYSTEMS = ("minie", "clausie", "openie6")
+CARB_KEYS = ("precision", "recall", "f1", "auc", "points")
+
+
+@pytest.mark.parametrize("version", ["1.0.0", None])
+def test_carb_report_is_the_cli_report(cli: RunCli, tmp_path: Path, version: str | None) -> None:
+    files = [str(example("en", s)) for s in CARB_SYSTEMS]
+    out = tmp_path / "cli.json"
+    pin = ["--gold-version", version] if version else []
+    res = cli("score", "--lang", "en", *pin, "--metric", "carb", *files, "-o", out)
+    assert res.exit_code == 0, res.stderr
+    report = api.score(api.load_gold("en", version), *files, metric="carb")
+    assert report.to_json() == out.read_bytes()
+    doc = orjson.loads(out.read_bytes())
+    assert doc["metric"] == "carb"
+    assert doc["gold"]["version"] == (version or DEFAULT_GOLD_VERSION)
+    assert [s["name"] for s in doc["systems"]] == list(CARB_SYSTEMS)
+    assert [s.name for s in report.systems] == list(CARB_SYSTEMS)
+    assert report.carb == report.systems
+    for scores, entry in zip(report.systems, doc["systems"], strict=True):
+        assert isinstance(scores, api.CarbScores)
+        carb = entry["carb"]
+        assert tuple(getattr(scores, k) for k in CARB_KEYS) == tuple(carb[k] for k in CARB_KEYS)
+        assert (scores.extractions, scores.unknown_sentence_ids) == (
+            entry["extractions"],
+            entry["unknown_sentence_ids"],
+        )
+        assert scores.points == 1  # the examples have no confidences: one point
+        assert 0 < scores.f1 < 1
+    assert report["clausie"] is report.systems[1]
+
+
+@pytest.mark.parametrize("version", ["1.1.0", None])
+def test_benchie_and_carb_report_is_the_cli_report(
+    cli: RunCli, tmp_path: Path, version: str | None
+) -> None:
+    files = [str(example("en", s)) for s in CARB_SYSTEMS]
+    out = tmp_path / "cli.json"
+    pin = ["--gold-version", version] if version else []
+    res = cli("score", "--lang", "en", *pin, "--metric", "benchie,carb", *files, "-o", out)
+    assert res.exit_code == 0, res.stderr
+    report = api.score(api.load_gold("en", version), *files, metric="benchie,carb")
+    assert report.to_json() == out.read_bytes()
+    doc = orjson.loads(out.read_bytes())
+    assert doc["metric"] == "benchie,carb" and "carb_signature" in doc
+    assert [s.name for s in report.systems] == [s.name for s in report.carb] == list(CARB_SYSTEMS)
+    for benchie, carb, entry in zip(report.systems, report.carb, doc["systems"], strict=True):
+        assert isinstance(benchie, api.Scores) and isinstance(carb, api.CarbScores)
+        assert (benchie.name, carb.name) == (entry["name"], entry["name"])
+        assert (benchie.precision, benchie.recall, benchie.f1) == (
+            entry["precision"],
+            entry["recall"],
+            entry["f1"],
+        )
+        assert (benchie.tp, benchie.fp, benchie.fn) == (entry["tp"], entry["fp"], entry["fn"])
+        assert tuple(getattr(carb, k) for k in CARB_KEYS) == tuple(
+            entry["carb"][k] for k in CARB_KEYS
+        )
+        assert carb.f1 != benchie.f1  # two metrics, two numbers
+    # BenchIE's side is what metric="benchie" gives
+    plain = api.score(api.load_gold("en", version), *files)
+    assert [(s.name, s.precision, s.recall, s.f1) for s in plain.systems] == [
+        (s.name, s.precision, s.recall, s.f1) for s in report.systems
+    ]
+    assert plain.carb == ()
+
+
+def test_carb_metric_refusals(tiny_gold: Path) -> None:
+    """Checked before any submission is read (``missing.tsv`` is never opened)."""
+    de = api.load_gold("de", "1.1.0")
+    for metric in ("carb", "benchie,carb"):
+        with pytest.raises(BenchieError, match="English only") as info:
+            api.score(de, example("de", "m2oie_de"), metric=metric)
+        assert info.value.exit_code == 2
+    own = api.load_gold("en", gold_file=tiny_gold)
+    with pytest.raises(BenchieError, match="--gold-file does not apply"):
+        api.score(own, "missing.tsv", metric="carb")
+    en = api.load_gold("en", "1.1.0")
+    with pytest.raises(BenchieError, match="--keep-implicit") as info:
+        api.score(en, "missing.tsv", metric="carb", strip_implicit=False)
+    assert "use --metric benchie,carb" in info.value.message
+    with pytest.raises(
+        BenchieError,
+        match=re.escape("unknown metric 'nope' (available: benchie, carb, benchie,carb)"),
+    ):
+        api.score(en, "missing.tsv", metric="nope")
+    # BenchIE's options are fine where BenchIE's metric runs beside CaRB's
+    kept = api.score(en, example("en", "clausie"), metric="benchie,carb", strip_implicit=False)
+    assert [s.name for s in kept.carb] == ["clausie"]
+
+
+# --------------------------------------------------------------------------- NothingScored
+
+
+def _strict_failure(tmp_path: Path) -> Path:
+    """ClausIE's file with one line of an unknown sentence id first: scored (the line left
+    out) unless ``strict``, where it is a failure of exit status 1."""
+    path = tmp_path / "unknown_id.tsv"
+    path.write_bytes(b"zz\tx\ty\tz\n" + example("en", "clausie").read_bytes())
+    return path
+
+
+def test_nothing_scored_is_the_failure(tmp_path: Path) -> None:
+    gold = api.load_gold("en", "1.1.0")
+    missing = tmp_path / "missing.tsv"
+    with pytest.raises(api.NothingScored) as info:
+        api.score(gold, missing)
+    exc = info.value
+    assert isinstance(exc, BenchieError)
+    assert str(exc) == f"{missing}: error: no such file"
+    assert [f.message for f in exc.failures] == [str(exc)]
+    assert exc.exit_code == 2
+    # the file that fails under strict only: scored without it
+    unknown = _strict_failure(tmp_path)
+    assert api.score(gold, unknown)["unknown_id"].unknown_sentence_ids == 1
+    with pytest.raises(api.NothingScored) as info:
+        api.score(gold, unknown, strict=True)
+    assert info.value.exit_code == 1
+    assert (
+        str(info.value)
+        == f"{unknown}:1: error: sentence id 'zz' is not in the gold (an error under --strict)"
+    )
+
+
+@pytest.mark.parametrize("metric", ["benchie", "carb", "benchie,carb"])
+def test_nothing_scored_exits_with_the_worst_failure(tmp_path: Path, metric: str) -> None:
+    gold = api.load_gold("en", "1.1.0")
+    unknown, missing = _strict_failure(tmp_path), tmp_path / "missing.tsv"
+    with pytest.raises(api.NothingScored) as info:
+        api.score(gold, unknown, missing, strict=True, metric=metric)
+    assert sorted((f.submission.name, int(f.exit_code)) for f in info.value.failures) == [
+        ("missing", 2),
+        ("unknown_id", 1),
+    ]
+    assert info.value.exit_code == 2
+    # the first failure has the lower status: the exit status is still the highest
+    bad = tmp_path / "bad.tsv"
+    bad.write_text("1\tonly\n", "utf-8")  # an unusable line: exit 2, read after unknown_id
+    with pytest.raises(api.NothingScored) as info:
+        api.score(gold, unknown, bad, strict=True, metric=metric)
+    exc = info.value
+    assert [(f.submission.name, int(f.exit_code)) for f in exc.failures] == [
+        ("unknown_id", 1),
+        ("bad", 2),
+    ]
+    assert str(exc) == exc.failures[0].message and str(exc).startswith(f"{unknown}:1: error: ")
+    assert exc.exit_code == 2
+
+
+# --------------------------------------------------------------------------- say, on_outcome
+
+
+@pytest.fixture
+def draft_store(cli: RunCli, tmp_path: Path) -> Path:
+    """A store holding 1.1.0 and a draft 2.0.0 (two English sentences)."""
+    from tests.test_gold_lifecycle import copy_store, make_source, new_args
+
+    store, src = copy_store(tmp_path, versions=("1.1.0",)), make_source(tmp_path)
+    res = cli(*new_args("2.0.0", src, store, "--no-dvc", "--draft"))
+    assert res.exit_code == 0, res.stderr
+    return store
+
+
+def test_say_gets_the_draft_warning(draft_store: Path) -> None:
+    lines: list[str] = []
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        gold = api.load_gold("en", gold_dir=draft_store, version="2.0.0", say=lines.append)
+        released = api.load_gold("en", gold_dir=draft_store, version="1.1.0", say=lines.append)
+    assert [w for w in caught if issubclass(w.category, api.BenchieWarning)] == []
+    assert len(lines) == 1
+    assert lines[0].startswith("warning: gold 2.0.0 is a draft")
+    assert (gold.released, released.released) == (False, True)
+    assert len(gold.sentences) == 2  # the draft's own tiny gold
+    with pytest.warns(api.BenchieWarning, match=r"^warning: gold 2\.0\.0 is a draft") as record:
+        api.load_gold("en", gold_dir=draft_store, version="2.0.0")
+    assert [str(w.message) for w in record if w.category is api.BenchieWarning] == lines
+
+
+def test_draft_warning_points_at_the_caller(draft_store: Path) -> None:
+    with pytest.warns(api.BenchieWarning) as record:
+        api.load_gold("en", gold_dir=draft_store, version="2.0.0")
+    assert record[0].filename == __file__
+
+
+def _outcome(outcome: object) -> tuple[str, str]:
+    if isinstance(outcome, Failure):
+        return ("failed", outcome.submission.name)
+    return ("scored", outcome.name)  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("metric", ["benchie", "benchie,carb"])
+def test_on_outcome_once_per_submission_in_order(tmp_path: Path, metric: str) -> None:
+    gold = api.load_gold("en", "1.1.0")
+    files = [example("en", "clausie"), _strict_failure(tmp_path), example("en", "minie")]
+    seen: list[tuple[str, str]] = []
+    report = api.score(
+        gold, *files, strict=True, metric=metric, on_outcome=lambda o: seen.append(_outcome(o))
+    )
+    assert seen == [("scored", "clausie"), ("failed", "unknown_id"), ("scored", "minie")]
+    assert [s.name for s in report.systems] == ["clausie", "minie"]
+    assert [f["name"] for f in report.failures] == ["unknown_id"]
+    # a file that cannot be read at all fails before any is scored (as the CLI says it)
+    seen.clear()
+    files.insert(0, tmp_path / "missing.tsv")
+    api.score(
+        gold, *files, strict=True, metric=metric, on_outcome=lambda o: seen.append(_outcome(o))
+    )
+    assert seen == [
+        ("failed", "missing"),
+        ("scored", "clausie"),
+        ("failed", "unknown_id"),
+        ("scored", "minie"),
+    ]
+
+
+def test_on_outcome_carb_in_order(tmp_path: Path) -> None:
+    gold = api.load_gold("en", "1.1.0")
+    files = [example("en", "clausie"), _strict_failure(tmp_path), example("en", "minie")]
+    seen: list[tuple[str, str]] = []
+    api.score(
+        gold, *files, strict=True, metric="carb", on_outcome=lambda o: seen.append(_outcome(o))
+    )
+    assert seen == [("scored", "clausie"), ("failed", "unknown_id"), ("scored", "minie")]
+
+
+def test_on_outcome_once_when_carb_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    from benchie_cli.metrics import carb_report
+
+    real = carb_report.score_carb
+
+    def refuse_minie(path: str, name: str, *args: object, **kwargs: object) -> object:
+        if name == "minie":
+            raise BenchieError("CaRB cannot read it", path=path)
+        return real(path, name, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(carb_report, "score_carb", refuse_minie)
+    seen: list[tuple[str, str]] = []
+    files = [example("en", s) for s in ("clausie", "minie", "openie6")]
+    report = api.score(
+        api.load_gold("en", "1.1.0"),
+        *files,
+        metric="benchie,carb",
+        on_outcome=lambda o: seen.append(_outcome(o)),
+    )
+    assert [s.name for s in report.systems] == ["clausie", "openie6"]
+    assert [f["name"] for f in report.failures] == ["minie"]
+    assert len(seen) == len(files)
+
+
+# --------------------------------------------------------------------------- analyze + CaRB
+
+
+def test_analyze_with_carb_is_the_cli_document(cli: RunCli, tmp_path: Path) -> None:
+    files = [str(example("en", s)) for s in ("clausie", "minie", "openie6")]
+    out = tmp_path / "cli.json"
+    args = ["--gold-version", "1.1.0", "--resamples", "200", "--format", "json"]
+    res = cli("analyze", "--lang", "en", "--metric", "benchie,carb", *args, *files, "-o", out)
+    assert res.exit_code == 0, res.stderr
+    gold = api.load_gold("en", "1.1.0")
+    doc = api.analyze(gold, *files, metric="benchie,carb", resamples=200)
+    assert api.to_json(doc) == out.read_bytes()
+    assert doc["carb_signature"].startswith("benchie|lang:en|metric:carb|gold:1.1.0@")
+    scored = api.score(gold, *files, metric="carb")
+    assert [s["name"] for s in doc["systems"]] == [s.name for s in scored.systems]
+    for system, carb in zip(doc["systems"], scored.systems, strict=True):
+        assert tuple(system["carb"][k] for k in CARB_KEYS) == tuple(
+            getattr(carb, k) for k in CARB_KEYS
+        )
+    with pytest.raises(BenchieError, match="unknown metric 'carb' for analyze"):
+        api.analyze(gold, *files, metric="carb")
