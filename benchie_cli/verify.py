@@ -13,7 +13,10 @@ scored have no numbers to re-derive).
 
 Reports of ``score --metric carb`` and ``--metric benchie,carb`` are re-derived too: CaRB's
 gold is the store's reference file of the report's gold version (``--gold-file`` does not
-apply), and the sentence texts come from that version's BenchIE gold.
+apply), and the sentence texts come from that version's BenchIE gold. So are reports of
+``score --benchmark carb``: against the split of the CaRB version the report names
+(``gold/carb/<version>/``, no ``--gold-file`` either), each submission read with the input
+format the report recorded.
 """
 
 from __future__ import annotations
@@ -91,15 +94,24 @@ def read_report(path: str) -> tuple[dict[str, Any], bytes]:
 CARB_METRICS = ("carb", "benchie,carb")
 
 
+def _named_systems(systems: Any) -> bool:
+    """Whether ``systems`` is a non-empty list of systems with a name, a file and a sha256:
+    what every re-derivation takes from the report."""
+    return (
+        isinstance(systems, list)
+        and bool(systems)
+        and all(
+            isinstance(s["name"], str) and isinstance(s["file"], str) and "sha256" in s
+            for s in systems
+        )
+    )
+
+
 def _check_shape(report: dict[str, Any], shown: str) -> None:
     """The fields verification reads, with their types (exit 2 when one is missing)."""
-    if "benchmark" in report:  # `score --benchmark carb`: its own re-derivation is to come
-        raise BenchieError(
-            f"a report of the {report['benchmark']!r} benchmark: verify re-derives BenchIE "
-            "reports (with --metric carb or benchie,carb too), not yet those of "
-            "`score --benchmark carb`",
-            path=shown,
-        )
+    if "benchmark" in report:
+        _check_benchmark_shape(report, shown)
+        return
     metric = report.get("metric", "benchie")
     if metric not in CARB_METRICS and "metric" in report:
         raise BenchieError(
@@ -115,12 +127,7 @@ def _check_shape(report: dict[str, Any], shown: str) -> None:
                 and isinstance(gold["language"], str)
                 and isinstance(gold["files"][0]["sha256"], str)
                 and isinstance(options["lang"], str)
-                and isinstance(systems, list)
-                and systems
-                and all(
-                    isinstance(s["name"], str) and isinstance(s["file"], str) and "sha256" in s
-                    for s in systems
-                )
+                and _named_systems(systems)
             )
             if not ok:
                 raise KeyError("shape")
@@ -136,17 +143,40 @@ def _check_shape(report: dict[str, Any], shown: str) -> None:
             and isinstance(options["case_sensitive"], bool)
             and isinstance(options["per_sentence"], bool)
             and isinstance(options.get("retokenize", False), bool)
-            and isinstance(systems, list)
-            and systems
-            and all(
-                isinstance(s["name"], str) and isinstance(s["file"], str) and "sha256" in s
-                for s in systems
-            )
+            and _named_systems(systems)
         )
     except (KeyError, IndexError, TypeError):
         ok = False
     if not ok:
         raise BenchieError("not a complete `benchie score` JSON report", path=shown)
+
+
+def _check_benchmark_shape(report: dict[str, Any], shown: str) -> None:
+    """The fields a ``score --benchmark carb`` report must have to be re-derived (exit 2
+    when one is missing). The default benchmark's reports have no ``benchmark`` key, so a
+    report naming any other than CaRB's was not written by ``score``."""
+    if report["benchmark"] != "carb":
+        raise BenchieError(
+            f"the report names the benchmark {report['benchmark']!r}, which no `benchie "
+            "score` report names (its benchmark key is carb, or absent)",
+            path=shown,
+        )
+    try:
+        gold, options = report["gold"], report["options"]
+        ok = (
+            isinstance(gold["version"], str)
+            and isinstance(gold["split"], str)
+            and isinstance(gold["files"][0]["sha256"], str)
+            and isinstance(options, dict)
+            and isinstance(options.get("input_format", "auto"), str)
+            and _named_systems(report["systems"])
+        )
+    except (KeyError, IndexError, TypeError):
+        ok = False
+    if not ok:
+        raise BenchieError(
+            "not a complete `benchie score --benchmark carb` JSON report", path=shown
+        )
 
 
 def resolve_report_gold(
@@ -205,6 +235,13 @@ def rederive(
             f"the report has {len(systems)} system(s); give as many submissions "
             f"({len(submissions)} given), in its order, or none to read each system's file"
         )
+    if "benchmark" in report:
+        if gold_file is not None:
+            raise BenchieError(
+                "a --benchmark carb report is re-derived from the store's CaRB gold "
+                "(gold/carb/); --gold-file does not apply (give --gold-dir)"
+            )
+        return _rederive_carb_benchmark(report, submissions, gold_dir)
     metric = report.get("metric", "benchie")
     if metric in CARB_METRICS:
         if gold_file is not None:
@@ -306,6 +343,50 @@ def _rederive_carb(
         _score_carb(systems, submissions, reference, texts),
         input_format=input_format,
     )
+    for given, derived in zip(systems, rebuilt["systems"], strict=True):
+        derived["file"] = given["file"]
+    if "failures" in report:
+        rebuilt["failures"] = report["failures"]
+    return rebuilt
+
+
+def _rederive_carb_benchmark(
+    report: dict[str, Any], submissions: list[str], gold_dir: str | None
+) -> dict[str, Any]:
+    """A ``score --benchmark carb`` report rebuilt: the gold and sentences of the split of
+    the CaRB version the report names, each checked against that version's manifest (a
+    report naming other bytes then differs in ``gold``), and each submission read as
+    ``score`` read it, with the input format the report recorded.
+
+    The version is resolved by name, not searched for by hash as a BenchIE report's gold
+    is: CaRB's gold has no ``--gold-file``, so a report's gold is always a store version's.
+    A version the store lacks is refused (exit 2) naming the hash the report gives."""
+    from benchie_cli.gold.store import tracked_versions
+    from benchie_cli.metrics import carb_benchmark as cb
+
+    systems, gold = report["systems"], report["gold"]
+    input_format = report["options"].get("input_format", "auto")
+    if input_format not in INPUT_FORMATS:
+        raise BenchieError(f"the report names an unknown input format {input_format!r}")
+    version, split = gold["version"], gold["split"]
+    root, _ = resolve_gold_dir(gold_dir)
+    store = cb.carb_store(root)
+    if version not in store.versions() and version not in tracked_versions(store.root):
+        raise BenchieError(
+            f"the gold store {display_name(str(root))} has no CaRB gold version {version!r} "
+            f"(the report's {split} gold has sha256 {gold['files'][0]['sha256']}); "
+            "give --gold-dir"
+        )
+    resolved, sentences = cb.resolve_split(store, version, split)
+    extractions = cb.load_gold(resolved)
+    ids = cb.sentence_ids(sentences)
+    results = [
+        cb.score_submission(
+            path, system["name"], cb.reader_for(path, input_format), extractions, ids
+        )
+        for system, path in zip(systems, submissions, strict=True)
+    ]
+    rebuilt = cb.build_report(resolved, sentences, split, results, input_format=input_format)
     for given, derived in zip(systems, rebuilt["systems"], strict=True):
         derived["file"] = given["file"]
     if "failures" in report:

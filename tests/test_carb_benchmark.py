@@ -1,7 +1,8 @@
 """The CaRB benchmark in the gold store (``gold/carb/<version>/``): ``score --benchmark carb``
 gives CaRB's published numbers on its four system outputs, names benchmark, split, version,
-metric and hash, refuses gold that differs from its manifest, and ``gold verify`` covers it;
-the default benchmark is unchanged."""
+metric and hash, refuses gold that differs from its manifest, ``benchie verify`` re-derives its
+reports, ``gold info``, ``gold stats`` and ``gold verify`` take ``--benchmark carb``, and ``gold
+verify`` covers it; the default benchmark is unchanged."""
 
 from __future__ import annotations
 
@@ -16,9 +17,11 @@ import pytest
 
 from benchie_cli import __version__
 from benchie_cli.gold.store import SHIPPED_CARB_MANIFESTS
+from benchie_cli.metrics.carb_benchmark import SPLITS
 from tests.conftest import GOLD_DIR, RunCli, example
 from tests.test_carb_metric import CARB, REFERENCE
 from tests.test_gold_store import flip_one_byte
+from tests.test_verify import edit
 
 CARB_GOLD = GOLD_DIR / "carb" / "1.0.0"
 TEST_GOLD = CARB_GOLD / "test" / "carb_test.tsv"
@@ -203,17 +206,133 @@ def test_sentences_outside_the_split_are_said_and_fail_strict(cli: RunCli, tmp_p
     assert strict.exit_code == 1 and strict.stdout == ""
 
 
-def test_verify_says_it_does_not_rederive_benchmark_reports(cli: RunCli, tmp_path: Path) -> None:
-    out = tmp_path / "r.json"
-    args = (
-        "score",
-        "--benchmark",
-        "carb",
-        "--input-format",
-        "openie4",
-        output(tmp_path, "openie4"),
+def scored(cli: RunCli, tmp_path: Path, *args: str) -> tuple[Path, Path]:
+    """A report of ``score --benchmark carb --input-format openie4`` on OpenIE 4's output
+    (``args`` added), and that output."""
+    out, openie4 = tmp_path / "r.json", output(tmp_path, "openie4")
+    result = cli(
+        "score", "--benchmark", "carb", "--input-format", "openie4", *args, openie4, "-o", out
     )
-    assert cli(*args, "-o", out).exit_code == 0
-    refused = cli("verify", out)
-    assert refused.exit_code == 2
-    assert "not yet those of `score --benchmark carb`" in refused.stderr
+    assert result.exit_code == 0, result.stderr
+    return out, openie4
+
+
+@pytest.mark.parametrize("split", SPLITS)
+def test_verify_rederives_a_benchmark_report(cli: RunCli, tmp_path: Path, split: str) -> None:
+    """Gold version and split from the report, OpenIE 4's reader from its input format."""
+    out, openie4 = scored(cli, tmp_path, "--split", split)
+    assert orjson.loads(out.read_bytes())["gold"]["split"] == split
+    verified = cli("verify", out, openie4)
+    assert verified.exit_code == 0, verified.stderr
+    assert verified.stdout == f"ok: {out} re-derived byte for byte (1 system(s))\n"
+    assert cli("verify", out).exit_code == 0  # the file the report names
+
+
+def test_verify_names_a_changed_number(cli: RunCli, tmp_path: Path) -> None:
+    out, openie4 = scored(cli, tmp_path)
+    edit(out, lambda d: d["systems"][0]["carb"].update(f1=0.5))
+    result = cli("verify", out, openie4)
+    assert result.exit_code == 1
+    assert f"{out}: mismatch: systems[0].carb.f1: report 0.5 != re-derived 0.488180" in (
+        result.stderr
+    )
+    assert "1 field(s) differ" in result.stderr
+
+
+def test_verify_names_a_changed_submission_or_gold_hash(cli: RunCli, tmp_path: Path) -> None:
+    out, openie4 = scored(cli, tmp_path)
+    openie4.write_bytes(b"".join(openie4.read_bytes().splitlines(keepends=True)[:-3]))
+    changed = cli("verify", out, openie4)
+    assert changed.exit_code == 1
+    assert "systems[0].sha256: report" in changed.stderr
+    assert "systems[0].extractions: report 8747 != re-derived 8744" in changed.stderr
+    edit(out, lambda d: d["gold"]["files"][0].update(sha256="0" * 64))
+    gold = cli("verify", out)  # the report's own file name: the changed bytes again
+    assert gold.exit_code == 1
+    assert f'gold.files[0].sha256: report "{"0" * 64}" != re-derived' in gold.stderr
+
+
+def test_verify_refuses_a_version_the_store_lacks_and_gold_file(
+    cli: RunCli, tmp_path: Path
+) -> None:
+    out, openie4 = scored(cli, tmp_path)
+    refused = cli("verify", "--gold-file", TEST_GOLD, out, openie4)
+    assert refused.exit_code == 2 and "--gold-file does not apply" in refused.stderr
+    edit(out, lambda d: d["gold"].update(version="9.9.9"))
+    result = cli("verify", out, openie4)
+    assert result.exit_code == 2
+    sha = hashlib.sha256(TEST_GOLD.read_bytes()).hexdigest()
+    assert "no CaRB gold version '9.9.9'" in result.stderr and sha in result.stderr
+
+
+def test_verify_refuses_another_benchmark(cli: RunCli, tmp_path: Path) -> None:
+    out, openie4 = scored(cli, tmp_path)
+    edit(out, lambda d: d.update(benchmark="benchie"))
+    result = cli("verify", out, openie4)
+    assert result.exit_code == 2 and "names the benchmark 'benchie'" in result.stderr
+
+
+def test_gold_info_shows_carb_latest_version(cli: RunCli, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Its default is CaRB's latest version, whatever BenchIE's default is."""
+    monkeypatch.setenv("BENCHIE_GOLD_VERSION", "1.1.0")
+    table = cli("gold", "info", "--benchmark", "carb")
+    assert table.exit_code == 0, table.stderr
+    title, header, _, *rows = table.stdout.splitlines()
+    assert title.startswith("carb gold 1.0.0 (released): CaRB's gold")
+    assert header.split() == ["file", "split", "kind", "sha256", "sentences"]
+    assert rows[0].split() == [
+        "test/carb_test.tsv",
+        "test",
+        "gold",
+        hashlib.sha256(TEST_GOLD.read_bytes()).hexdigest(),
+        "634",
+    ]
+    doc = orjson.loads(cli("gold", "info", "--benchmark", "carb", "--format", "json").stdout)
+    assert doc == orjson.loads((CARB_GOLD / "manifest.json").read_bytes())
+    explicit = cli("gold", "info", "--benchmark", "carb", "--gold-version", "1.1.0")
+    assert explicit.exit_code == 2 and "unknown gold version '1.1.0'" in explicit.stderr
+
+
+def test_gold_stats_counts_each_split(cli: RunCli) -> None:
+    result = cli("gold", "stats", "--benchmark", "carb", "--format", "json")
+    assert result.exit_code == 0, result.stderr
+    common = {"benchmark": "carb", "version": "1.0.0"}
+    assert orjson.loads(result.stdout) == [
+        {**common, "split": "test", "sentences": 641, "gold_sentences": 634, "tuples": 2715},
+        {**common, "split": "dev", "sentences": 641, "gold_sentences": 638, "tuples": 2548},
+    ]
+    tuples = sum(1 for _ in TEST_GOLD.read_text(encoding="utf-8").splitlines())
+    assert tuples == 2715  # one tuple per gold line, as CaRB's reader reads them
+    other = cli("gold", "stats", "--benchmark", "carb", "--lang", "de")
+    assert other.exit_code == 2 and "English only" in other.stderr
+
+
+def test_gold_verify_one_benchmark(cli: RunCli, tmp_path: Path) -> None:
+    carb = cli("gold", "verify", "--benchmark", "carb")
+    assert carb.exit_code == 0, carb.stderr
+    assert carb.stdout.splitlines() == [
+        "carb 1.0.0: released, shipped with benchie-cli, 4 file(s)",
+        "ok: 4 file(s) in 1 CaRB version(s) match their manifests",
+    ]
+    one = cli("gold", "verify", "--benchmark", "carb", "--gold-version", "1.0.0")
+    assert one.exit_code == 0 and one.stdout == carb.stdout
+    missing = cli("gold", "verify", "--benchmark", "carb", "--gold-version", "9.9.9")
+    assert missing.exit_code == 2 and "unknown gold version '9.9.9'" in missing.stderr
+    root = tmp_path / "gold"
+    shutil.copytree(GOLD_DIR, root)
+    flip_one_byte(root / "carb" / "1.0.0" / "dev" / "carb_dev.tsv")
+    broken = cli("gold", "verify", "--benchmark", "carb", "--gold-dir", root)
+    assert broken.exit_code == 1 and "dev/carb_dev.tsv: error: sha256" in broken.stderr
+    benchie = cli("gold", "verify", "--benchmark", "benchie", "--gold-dir", root)
+    assert benchie.exit_code == 0 and "carb" not in benchie.stdout
+
+
+@pytest.mark.parametrize("command", ["info", "stats", "verify"])
+def test_gold_commands_default_to_benchie_unchanged(cli: RunCli, command: str) -> None:
+    plain = cli("gold", command)
+    assert plain.exit_code == 0, plain.stderr
+    if command == "verify":  # without --benchmark: every benchmark's versions, as before
+        assert "carb 1.0.0: released" in plain.stdout
+        return
+    assert plain.stdout == cli("gold", command, "--benchmark", "benchie").stdout
+    assert "carb" not in plain.stdout.splitlines()[0]

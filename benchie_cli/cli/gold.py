@@ -36,11 +36,9 @@ from benchie_cli.cli.common import (
 )
 from benchie_cli.cli.group import EPILOG_EXIT, BenchieGroup
 from benchie_cli.gold.parse import parse_gold_bytes
-from benchie_cli.metrics.registry import BASE_FACET, FACET_NAMES
+from benchie_cli.metrics.registry import BASE_FACET, BENCHMARKS, DEFAULT_BENCHMARK, FACET_NAMES
 from benchie_cli.metrics.scoring import ScoreOptions, no_cyclic_gc
-from benchie_cli.textio import (
-    display_name,
-)
+from benchie_cli.textio import display_name, read_whole
 
 
 @click.group(cls=BenchieGroup)
@@ -61,6 +59,34 @@ def _store(gold_dir: str | None) -> GoldStore:
 gold_dir_option = click.option(
     "--gold-dir", default=None, metavar="DIR", help="Gold store directory."
 )
+benchmark_option = click.option(
+    "--benchmark",
+    type=click.Choice(tuple(BENCHMARKS)),
+    default=DEFAULT_BENCHMARK,
+    show_default=True,
+    help="Whose gold: BenchIE's, or the CaRB benchmark's (gold/carb/), whose --gold-version "
+    "defaults to its latest version.",
+)
+#: ``--gold-version`` of ``gold info`` and ``gold stats``: a version of the ``--benchmark``.
+gold_version_option = click.option(
+    "--gold-version",
+    default=default_gold_version,
+    show_default=GOLD_VERSION_SHOWN,
+    metavar="V",
+    help="Version of the benchmark's gold (with --benchmark carb: CaRB's; default its latest).",
+)
+
+
+def _carb_version(carb: GoldStore, gold_version: str) -> str:
+    """The CaRB version a command reads: ``--gold-version`` when given on the command line,
+    else CaRB's latest, as for ``score --benchmark carb``: BenchIE's default version (or
+    $BENCHIE_GOLD_VERSION) names a BenchIE version, not CaRB's."""
+    from benchie_cli.metrics.carb_benchmark import latest_version
+
+    source = click.get_current_context().get_parameter_source("gold_version")
+    if source == click.core.ParameterSource.COMMANDLINE:
+        return gold_version
+    return latest_version(carb)
 
 
 @gold.command("path", epilog=EPILOG_EXIT)
@@ -164,18 +190,21 @@ def _list_carb(root: Path, doc: list[dict[str, Any]], rows: list[list[str]]) -> 
 
 
 @gold.command("info", epilog=EPILOG_EXIT)
-@click.option(
-    "--gold-version", default=default_gold_version, show_default=GOLD_VERSION_SHOWN, metavar="V"
-)
+@gold_version_option
+@benchmark_option
 @gold_dir_option
 @format_option
-def gold_info(gold_version: str, gold_dir: str | None, fmt: str) -> None:
+def gold_info(gold_version: str, benchmark: str, gold_dir: str | None, fmt: str) -> None:
     """Show a version's manifest: files, hashes, counts, licence.
 
     \b
-    Example:
+    Examples:
       benchie gold info --gold-version 1.0.0
+      benchie gold info --benchmark carb
     """
+    if benchmark == "carb":
+        _carb_info(gold_version, gold_dir, fmt)
+        return
     manifest = _store(gold_dir).manifest(gold_version)
     rows = [["file", "language", "facet", "sha256", "sentences", "synsets"]]
     for e in manifest.files:
@@ -197,22 +226,52 @@ def gold_info(gold_version: str, gold_dir: str | None, fmt: str) -> None:
     emit(fmt, manifest.as_json(), rows)
 
 
+def _carb_info(gold_version: str, gold_dir: str | None, fmt: str) -> None:
+    """``gold info --benchmark carb``: a CaRB version's manifest. The JSON is the manifest
+    as written, as for BenchIE's, so it keeps the ``benchmark`` and ``splits`` keys that the
+    parsed manifest does not model; the table lists each file's split and kind."""
+    from benchie_cli.metrics.carb_benchmark import carb_store
+
+    carb = carb_store(resolve_gold_dir(gold_dir)[0])
+    version = _carb_version(carb, gold_version)
+    manifest = carb.manifest(version)  # checks the version and the manifest's form
+    rows = [["file", "split", "kind", "sha256", "sentences"]]
+    for e in manifest.files:
+        sentences = str(e.sentences if e.sentences is not None else "-")
+        rows.append([e.path, str(e.facet), e.kind, e.sha256, sentences])
+    if fmt == "table":
+        status = "released" if manifest.released else "draft"
+        click.echo(
+            f"carb gold {manifest.version} ({status}): {manifest.description} ({manifest.license})"
+        )
+    doc = orjson.loads(read_whole(str(carb.root / version / MANIFEST), what="manifest"))
+    emit(fmt, doc, rows)
+
+
 @gold.command("stats", epilog=EPILOG_EXIT)
-@click.option(
-    "--gold-version", default=default_gold_version, show_default=GOLD_VERSION_SHOWN, metavar="V"
-)
+@gold_version_option
 @click.option(
     "--lang", type=click.Choice(LANGUAGES), default=None, help="Only this language [default: all]."
 )
+@benchmark_option
 @gold_dir_option
 @format_option
-def gold_stats(gold_version: str, lang: str | None, gold_dir: str | None, fmt: str) -> None:
-    """Sentences, synsets and expanded extractions per language and facet.
+def gold_stats(
+    gold_version: str, lang: str | None, benchmark: str, gold_dir: str | None, fmt: str
+) -> None:
+    """Sentences, synsets and expanded extractions per language and facet; with --benchmark
+    carb, per split: input sentences, sentences with gold, and gold tuples.
 
     \b
-    Example:
+    Examples:
       benchie gold stats --lang en --format json
+      benchie gold stats --benchmark carb
     """
+    if benchmark == "carb":
+        if lang not in (None, "en"):
+            raise BenchieError(f"CaRB's gold is English only; --lang {lang} does not apply")
+        _carb_stats(gold_version, gold_dir, fmt)
+        return
     from benchie_cli.gold.stats import count_gold
 
     store = _store(gold_dir)
@@ -256,18 +315,48 @@ def gold_stats(gold_version: str, lang: str | None, gold_dir: str | None, fmt: s
     emit(fmt, doc, rows)
 
 
+def _carb_stats(gold_version: str, gold_dir: str | None, fmt: str) -> None:
+    """``gold stats --benchmark carb``: each split's counts (``carb_benchmark.split_stats``),
+    from the files checked against the manifest, in the manifest's split order."""
+    from benchie_cli.metrics.carb_benchmark import carb_store, split_stats
+
+    carb = carb_store(resolve_gold_dir(gold_dir)[0])
+    version = _carb_version(carb, gold_version)
+    splits = [str(e.facet) for e in carb.manifest(version).files if e.kind == "gold"]
+    doc = []
+    rows = [["split", "sentences", "gold sentences", "tuples"]]
+    for split in splits:
+        stats = split_stats(carb, version, split)
+        doc.append({"benchmark": "carb", "version": version, **stats.as_json()})
+        rows.append([split, str(stats.sentences), str(stats.gold_sentences), str(stats.tuples)])
+    emit(fmt, doc, rows)
+
+
 @gold.command("verify", epilog=EPILOG_EXIT)
 @click.option("--gold-version", default=None, metavar="V", help="Only this version [default: all].")
+@click.option(
+    "--benchmark",
+    type=click.Choice(tuple(BENCHMARKS)),
+    default=None,
+    help="Only this benchmark's versions [default: every benchmark's; BenchIE's with "
+    "--gold-version].",
+)
 @gold_dir_option
-def gold_verify(gold_version: str | None, gold_dir: str | None) -> None:
+def gold_verify(gold_version: str | None, benchmark: str | None, gold_dir: str | None) -> None:
     """Recompute every sha256 against the manifests; say which versions are released; exit 1
     naming each file that differs, and each shipped version whose manifest is not the one
     benchie-cli released.
 
     \b
-    Example:
+    Examples:
       benchie gold verify
+      benchie gold verify --benchmark carb --gold-version 1.0.0
     """
+    if benchmark == "carb":
+        root, _ = resolve_gold_dir(gold_dir)
+        if not _verify_carb(root, gold_version, alone=True):
+            sys.exit(int(ExitCode.FAILED))
+        return
     store = _store(gold_dir)
     versions = [gold_version] if gold_version else store.require_versions()
     problems = store.verify(versions)
@@ -291,7 +380,7 @@ def gold_verify(gold_version: str | None, gold_dir: str | None) -> None:
         if gold_version is None:
             click.echo(f"{version}: tracked by DVC, not pulled (not verified)")
     files = sum(len(store.manifest(v).files) for v in versions)
-    carb_failed = gold_version is None and not _verify_carb(store.root)
+    carb_failed = gold_version is None and benchmark is None and not _verify_carb(store.root)
     if problems:
         differ = len(problems) - len(not_shipped)
         if differ:
@@ -309,13 +398,18 @@ def gold_verify(gold_version: str | None, gold_dir: str | None) -> None:
     click.echo(f"ok: {files} file(s) in {len(versions)} version(s) match their manifests")
 
 
-def _verify_carb(root: Path) -> bool:
-    """``gold verify`` of the CaRB benchmark's versions (``<root>/carb/``), if any: one line
-    per version on stdout, an error per problem on stderr; whether all is well."""
+def _verify_carb(root: Path, gold_version: str | None = None, *, alone: bool = False) -> bool:
+    """``gold verify`` of the CaRB benchmark's versions (``<root>/carb/``), if any, or of
+    ``gold_version`` alone: one line per version on stdout, an error per problem on stderr;
+    whether all is well. ``alone`` (``--benchmark carb``) requires a version and ends with
+    the ``ok:`` line that BenchIE's verification prints for its own."""
     from benchie_cli.metrics.carb_benchmark import carb_store
 
     carb = carb_store(root)
-    versions = carb.versions()
+    if gold_version is not None:
+        versions = [gold_version]
+    else:
+        versions = carb.require_versions() if alone else carb.versions()
     problems = carb.verify(versions)
     for version in versions:
         mismatch = carb.shipped_mismatch(version)
@@ -329,10 +423,14 @@ def _verify_carb(root: Path) -> bool:
         if version in carb.shipped:
             status += ", shipped with benchie-cli"
         click.echo(f"carb {version}: {status}, {len(manifest.files)} file(s)")
-    for version in sorted(set(tracked_versions(carb.root)) - set(versions)):
-        click.echo(f"carb {version}: tracked by DVC, not pulled (not verified)")
+    for version in sorted(set(tracked_versions(carb.root)) - set(carb.versions())):
+        if gold_version is None:
+            click.echo(f"carb {version}: tracked by DVC, not pulled (not verified)")
     if problems:
         click.echo(f"benchie: {len(problems)} problem(s) in the CaRB benchmark's gold", err=True)
+    elif alone:
+        files = sum(len(carb.manifest(v).files) for v in versions)
+        click.echo(f"ok: {files} file(s) in {len(versions)} CaRB version(s) match their manifests")
     return not problems
 
 

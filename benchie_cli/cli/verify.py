@@ -25,7 +25,8 @@ from benchie_cli.errors import ExitCode
     "--gold-file",
     default=None,
     metavar="FILE",
-    help="The gold file of a report scored with --gold-file.",
+    help="The gold file of a report scored with --gold-file (not for a report of "
+    "--metric carb or --benchmark carb, whose gold is the store's).",
 )
 @click.option("--jobs", type=JOBS, default=None, help="Processes for large submission files.")
 def verify(
@@ -40,12 +41,15 @@ def verify(
 
     SUBMISSIONs are the report's systems in order (default: each system's `file`). Exit 1
     names every field that differs (`systems[0].f1: report ... != re-derived ...`); exit 2
-    for a report of another schema or version, or one that is not JSON.
+    for a report of another schema or version, or one that is not JSON. A report of `score
+    --benchmark carb` is re-derived against the CaRB version and split it names, reading
+    each submission with the input format it records.
 
     \b
     Examples:
       benchie verify report.json examples/submissions/en/clausie.tsv
       benchie verify report.json
+      benchie verify carb-report.json openie4_output.txt
     """
     from benchie_cli.verify import MISMATCHES_SHOWN
     from benchie_cli.verify import verify as run_verify

@@ -22,6 +22,7 @@ from __future__ import annotations
 import hashlib
 import io
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -224,3 +225,38 @@ def build_report(
 def load_gold(gold: ResolvedGold) -> Extractions:
     """CaRB's gold from the checked bytes."""
     return load_reference(gold)
+
+
+@dataclass(frozen=True, slots=True)
+class SplitStats:
+    """What ``gold stats --benchmark carb`` counts in one split, read as scoring reads it."""
+
+    split: str
+    #: Input sentences: the lines of the split's sentences file (the ids of BenchIE TSVs).
+    sentences: int
+    #: Distinct sentences with at least one gold tuple: the sentences scores are over.
+    gold_sentences: int
+    #: Gold tuples (CaRB's extractions): one per gold line, nothing de-duplicated, as CaRB's
+    #: gold reader reads them; recall is a share of these.
+    tuples: int
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "split": self.split,
+            "sentences": self.sentences,
+            "gold_sentences": self.gold_sentences,
+            "tuples": self.tuples,
+        }
+
+
+def split_stats(store: GoldStore, version: str, split: str) -> SplitStats:
+    """The counts of a split, from the bytes checked against the manifest (the manifest's own
+    ``sentences`` counts are what its writer saw; these are what a run reads)."""
+    gold, sentences = resolve_split(store, version, split)
+    extractions = load_gold(gold)
+    return SplitStats(
+        split,
+        len(sentence_ids(sentences)),
+        len(extractions),
+        sum(len(tuples) for tuples in extractions.values()),
+    )
