@@ -28,7 +28,7 @@ import re
 import sys
 import tempfile
 import warnings
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -62,6 +62,7 @@ from benchie_cli.mistakes import LANGUAGE_NAMES, MistakeCheck
 from benchie_cli.report import build_report, to_json, to_markdown, to_table
 from benchie_cli.submission import Extraction, FileFacts
 from benchie_cli.textio import STDIN, display_name, is_regular_file, release_spooled, spool
+from benchie_cli.tokens import language_hint, mostly_implicit
 
 if TYPE_CHECKING:
     from benchie_cli.metrics.carb_report import CarbResult
@@ -210,13 +211,17 @@ class Gold:
             raise BenchieError(f"gold {version} has no {BASE_FACET}-facet file for {lang!r}")
         return {facet: self.store.resolve(version, lang, facet) for facet in available}
 
-    def mistake_check(self, retokenize: bool = False) -> MistakeCheck:
-        """The detectors of likely mistakes for this gold; the language check compares with
-        the other languages of the same store version (loaded only if a file looks
-        suspicious, once per gold), which a gold file does not have."""
+    def mistake_check(
+        self, retokenize: bool = False, texts: Mapping[str, str] | None = None
+    ) -> MistakeCheck:
+        """The detectors of likely mistakes for this gold (``texts``: its sentence texts,
+        if the caller holds them); the language check compares with the other languages
+        of the same store version (loaded only if a file looks suspicious, once per gold),
+        which a gold file does not have."""
         store = self.store
+        texts = self.sentences if texts is None else texts
         if store is None:
-            return MistakeCheck(self.language, self.sentences, None, retokenize)
+            return MistakeCheck(self.language, texts, None, retokenize)
 
         @functools.cache
         def sentences_of(other: str) -> dict[str, str] | None:
@@ -226,7 +231,7 @@ class Gold:
                 return None
             return dict(zip(compiled.sent_ids, compiled.texts, strict=True))
 
-        return MistakeCheck(self.language, self.sentences, sentences_of, retokenize)
+        return MistakeCheck(self.language, texts, sentences_of, retokenize)
 
     def __repr__(self) -> str:
         return (
@@ -587,6 +592,7 @@ def score(
 
     def failed(failure: Failure) -> None:
         failures.append(failure)
+        say(failure.message)
         on_outcome(failure)
 
     sentences = gold.sentences  # the gold's own errors are the run's, not a submission's
@@ -676,7 +682,7 @@ def _carb_scorer(
     from benchie_cli.metrics.carb_report import load_reference, score_carb
 
     reference = load_reference(gold.carb_reference)
-    check = None if checked else MistakeCheck(gold.language, gold.sentences)
+    check = None if checked else gold.mistake_check()
 
     def carb_one(submission: Submission, strict: bool) -> CarbResult:
         spool(submission.path)  # read twice: its head for the checks, then all of it
@@ -685,6 +691,9 @@ def _carb_scorer(
         )
         for finding in scored.findings:
             say(f"{submission.name}: hint: {finding.message} [{finding.code}]")
+        total = scored.facts.extractions
+        if not checked and mostly_implicit(scored.implicit, total):
+            say(f"{submission.name}: {language_hint(scored.implicit, total, gold.language)}")
         if scored.unknown:  # as `score` says for BenchIE (its JSON counts them too)
             say(
                 f"{display_name(submission.path)}: warning: {scored.unknown:,} "
@@ -733,12 +742,15 @@ def score_extractions(
     case_sensitive: bool = False,
     retokenize: bool = False,
     strict: bool = False,
+    say: Say = _warn,
 ) -> Scores:
     """Score extractions held in memory, exactly as a file of the same lines would be.
 
     Each extraction is an :class:`Extraction` or a ``(sent_id, subject, relation,
     object)`` tuple; extraction ``k`` (1-based) is line ``k`` in the result's warnings.
-    The scores' ``file`` is :data:`IN_MEMORY`.
+    The scores' ``file`` is :data:`IN_MEMORY`, and so is an error's. Likely mistakes (ids
+    shifted by one, another language) are said through ``say``, and refused as in
+    :func:`score` when nothing can be scored.
     """
     if isinstance(extractions, (str, bytes)) or not isinstance(extractions, Iterable):
         raise BenchieError(
@@ -751,8 +763,16 @@ def score_extractions(
     with tempfile.TemporaryDirectory(prefix="benchie-") as tmp:
         path = Path(tmp) / "extractions.tsv"
         path.write_text("".join(lines), "utf-8")
-        with no_cyclic_gc():
-            result = Scorer(gold.compiled, options).score(str(path), name, strict=strict)
+        scorer = Scorer(gold.compiled, options, mistakes=gold.mistake_check(retokenize))
+        try:
+            with no_cyclic_gc():
+                result = scorer.score(str(path), name, strict=strict)
+        except BenchieError as exc:  # named as the extractions are: no file is left
+            raise BenchieError(
+                exc.message, path=IN_MEMORY, line=exc.line, exit_code=exc.exit_code
+            ) from None
+    for finding in result.findings:
+        say(f"{name}: hint: {finding.message} [{finding.code}]")
     facts = FileFacts(IN_MEMORY, result.facts.sha256, result.facts.lines, result.facts.extractions)
     return Scores.of(replace(result, facts=facts))
 
@@ -820,12 +840,14 @@ def analyze(
                 clique_file=None if cliques is None else str(cliques),
                 jobs=jobs,
                 carb_reference=reference,
+                mistakes=functools.partial(gold.mistake_check, retokenize),
             )
     finally:
         release_spooled()
     for result in results:
         on_outcome(result)
     for failure in failures:
+        say(failure.message)
         on_outcome(failure)
     if not report["systems"]:
         raise NothingScored(failures)

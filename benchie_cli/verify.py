@@ -32,6 +32,7 @@ from benchie_cli import __version__
 from benchie_cli.errors import BenchieError
 from benchie_cli.formats import INPUT_FORMATS
 from benchie_cli.gold.store import GoldStore, ResolvedGold, resolve_gold_dir, resolve_gold_file
+from benchie_cli.metrics.registry import BASE_FACET
 from benchie_cli.textio import display_name, read_whole
 
 #: Differences listed in full; the rest are counted.
@@ -331,7 +332,7 @@ def _rederive_carb(
         raise BenchieError(f"the report names an unknown input format {input_format!r}")
     reference = _carb_reference(report, gold_dir)
     root, _ = resolve_gold_dir(gold_dir)
-    resolved = GoldStore(root).resolve(gold["version"], opts["lang"], "default")
+    resolved = GoldStore(root).resolve(gold["version"], opts["lang"], BASE_FACET)
     with no_cyclic_gc():
         compiled = load_compiled(resolved)
     texts = dict(zip(compiled.sent_ids, compiled.texts, strict=True))

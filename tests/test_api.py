@@ -470,3 +470,26 @@ def test_analyze_with_carb_is_the_cli_document(cli: RunCli, tmp_path: Path) -> N
         )
     with pytest.raises(BenchieError, match="unknown metric 'carb' for analyze"):
         api.analyze(gold, *files, metric="carb")
+
+
+def test_a_failed_submission_is_a_warning_not_silence(tmp_path: Path) -> None:
+    """A notebook user with a typo in one path sees it at once, not only in the report."""
+    gold = api.load_gold("en", "1.1.0")
+    with pytest.warns(api.BenchieWarning, match=r"missing\.tsv: error: no such file"):
+        report = api.score(gold, example("en", "clausie"), tmp_path / "missing.tsv")
+    assert [s.name for s in report.systems] == ["clausie"]
+    lines: list[str] = []
+    api.score(gold, example("en", "clausie"), tmp_path / "missing.tsv", say=lines.append)
+    assert len(lines) == 1 and lines[0].endswith("missing.tsv: error: no such file")
+
+
+def test_in_memory_extractions_of_another_language_are_refused() -> None:
+    """English extractions against the German gold: nothing can be scored, and the error
+    names the in-memory extractions, not a temporary file."""
+    gold = api.load_gold("de", "1.1.0")
+    lines = example("en", "clausie").read_text(encoding="utf-8").splitlines()
+    extractions = [tuple(line.split("\t")[:4]) for line in lines if line.strip()]
+    with pytest.raises(BenchieError) as info:
+        api.score_extractions(gold, extractions)  # type: ignore[arg-type]
+    assert str(info.value).startswith(f"{api.IN_MEMORY}:")
+    assert "[wrong-language]" in str(info.value)

@@ -575,14 +575,65 @@ def test_a_few_implicit_extractions_alone_still_score_zero(cli: RunCli, tmp_path
 
 def test_carb_metric_says_an_undeclared_confidence_column(cli: RunCli, tmp_path: Path) -> None:
     """A fifth column of numbers without the directive is read as an argument by CaRB's
-    metric too (a lower score): `--metric carb` says so, as BenchIE's metric does."""
+    metric too (a lower score): every extraction then has a word its sentence lacks, and
+    `--metric carb` refuses the file naming the cause, as BenchIE's metric does."""
     sub = tmp_path / "c.tsv"
     lines = example("en", "clausie").read_text(encoding="utf-8").splitlines()
     sub.write_text("".join(f"{line}\t0.5\n" for line in lines if line), encoding="utf-8")
     res = cli("score", "--lang", "en", "--metric", "carb", sub)
-    assert res.exit_code == 0
+    assert res.exit_code == 2 and res.stdout == ""
+    assert "none of its 695 extractions can be scored" in res.stderr
     assert res.stderr.count("[undeclared-confidence]") == 1
     strict = cli("score", "--lang", "en", "--metric", "carb", "--strict", sub)
     assert strict.exit_code == 1 and "(an error under --strict) [undeclared-confidence]" in (
         strict.stderr
+    )
+
+
+@pytest.mark.parametrize("metric", ["carb", "benchie,carb"])
+def test_another_languages_file_is_refused_under_carb(cli: RunCli, metric: str) -> None:
+    """A German file scored as English with CaRB's metric scored 0.0, exit 0, even under
+    --strict: CaRB scores words its sentence lacks, and nothing said the file was German."""
+    res = cli("score", "--lang", "en", "--metric", metric, example("de", "m2oie_de"))
+    assert res.exit_code == 2 and res.stdout == ""
+    assert "none of its 313 extractions can be scored" in res.stderr
+    assert "score it with --lang de [wrong-language]" in res.stderr
+
+
+def test_shifted_ids_are_refused_under_carb(cli: RunCli, tmp_path: Path) -> None:
+    lines = example("en", "clausie").read_text(encoding="utf-8").splitlines()
+    sub = tmp_path / "zero.tsv"  # every id one less: 0-based
+    sub.write_text(
+        "".join(f"{int(x.split(chr(9))[0]) - 1}\t{x.split(chr(9), 1)[1]}\n" for x in lines if x),
+        encoding="utf-8",
+    )
+    res = cli("score", "--lang", "en", "--metric", "carb", sub)
+    assert res.exit_code == 2 and "[shifted-ids]" in res.stderr
+
+
+def test_analyze_refuses_what_score_refuses(cli: RunCli) -> None:
+    """analyze wrote a 0.0 profile of an English file scored as German."""
+    res = cli("analyze", "--lang", "de", example("en", "clausie"))
+    assert res.exit_code == 2 and res.stdout == ""
+    assert "score it with --lang en [wrong-language]" in res.stderr
+    both = cli("analyze", "--lang", "de", example("en", "clausie"), example("de", "m2oie_de"))
+    assert both.exit_code == 1 and "m2oie_de" in both.stdout  # the other system is profiled
+
+
+def test_benchie_ids_under_the_carb_benchmark_are_refused(cli: RunCli) -> None:
+    """BenchIE's examples scored against CaRB's own gold: their ids name BenchIE sentences,
+    read as line numbers of CaRB's sentences.txt; F1 0.0108 with exit 0 before."""
+    res = cli("score", "--benchmark", "carb", example("en", "clausie"))
+    assert res.exit_code == 2 and res.stdout == ""
+    assert "695 of 695 extractions have words their sentence lacks" in res.stderr
+    assert "line number (from 1) of CaRB's sentences.txt" in res.stderr
+
+
+def test_ids_written_as_gold_headers_get_their_own_hint(cli: RunCli, tmp_path: Path) -> None:
+    sub = tmp_path / "s.tsv"
+    sub.write_text("sent_id:1\tHe\tserved as\tPrime Minister\n", encoding="utf-8")
+    res = cli("score", "--lang", "en", sub)
+    assert res.exit_code == 2
+    assert "written as the gold's sentence headers ('sent_id:1'); write the bare id ('1')" in (
+        res.stderr
     )

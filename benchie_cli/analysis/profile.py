@@ -11,6 +11,7 @@ here only, so ``score`` never pays for it.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -35,6 +36,7 @@ from benchie_cli.submission import FileFacts
 
 if TYPE_CHECKING:
     from benchie_cli.metrics.carb_report import CarbResult
+    from benchie_cli.mistakes import MistakeCheck
 
 ANALYSIS_SCHEMA = 1
 TESTS = ("bootstrap", "ar")
@@ -162,6 +164,7 @@ def analyze(
     clique_file: str | None = None,
     jobs: int | None = None,
     carb_reference: ResolvedGold | None = None,
+    mistakes: Callable[[Mapping[str, str]], MistakeCheck] | None = None,
 ) -> tuple[dict[str, Any], list[SystemResult], list[Failure]]:
     """Analyse ``submissions`` against the gold of each facet (``facets["default"]`` is
     required; the others are profiled when given). Returns the document, the default-facet
@@ -170,16 +173,23 @@ def analyze(
     ``carb_reference``: CaRB's gold for the same sentences (``GoldStore.reference``); each
     system also gets CaRB's numbers as ``score --metric benchie,carb`` gives them. It is
     scored right after BenchIE, so a submission CaRB cannot score is a failure before any
-    interval or comparison is computed over the systems kept."""
+    interval or comparison is computed over the systems kept.
+
+    ``mistakes`` makes the likely-mistake checks from the gold's sentence texts: with them,
+    the default facet's scoring gives hints and refuses a file none of whose extractions
+    can be scored, as ``score`` does."""
     from benchie_cli.analysis import significance  # numpy: only for analyze
 
-    base = facets["default"]
+    base = facets[BASE_FACET]
     gold: Gold = parse_gold_bytes(base.data, base.display_path)  # the bytes hashed
     compiled = load_compiled(base, gold)
     score_options = ScoreOptions(
-        options.lang, "default", options.strip_implicit, options.case_sensitive, options.retokenize
+        options.lang, BASE_FACET, options.strip_implicit, options.case_sensitive, options.retokenize
     )
-    scorer = Scorer(compiled, score_options, keep_incorrect=True)
+    check = None
+    if mistakes is not None:
+        check = mistakes(dict(zip(compiled.sent_ids, compiled.texts, strict=True)))
+    scorer = Scorer(compiled, score_options, keep_incorrect=True, mistakes=check)
     results: list[SystemResult] = []
     failures: list[Failure] = []
     for outcome in score_each(scorer, submissions, jobs=jobs):
@@ -252,7 +262,7 @@ def analyze(
             "implicit_removed": result.implicit_count,
             "unknown_sentence_ids": result.unknown_count,
             "default": {
-                **facet_scores["default"][n],
+                **facet_scores[BASE_FACET][n],
                 "ci95": {k: v.as_json() for k, v in intervals[n].items()},
             },
             "facets": profile,

@@ -154,8 +154,7 @@ def analyze(
         nonlocal failed
         if isinstance(outcome, SystemResult):
             summarise_warnings(outcome, lang)
-        elif isinstance(outcome, Failure):
-            say(outcome.message)
+        elif isinstance(outcome, Failure):  # (said by the API)
             failed = True
 
     try:

@@ -41,7 +41,7 @@ from benchie_cli.metrics.scoring import ScoreOptions, no_cyclic_gc
 from benchie_cli.textio import display_name, read_whole
 
 
-@click.group(cls=BenchieGroup)
+@click.group(cls=BenchieGroup, epilog=EPILOG_EXIT)
 def gold() -> None:
     """Inspect and check the versioned gold store.
 

@@ -77,7 +77,8 @@ if TYPE_CHECKING:
     is_flag=True,
     help="Fail (exit 1) on what is otherwise a warning: unknown sentence ids "
     "(unknown-sentence-id), empty slots (empty-slot), extractions mostly implicit (the wrong "
-    "--lang), sentences of a native file that align to no gold sentence or to several, and "
+    "--lang), sentences of a native file that align to no gold sentence or to several, "
+    "sentences outside CaRB's split (--benchmark carb), and "
     f"the likely mistakes ({', '.join(MISTAKE_CODES)}).",
 )
 @click.option(
@@ -223,10 +224,8 @@ def score(
         length=len(batch), label="scoring", file=sys.stderr, hidden=not progress
     ) as bar:
 
-        def on_outcome(outcome: object) -> None:
-            if isinstance(outcome, Failure):
-                say(outcome.message)
-            elif isinstance(outcome, SystemResult):
+        def on_outcome(outcome: object) -> None:  # (a failure is said by the API)
+            if isinstance(outcome, SystemResult):
                 summarise_warnings(outcome, lang)
             bar.update(1)
 

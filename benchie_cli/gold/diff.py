@@ -26,6 +26,7 @@ from benchie_cli.errors import BenchieError
 from benchie_cli.gold.parse import ARROW, Cluster, Gold, GoldSentence, parse_gold_bytes
 from benchie_cli.gold.store import GoldStore, ResolvedGold
 from benchie_cli.metrics.index_cache import load_compiled
+from benchie_cli.metrics.registry import BASE_FACET
 from benchie_cli.metrics.scoring import ScoreOptions, Scorer, SystemResult
 from benchie_cli.mistakes import MistakeCheck
 from benchie_cli.textio import STDIN, display_name
@@ -231,7 +232,7 @@ def diff_versions(store: GoldStore, a: str, b: str, lang: str | None = None) -> 
         sides: list[ResolvedGold | None] = []
         for version in (a, b):
             has = language in store.manifest(version).languages()
-            sides.append(store.resolve(version, language, "default") if has else None)
+            sides.append(store.resolve(version, language, BASE_FACET) if has else None)
         ra, rb = sides
         gold_a = _parse(ra) if ra is not None else None
         gold_b = _parse(rb) if rb is not None else None

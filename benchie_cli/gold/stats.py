@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from math import prod
 
 from benchie_cli.gold.parse import Gold, GoldTriple
-from benchie_cli.metrics.registry import FACETS
+from benchie_cli.metrics.registry import BASE_FACET, FACETS
 from benchie_cli.slots import product_forms
 
 #: Forms of one triple that are listed; a triple with more is counted by multiplication.
@@ -82,7 +82,7 @@ def _triple_forms(triple: GoldTriple, facet: str, limit: int) -> set[object] | N
     return set(combos)
 
 
-def count_gold(gold: Gold, facet: str = "default") -> GoldCounts:
+def count_gold(gold: Gold, facet: str = BASE_FACET) -> GoldCounts:
     """Counts of ``gold`` as scored under ``facet`` (``entity`` counts like ``default``)."""
     extractions = 0
     exact = True

@@ -34,12 +34,20 @@ from benchie_cli.metrics.carb_data import READERS, Extractions
 from benchie_cli.metrics.carb_metric import outside, score
 from benchie_cli.metrics.carb_report import CarbResult, load_reference, score_carb
 from benchie_cli.metrics.registry import BENCHMARKS
+from benchie_cli.mistakes import MistakeCheck
 from benchie_cli.submission import FileFacts
 from benchie_cli.textio import display_name, read_whole
 
 #: The CaRB benchmark's directory in the gold store, and its splits (the default first).
 CARB_DIR = BENCHMARKS["carb"].store_dir
 SPLITS = BENCHMARKS["carb"].splits
+#: Why a BenchIE TSV file most of whose extractions have words their sentence lacks cannot
+#: be a CaRB submission.
+MISREAD_IDS = (
+    "with --benchmark carb, a BenchIE TSV line's sentence id is the line number (from 1) of "
+    "CaRB's sentences.txt, not a BenchIE sentence id (score BenchIE's sentences with "
+    "--metric carb instead)"
+)
 #: ``--input-format`` names read by CaRB's readers, and the reader of each.
 CARB_READERS = {
     "openie4": "openie4",
@@ -157,9 +165,20 @@ def score_submission(
     *,
     strict: bool = False,
 ) -> CarbResult:
-    """One submission in the CLI's format ``fmt`` (see :func:`reader_for`)."""
+    """One submission in the CLI's format ``fmt`` (see :func:`reader_for`). A BenchIE TSV
+    file gets the likely-mistake checks of ``--metric carb`` (a native output read as TSV,
+    ids shifted by one), and one most of whose extractions have words their sentence lacks
+    is refused: its ids cannot be line numbers of CaRB's sentences."""
     if fmt == "benchie":
-        return score_carb(path, name, gold, ids, strict=strict)
+        return score_carb(
+            path,
+            name,
+            gold,
+            ids,
+            strict=strict,
+            check=MistakeCheck("en", ids),
+            misread=MISREAD_IDS,
+        )
     return score_native(path, name, fmt, gold, strict=strict)
 
 

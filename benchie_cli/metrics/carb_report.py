@@ -38,6 +38,7 @@ from benchie_cli.mistakes import Finding, MistakeCheck, read_head
 from benchie_cli.submission import Extraction, FileFacts, read_submission
 from benchie_cli.tables import render
 from benchie_cli.textio import display_name
+from benchie_cli.tokens import ImplicitTest, language_hint, mostly_implicit
 
 #: The reference file holding CaRB's gold for BenchIE's sentences, per language directory.
 CARB_REFERENCE = "carb_explicit.txt"
@@ -79,8 +80,10 @@ class CarbResult:
     #: Sentences of a native file that are not the benchmark's (CaRB uses only their
     #: confidences, as thresholds): said on stderr, an error under --strict.
     outside_sentences: int = 0
-    #: Likely mistakes the format checks found (said on stderr as hints).
+    #: Likely mistakes the checks found (said on stderr as hints).
     findings: tuple[Finding, ...] = ()
+    #: Extractions with words their sentence lacks (CaRB scores them all the same).
+    implicit: int = 0
 
     def as_json(self) -> dict[str, Any]:
         """The ``carb`` object of a report's system: P, R, F1 at CaRB's optimum, the AUC
@@ -103,25 +106,28 @@ def score_carb(
     *,
     strict: bool = False,
     check: MistakeCheck | None = None,
+    misread: str | None = None,
 ) -> CarbResult:
     """Score the BenchIE TSV submission at ``path`` with CaRB's metric against ``gold``.
 
     An unusable line is an error (exit 2), as for BenchIE's metric; under ``strict`` so is
-    a warning, a likely mistake or an extraction of an unknown sentence id (exit 1). A
-    file none of whose extractions has a sentence id of the gold is an error (exit 2): its
-    0.0 would hide a misread file. ``check`` runs the format checks BenchIE's metric runs
-    (a native output, a header row, an undeclared confidence column read as an argument),
-    on the file's first lines (a pipe must have been spooled)."""
+    a warning, a likely mistake, an extraction of an unknown sentence id, or a file most of
+    whose extractions have words their sentence lacks (exit 1).
+
+    A file none of whose extractions can be scored is an error (exit 2), as under BenchIE's
+    metric (docs/formats.md): every extraction of a sentence id the gold lacks, or every
+    one of an unknown id or with words its sentence lacks while a likely mistake explains
+    it. CaRB scores such extractions (it removes nothing), but their few token overlaps
+    would only hide a misread file behind a small number. ``check`` runs the likely-mistake
+    checks on the file's first lines (a pipe must have been spooled): the format checks
+    always, the id-shift and language checks when the file looks wrong. ``misread``: why a
+    file most of whose extractions have words their sentence lacks cannot be right (the
+    CaRB benchmark names sentences by line number); such a file is then an error."""
     shown = display_name(path)
-    findings = tuple(check.format(read_head(path))) if check is not None else ()
+    head = read_head(path) if check is not None else []
+    findings = tuple(check.format(head)) if check is not None else ()
     if strict and findings:
-        first = findings[0]
-        raise BenchieError(
-            f"{first.message} (an error under --strict) [{first.code}]",
-            path=shown,
-            line=first.line,
-            exit_code=ExitCode.FAILED,
-        )
+        raise _strict_error(findings[0], shown)
     facts = FileFacts(path)
     known: list[Extraction] = []
     unknown = 0
@@ -147,17 +153,45 @@ def score_carb(
                     exit_code=ExitCode.FAILED,
                 )
             unknown += 1
-    if unknown and not known:
-        plural = "s" if unknown != 1 else ""
-        what = f"none of its {unknown} extraction{plural} has a sentence id of the gold"
+    test = ImplicitTest(texts, "en", case_sensitive=False)
+    implicit = sum(
+        1 for x in known if test.missing(x.sent_id, f"{x.subject} {x.relation} {x.object}".split())
+    )
+    total = len(known) + unknown
+    if check is not None and (mostly_implicit(implicit, total) or 2 * unknown > total):
+        findings = tuple(check.check(head, suspicious=True))
+        if strict and findings:
+            raise _strict_error(findings[0], shown)
+    if implicit == len(known) and (findings or not known):
+        plural = "s" if total != 1 else ""
+        what = f"none of its {total} extraction{plural} can be scored"
         if findings:
             first = findings[0]
             raise BenchieError(
                 f"{what}: {first.message} [{first.code}]", path=shown, line=first.line
             )
-        raise BenchieError(f"{what}; is it English BenchIE TSV?", path=shown)
+        raise BenchieError(
+            f"{what}: no sentence id is the gold's; is it English BenchIE TSV?", path=shown
+        )
+    if mostly_implicit(implicit, total):
+        hint = language_hint(implicit, total, "en")
+        if misread is not None:
+            raise BenchieError(f"{hint.partition(':')[0]}: {misread}", path=shown)
+        if strict:
+            raise BenchieError(
+                f"{hint} (an error under --strict)", path=shown, exit_code=ExitCode.FAILED
+            )
     scored = score(gold, from_submission(known, texts))
-    return CarbResult(name, facts, unknown, scored, findings=findings)
+    return CarbResult(name, facts, unknown, scored, findings=findings, implicit=implicit)
+
+
+def _strict_error(finding: Finding, shown: str) -> BenchieError:
+    return BenchieError(
+        f"{finding.message} (an error under --strict) [{finding.code}]",
+        path=shown,
+        line=finding.line,
+        exit_code=ExitCode.FAILED,
+    )
 
 
 def carb_signature(reference: ResolvedGold) -> str:

@@ -24,7 +24,7 @@ from benchie_cli.errors import BenchieError, Diagnostic, ExitCode
 from benchie_cli.gold.parse import Gold
 from benchie_cli.metrics.matching import CompiledGold
 from benchie_cli.metrics.prf import prf
-from benchie_cli.metrics.registry import FACETS
+from benchie_cli.metrics.registry import BASE_FACET, FACETS
 from benchie_cli.mistakes import Finding, MistakeCheck, Retokenizer, keep_head, read_head
 from benchie_cli.submission import (
     FileFacts,
@@ -83,7 +83,7 @@ class ScoreOptions:
     """Every setting that can change a number; the report's signature is made from these."""
 
     lang: str
-    facet: str = "default"
+    facet: str = BASE_FACET
     strip_implicit: bool = True
     case_sensitive: bool = False
     #: ``--retokenize``: slots re-split onto their sentence's tokens (``mistakes.Retokenizer``).
@@ -833,7 +833,14 @@ def _nothing_scored(shown: str, tally: _Tally, findings: list[Finding], lang: st
     if findings:
         first = findings[0]
         return BenchieError(f"{what}: {first.message} [{first.code}]", path=shown, line=first.line)
-    ids = ", ".join(repr(i) for i in list(tally.unknown_ids)[:3])
+    first_ids = list(tally.unknown_ids)[:3]
+    ids = ", ".join(repr(i) for i in first_ids)
+    if all(i.startswith("sent_id:") for i in first_ids):  # copied from the gold's headers
+        return BenchieError(
+            f"{what}: its ids are written as the gold's sentence headers ({ids}); write "
+            f"the bare id ({first_ids[0].removeprefix('sent_id:')!r})",
+            path=shown,
+        )
     return BenchieError(
         f"{what}: no sentence id is the gold's (first: {ids}); is --lang {lang} right?",
         path=shown,
