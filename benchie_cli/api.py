@@ -33,9 +33,10 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from benchie_cli import LANGUAGES, default_gold_version
+from benchie_cli import LANGUAGES, default_gold_version, limits
 from benchie_cli.batch import Failure, Submission, expand, score_each
 from benchie_cli.errors import BenchieError, ExitCode
+from benchie_cli.formats import INPUT_FORMATS
 from benchie_cli.gold.parse import Gold as ParsedGold
 from benchie_cli.gold.parse import parse_gold_bytes
 from benchie_cli.gold.store import (
@@ -261,6 +262,8 @@ def load_gold(
     """
     if lang not in LANGUAGES:
         raise BenchieError(f"unknown language {lang!r} (available: {', '.join(LANGUAGES)})")
+    if version is not None and (not isinstance(version, str) or not version):
+        raise BenchieError(f"version: a version number such as '1.1.0', not {version!r:.40}")
     if facet not in FACET_NAMES:
         raise BenchieError(f"unknown facet {facet!r} (available: {', '.join(FACET_NAMES)})")
     if gold_file is not None:
@@ -393,6 +396,29 @@ class Report:
         return to_markdown(self.data)
 
 
+def _check_gold(gold: object) -> None:
+    if not isinstance(gold, Gold):
+        raise BenchieError(f"gold: a Gold from load_gold(), not {type(gold).__name__}")
+
+
+def _check_int(name: str, value: object, bounds: tuple[int, int]) -> None:
+    """``value`` is an int within ``bounds`` (``benchie_cli.limits``), as the CLI's option."""
+    if type(value) is not int or not bounds[0] <= value <= bounds[1]:
+        raise BenchieError(
+            f"{name}: an integer from {bounds[0]:,} to {bounds[1]:,}, not {value!r:.40}"
+        )
+
+
+def _check_common(input_format: str, jobs: int | None) -> None:
+    """The settings :func:`score` and :func:`analyze` share, checked as the CLI checks them."""
+    if input_format not in INPUT_FORMATS:
+        raise BenchieError(
+            f"input_format: one of {', '.join(INPUT_FORMATS)}, not {input_format!r:.40}"
+        )
+    if jobs is not None:
+        _check_int("jobs", jobs, limits.JOBS)
+
+
 def _submissions(
     paths: Sequence[str | Path], names: Sequence[str] | None, *, stdin: bool = False
 ) -> list[Submission]:
@@ -400,6 +426,15 @@ def _submissions(
     stem), or by ``names``, one per path. ``-`` (standard input) only where ``stdin``."""
     if not paths:
         raise BenchieError("no submission to score")
+    for path in paths:
+        if not isinstance(path, (str, Path)):
+            raise BenchieError(f"a submission is a path (str or Path), not {type(path).__name__}")
+    if names is not None and (
+        isinstance(names, str)
+        or not isinstance(names, Sequence)
+        or not all(isinstance(n, str) and n for n in names)
+    ):
+        raise BenchieError("names: a sequence of non-empty str, one per submission")
     if names is None:
         batch = expand(str(p) for p in paths)
     else:
@@ -576,6 +611,8 @@ def score(
     Messages (conversion summaries, CaRB's unknown ids) go to ``say``; each outcome to
     ``on_outcome`` as it comes. ``stdin`` lets ``-`` name standard input (the CLI).
     """
+    _check_gold(gold)
+    _check_common(input_format, jobs)
     check_metric_options(
         metric,
         gold,
@@ -730,7 +767,12 @@ def _tsv_line(item: ExtractionLike, index: int) -> str:
     if not sent_id or any(c in sent_id for c in "\t\r\n"):
         raise BenchieError(f"extraction {index}: sentence id {sent_id!r} is empty or split")
     slots = (" ".join(s.split()) for s in (subject, relation, obj))
-    return "\t".join((sent_id, *slots)) + "\n"
+    line = "\t".join((sent_id, *slots)) + "\n"
+    try:
+        line.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate (text decoded with surrogateescape)
+        raise BenchieError(f"extraction {index}: text that is not valid Unicode") from None
+    return line
 
 
 def score_extractions(
@@ -752,6 +794,9 @@ def score_extractions(
     shifted by one, another language) are said through ``say``, and refused as in
     :func:`score` when nothing can be scored.
     """
+    _check_gold(gold)
+    if not isinstance(name, str) or not name:
+        raise BenchieError(f"name: a non-empty str, not {name!r:.40}")
     if isinstance(extractions, (str, bytes)) or not isinstance(extractions, Iterable):
         raise BenchieError(
             f"extractions: an iterable of extractions, not {type(extractions).__name__}"
@@ -811,8 +856,13 @@ def analyze(
     from benchie_cli.analysis.profile import TESTS, AnalyzeOptions
     from benchie_cli.analysis.profile import analyze as run_analysis
 
+    _check_gold(gold)
+    _check_common(input_format, jobs)
     if test not in TESTS:
         raise BenchieError(f"unknown test {test!r} (available: {', '.join(TESTS)})")
+    _check_int("resamples", resamples, limits.RESAMPLES)
+    _check_int("seed", seed, limits.SEED)
+    _check_int("examples", examples, limits.EXAMPLES)
     if metric not in ANALYZE_METRICS:
         raise BenchieError(
             f"unknown metric {metric!r} for analyze (available: {', '.join(ANALYZE_METRICS)})"

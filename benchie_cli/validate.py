@@ -302,4 +302,24 @@ def validate_submission(
                 language_hint(implicit, facts.extractions, lang),
             )
         )
+    unknown = sum(1 for d in report.diagnostics if d.code == "unknown-sentence-id")
+    n = facts.extractions
+    if (
+        gold is not None
+        and not report.truncated
+        and n > 0
+        and unknown + implicit == n
+        and (findings or unknown == n)
+    ):  # what `score` refuses (docs/formats.md): an error here too, not a pass
+        report.diagnostics.append(
+            Diagnostic(
+                report.path,
+                None,
+                "error",
+                "nothing-scorable",
+                f"none of its {n} extraction{'s' if n != 1 else ''} can be scored (each has a "
+                "sentence id the gold lacks or words its sentence lacks): score refuses the "
+                "file; the warnings above say why",
+            )
+        )
     return report

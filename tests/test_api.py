@@ -10,6 +10,7 @@ import subprocess
 import sys
 import warnings
 from pathlib import Path
+from typing import Any
 
 import orjson
 import pytest
@@ -493,3 +494,36 @@ def test_in_memory_extractions_of_another_language_are_refused() -> None:
         api.score_extractions(gold, extractions)  # type: ignore[arg-type]
     assert str(info.value).startswith(f"{api.IN_MEMORY}:")
     assert "[wrong-language]" in str(info.value)
+
+
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda g, f: api.load_gold("en", version=1), "version: a version number"),  # type: ignore[arg-type]
+        (lambda g, f: api.score("en", f), "gold: a Gold from load_gold()"),  # type: ignore[arg-type]
+        (lambda g, f: api.score(g, f, input_format="bogus"), "input_format: one of"),
+        (lambda g, f: api.score(g, f, jobs=0), "jobs: an integer from 1 to 256"),
+        (lambda g, f: api.score(g, f, jobs="2"), "jobs: an integer"),  # type: ignore[arg-type]
+        (lambda g, f: api.score(g, f, names="a"), "names: a sequence of non-empty str"),
+        (lambda g, f: api.score(g, f, names=[1]), "names: a sequence of non-empty str"),  # type: ignore[list-item]
+        (lambda g, f: api.score(g, [f]), "a submission is a path"),  # type: ignore[arg-type]
+        (lambda g, f: api.analyze(g, f, resamples=0), "resamples: an integer from 1 to"),
+        (lambda g, f: api.analyze(g, f, seed=-1), "seed: an integer from 0 to"),
+        (lambda g, f: api.analyze(g, f, seed="x"), "seed: an integer"),  # type: ignore[arg-type]
+        (lambda g, f: api.analyze(g, f, examples=10**6), "examples: an integer"),
+        (
+            lambda g, f: api.score_extractions(g, [("1", "He", "x")], name=None),
+            "name: a non-empty str",
+        ),  # type: ignore[arg-type]
+        (
+            lambda g, f: api.score_extractions(g, [("1", "He\udcff", "served", "as")]),
+            "extraction 1: text that is not valid Unicode",
+        ),
+    ],
+)
+def test_bad_arguments_raise_benchie_error(call: Any, message: str) -> None:
+    """Every failure a caller can cause is a BenchieError (the module's promise), never a
+    TypeError, KeyError or numpy error from deep inside."""
+    gold = api.load_gold("en", "1.1.0")
+    with pytest.raises(BenchieError, match=re.escape(message)):
+        call(gold, str(example("en", "clausie")))

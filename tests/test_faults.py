@@ -271,3 +271,13 @@ def test_a_run_with_stderr_on_a_closed_pipe_still_writes_its_report(tmp_path: Pa
     res = _with_closed_pipe("score", sub, "-o", report, both=False)
     assert res.returncode == 0 and report.exists()
     assert b'"f1": 0.33889980353634575' in report.read_bytes()
+
+
+def test_a_closed_output_pipe_keeps_a_negative_verdict(tmp_path: Path) -> None:
+    """`benchie validate bad.tsv | head -1` exited 0: the broken pipe, taken for a reader
+    that had had enough, replaced the verdict already decided (exit 1)."""
+    bad = tmp_path / "bad.tsv"
+    bad.write_text("".join(f"bad line {i}\n" for i in range(3000)), encoding="utf-8")
+    assert _with_closed_pipe("validate", bad).returncode == ExitCode.FAILED
+    assert _with_closed_pipe("score", bad, example("en", "clausie")).returncode == 1
+    assert _with_closed_pipe("score", example("en", "clausie")).returncode == 0

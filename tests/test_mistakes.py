@@ -63,7 +63,8 @@ class Mistake:
     extra: tuple[str, ...] = ()
     #: validate's and score's exit status without --strict (a CSV file does not parse, so
     #: validate has column errors and score cannot score it: its error names the cause; a
-    #: mistake that leaves no extraction scorable is an error too, not a silent 0.0).
+    #: mistake that leaves no extraction scorable is an error too, not a silent 0.0, and
+    #: validate says so with a `nothing-scorable` error).
     validate_exit: int = 0
     score_exit: int = 0
     #: score's exit status under --strict: 1 (a warning made an error) unless nothing parses.
@@ -104,6 +105,7 @@ MISTAKES = [
         "shifted-ids",
         "ids look 0-based: 100% of sampled extractions fit sentence id+1 better than "
         "sentence id; add 1 to every id",
+        validate_exit=1,
         score_exit=2,
     ),
     Mistake(
@@ -112,6 +114,7 @@ MISTAKES = [
         "shifted-ids",
         "ids look shifted by +1: 100% of sampled extractions fit sentence id-1 better than "
         "sentence id; subtract 1 from every id",
+        validate_exit=1,
         score_exit=2,
     ),
     Mistake(
@@ -136,6 +139,7 @@ MISTAKES = [
         "wrong-language",
         "the file looks German, not English: 100% of sampled extractions are explicit in "
         "the de gold, 0% in the en gold; score it with --lang de",
+        validate_exit=1,
         score_exit=2,
     ),
     Mistake(
@@ -145,6 +149,7 @@ MISTAKES = [
         "this looks like OpenIE 4 output, not BenchIE TSV: read it with --input-format "
         "openie4 (or auto), or convert it with `benchie convert --from openie4`",
         extra=("--input-format", "benchie"),
+        validate_exit=1,
         score_exit=2,
     ),
 ]

@@ -480,4 +480,5 @@ def test_wrong_language_is_a_validate_warning(cli: RunCli) -> None:
     # The language whose gold fits is named (tests/test_mistakes.py), instead of a question.
     assert codes.count("wrong-language") == 1 and "suspicious-language" not in codes
     assert "looks English" in diagnostics[codes.index("wrong-language")]["message"]
-    assert res.exit_code == 0
+    # Nothing of it can be scored against the Chinese gold: the error `score` would give.
+    assert codes.count("nothing-scorable") == 1 and res.exit_code == 1

@@ -17,7 +17,7 @@ import sys
 import click
 
 from benchie_cli import __version__, default_gold_version
-from benchie_cli.cli.group import EPILOG_EXIT, LazyGroup
+from benchie_cli.cli.group import EPILOG_EXIT, LazyGroup, verdict
 from benchie_cli.errors import ExitCode
 from benchie_cli.textio import abandon_stdout, keep_stderr_past_a_closed_pipe
 
@@ -85,7 +85,7 @@ def run() -> None:
                 sys.stdout.flush()
     except BrokenPipeError:  # `benchie ... | head`: the reader has what it wanted
         abandon_stdout()
-        sys.exit(0)
+        sys.exit(verdict())
     except OSError as exc:
         abandon_stdout()
         click.echo(f"benchie: error: cannot write standard output: {exc.strerror or exc}", err=True)

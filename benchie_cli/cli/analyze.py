@@ -25,7 +25,7 @@ from benchie_cli.cli.common import (
     say_written,
     summarise_warnings,
 )
-from benchie_cli.cli.group import EPILOG_EXIT
+from benchie_cli.cli.group import EPILOG_EXIT, set_verdict
 from benchie_cli.errors import BenchieError, ExitCode
 from benchie_cli.textio import STDIN, atomic_write
 
@@ -179,6 +179,8 @@ def analyze(
         )
     except api.NothingScored as exc:  # each failure is said: exit with the worst
         sys.exit(int(exc.exit_code))
+    if failed:
+        set_verdict(int(ExitCode.FAILED))
     if fmt is None:
         fmt = (
             "text"

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 import orjson
 
-from benchie_cli import DEFAULT_GOLD_VERSION, LANGUAGES, default_gold_version
+from benchie_cli import DEFAULT_GOLD_VERSION, LANGUAGES, default_gold_version, limits
 from benchie_cli.errors import BenchieError, ExitCode
 from benchie_cli.formats import INPUT_FORMATS
 from benchie_cli.metrics.registry import BASE_FACET, FACET_NAMES, FACETS
@@ -157,14 +157,12 @@ input_format_option = click.option(
 #: A batch at least this long shows a progress bar (on an interactive terminal only).
 PROGRESS_MIN = 5
 
-#: Documented ranges of numeric options, checked by click (exit 2 with its message): more
-#: worker processes than this only cost memory; 10^5 resamples of 300 sentences already
-#: take ~240 MB of weights; a seed is any unsigned 64-bit integer (numpy's generator takes
-#: it as is); more examples than this per error bucket make a report nobody reads.
-JOBS = click.IntRange(1, 256)
-RESAMPLES = click.IntRange(1, 100_000)
-SEED = click.IntRange(0, 2**64 - 1)
-EXAMPLES = click.IntRange(0, 1000)
+#: The documented ranges of numeric options (``benchie_cli.limits``), checked by click
+#: (exit 2 with its message).
+JOBS = click.IntRange(*limits.JOBS)
+RESAMPLES = click.IntRange(*limits.RESAMPLES)
+SEED = click.IntRange(*limits.SEED)
+EXAMPLES = click.IntRange(*limits.EXAMPLES)
 
 
 #: ``--retokenize``, shared by every command that reads submissions against the gold.

@@ -34,7 +34,7 @@ from benchie_cli.cli.common import (
     load_gold,
     summarise_warnings,
 )
-from benchie_cli.cli.group import EPILOG_EXIT, BenchieGroup
+from benchie_cli.cli.group import EPILOG_EXIT, BenchieGroup, set_verdict
 from benchie_cli.gold.parse import parse_gold_bytes
 from benchie_cli.metrics.registry import BASE_FACET, BENCHMARKS, DEFAULT_BENCHMARK, FACET_NAMES
 from benchie_cli.metrics.scoring import ScoreOptions, no_cyclic_gc
@@ -368,6 +368,8 @@ def gold_verify(gold_version: str | None, benchmark: str | None, gold_dir: str |
         if mismatch is not None:
             problems.append((f"{version}/{MANIFEST}", mismatch))
             not_shipped.append(version)
+    if problems:
+        set_verdict(int(ExitCode.FAILED))
     for name, problem in problems:
         click.echo(f"{display_name(str(store.root / name))}: error: {problem}", err=True)
     for version in versions:
@@ -415,6 +417,8 @@ def _verify_carb(root: Path, gold_version: str | None = None, *, alone: bool = F
         mismatch = carb.shipped_mismatch(version)
         if mismatch is not None:
             problems.append((f"{version}/{MANIFEST}", mismatch))
+    if problems:
+        set_verdict(int(ExitCode.FAILED))
     for name, problem in problems:
         click.echo(f"{display_name(str(carb.root / name))}: error: {problem}", err=True)
     for version in versions:

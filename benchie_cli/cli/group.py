@@ -19,6 +19,23 @@ EPILOG_EXIT = (
 )
 
 
+#: The exit status a command has decided before it prints its output (its verdict).
+_verdict = 0
+
+
+def set_verdict(status: int) -> None:
+    """Record the exit status the command will end with, before it prints: a reader that
+    closes standard output early (``benchie validate bad.tsv | head -1``) stops the
+    printing, not the verdict, so a failing run must not exit 0."""
+    global _verdict
+    _verdict = max(_verdict, status)
+
+
+def verdict() -> int:
+    """The exit status of a command whose output's reader went away (0: none decided)."""
+    return _verdict
+
+
 class BenchieGroup(click.Group):
     """Turns every :class:`BenchieError` into one stderr line and its exit status."""
 
@@ -28,9 +45,9 @@ class BenchieGroup(click.Group):
         except BenchieError as exc:
             click.echo(f"benchie: {exc}", err=True)
             ctx.exit(int(exc.exit_code))
-        except BrokenPipeError:  # `benchie ... | head`: not an error of ours
+        except BrokenPipeError:  # `benchie ... | head`: the reader has what it wanted
             sys.stderr.close()
-            ctx.exit(0)
+            ctx.exit(verdict())
         finally:  # a run's copies of pipes and native files end with it (tests run many)
             release_spooled()
 

@@ -26,7 +26,7 @@ from benchie_cli.cli.common import (
     say_written,
     summarise_warnings,
 )
-from benchie_cli.cli.group import EPILOG_EXIT
+from benchie_cli.cli.group import EPILOG_EXIT, set_verdict
 from benchie_cli.errors import BenchieError, ExitCode
 from benchie_cli.gold.store import resolve_gold_dir
 from benchie_cli.metrics.registry import BENCHMARKS, METRIC_CHOICES
@@ -248,6 +248,8 @@ def score(
             )
         except api.NothingScored as exc:  # each failure is said: exit with the worst
             sys.exit(int(exc.exit_code))
+    if report.failures:
+        set_verdict(int(ExitCode.FAILED))
     _write_score_report(
         report.data, fmt, output, f"{len(report.systems)} system(s), gold {gold.version}"
     )
@@ -325,6 +327,8 @@ def _score_carb_benchmark(
             failures.append(Failure(submission, str(exc), exc.exit_code))
     if not results:
         sys.exit(max(int(f.exit_code) for f in failures))
+    if failures:
+        set_verdict(int(ExitCode.FAILED))
     report = cb.build_report(
         gold, sentences, split, results, failures=failures, input_format=input_format
     )

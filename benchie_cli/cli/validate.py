@@ -19,7 +19,7 @@ from benchie_cli.cli.common import (
     retokenize_option,
     say,
 )
-from benchie_cli.cli.group import EPILOG_EXIT
+from benchie_cli.cli.group import EPILOG_EXIT, set_verdict
 from benchie_cli.errors import BenchieError, ExitCode
 
 if TYPE_CHECKING:
@@ -138,6 +138,8 @@ def validate(
         formats.append("benchie" if conversion is None else conversion.format)
     errors = sum(r.errors for r in reports)
     warnings = sum(r.warnings for r in reports)
+    if errors or (strict and warnings):
+        set_verdict(int(ExitCode.FAILED))
     if fmt == "json":
         doc = {
             "errors": errors,
