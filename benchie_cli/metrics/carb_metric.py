@@ -381,13 +381,17 @@ def curve(stats: Iterable[SentenceStats], outside: Iterable[float] = ()) -> list
     # A point's fields after its confidence; they change only where some gold sentence has
     # a level, while most thresholds may come from sentences outside the gold.
     rest = (1.0, 0.0, 0.0, 0, 0.0, n_gold)
-    points = []
+    points: list[CurvePoint] = []
+    append = points.append
     new = tuple.__new__  # a NamedTuple's constructor is a Python-level call; there may be 10^5
+    admitted_at, changes_at = admitted.get, changes.get  # (bound once: 10^5 look-ups)
+    precision_sum, recall, recall_sum = 0.0, 0.0, 0.0
     for c in sorted(thresholds, reverse=True):
-        if c in admitted:
-            n_predicted += admitted[c]
-            changed = changes.get(c)
-            if changed is not None:
+        admits = admitted_at(c)
+        if admits is not None:
+            n_predicted += admits
+            changed = changes_at(c)
+            if changed is not None:  # (most thresholds change only n_predicted)
                 for position, value in changed:
                     k = bisect_left(taking_part, position)
                     if k == len(taking_part) or taking_part[k] != position:
@@ -400,11 +404,12 @@ def curve(stats: Iterable[SentenceStats], outside: Iterable[float] = ()) -> list
                 sums = accumulate(values[first:], initial=running[first - 1] if first else 0j)
                 next(sums)
                 running[first:] = sums
-            total = running[-1] if running else 0j
-            precision = total.real / n_predicted if n_predicted else 1.0
-            recall = total.imag / n_gold if n_gold else 0.0
-            rest = (precision, recall, total.real, n_predicted, total.imag, n_gold)
-        points.append(new(CurvePoint, (c, *rest)))
+                total = running[-1]
+                precision_sum, recall_sum = total.real, total.imag
+                recall = recall_sum / n_gold if n_gold else 0.0
+            precision = precision_sum / n_predicted if n_predicted else 1.0
+            rest = (precision, recall, precision_sum, n_predicted, recall_sum, n_gold)
+        append(new(CurvePoint, (c, *rest)))
     points.reverse()
     return points
 
