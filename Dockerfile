@@ -4,6 +4,7 @@
 #   scripts/build-image                  # computes the labels below and tags
 #                                        # benchie:<code version>-gold<gold version>
 #   docker build -t benchie:0.2.0-gold1.1.0 .   # the same without labels for the revision
+#   docker build --target codabench -t benchie:0.2.0-codabench .   # Codabench's scoring program
 #
 # Classic Dockerfile syntax only (no BuildKit-only features), so that any builder works.
 
@@ -46,8 +47,9 @@ RUN python -m venv /opt/benchie \
  && BENCHIE_CACHE_DIR=/opt/benchie/cache /opt/benchie/bin/benchie gold compile \
  && /opt/benchie/bin/pip uninstall --quiet --yes pip setuptools
 
-# ---------------------------------------------------------------------------- final stage
-FROM ${PYTHON_IMAGE}
+# ---------------------------------------------------------------------------- runtime
+# What both images hold: the scorer with its gold and compiled index, and the labels.
+FROM ${PYTHON_IMAGE} AS runtime
 
 ARG BENCHIE_VERSION=0.2.0
 ARG REVISION=unknown
@@ -75,6 +77,24 @@ ENV PATH=/opt/benchie/bin:$PATH \
 RUN groupadd --system --gid 10001 benchie \
  && useradd --system --uid 10001 --gid 10001 --no-create-home --home-dir /nonexistent \
         --shell /usr/sbin/nologin benchie
+
+# ---------------------------------------------------------------------------- codabench
+# `docker build --target codabench -t benchie:<version>-codabench .`: the scoring program of a
+# Codabench competition (README, "For organisers"). Codabench's compute worker runs the
+# image's own USER in an output directory owned by root (mode 0755), with every capability
+# dropped and no-new-privileges: uid 0 can write there as the directory's owner and holds no
+# privilege. The worker keeps the ENTRYPOINT in front of the bundle's command, which is the
+# whole `benchie platform score ...` line: so no ENTRYPOINT.
+FROM runtime AS codabench
+LABEL io.benchie.variant="codabench"
+USER 0:0
+WORKDIR /app/program
+ENTRYPOINT []
+CMD ["benchie", "platform", "score", "/app/input", "/app/output"]
+
+# ---------------------------------------------------------------------------- final stage
+# The default image (no --target), for `docker run`: non-root, `benchie` as the entry point.
+FROM runtime
 
 USER 10001:10001
 WORKDIR /data

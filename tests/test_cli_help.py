@@ -35,6 +35,8 @@ EXPECTED_COMMANDS = {
     ("cache",),
     ("cache", "info"),
     ("cache", "prune"),
+    ("platform",),
+    ("platform", "score"),
 }
 
 

@@ -27,6 +27,7 @@ COMMANDS = {
     "cache": "benchie_cli.cli.cache:cache",
     "convert": "benchie_cli.cli.convert:convert",
     "gold": "benchie_cli.cli.gold:gold",
+    "platform": "benchie_cli.cli.platform:platform",
     "score": "benchie_cli.cli.score:score",
     "sentences": "benchie_cli.cli.convert:sentences",
     "strip-implicit": "benchie_cli.cli.validate:strip_implicit_cmd",
