@@ -514,10 +514,11 @@ def score_platform(input_dir: Path, output_dir: Path, *, say: Say = _quiet) -> d
     if not output_dir.is_dir():
         raise BenchieError("the output directory does not exist", path=str(output_dir))
     scores_path = output_dir / SCORES_NAME
-    try:  # a stale scores.json would pass for this run's
-        scores_path.unlink(missing_ok=True)
-    except OSError as exc:
-        raise BenchieError(f"cannot remove: {exc.strerror or exc}", path=str(scores_path)) from None
+    for stale in (scores_path, output_dir / DETAILS_NAME):  # an earlier run's would pass
+        try:  # for this run's (the page of a failed run would show the earlier numbers)
+            stale.unlink(missing_ok=True)
+        except OSError as exc:
+            raise BenchieError(f"cannot remove: {exc.strerror or exc}", path=str(stale)) from None
     if not os.access(output_dir, os.W_OK | os.X_OK):
         raise BenchieError(
             "cannot write here (the program's user needs write access to the output directory)",

@@ -176,11 +176,13 @@ def test_broken_submission_names_the_file_and_line(tmp_path: Path) -> None:
     out = tmp_path / "output"
     (out).mkdir()
     (out / "scores.json").write_text("{}")  # a stale one must not pass for this run's
+    (out / "detailed_results.html").write_text("<p>an earlier run's numbers</p>")
     result = _run(root, out)
     assert result.returncode == 2, result.stderr
     assert "res/en.tsv:4: error:" in result.stderr
     assert str(tmp_path) not in result.stderr
     assert not (out / "scores.json").exists()
+    assert not (out / "detailed_results.html").exists()
     assert not (out / "metadata").exists()
 
 
