@@ -395,6 +395,16 @@ class Report:
     def to_markdown(self) -> str:
         return to_markdown(self.data)
 
+    def to_html(self) -> str:
+        """The page ``benchie score --format html`` writes: the leaderboard with 95%
+        bootstrap intervals and pairwise significance (BenchIE's metric only)."""
+        from benchie_cli.leaderboard import to_html
+
+        results = [s.result for s in self.systems if isinstance(s, Scores)]
+        if "metric" in self.data or len(results) != len(self.systems):
+            raise ValueError("the html leaderboard page shows BenchIE's metric only")
+        return to_html(self.data, results)
+
 
 def _check_gold(gold: object) -> None:
     if not isinstance(gold, Gold):

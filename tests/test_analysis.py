@@ -452,7 +452,7 @@ def test_the_footnote_names_approximate_randomisation(cli: RunCli, tmp_path: Pat
     ],
 )
 def test_p_value_cells_by_hand(p: float, cell: str) -> None:
-    assert analysis_views._p_cell(p) == cell
+    assert analysis_views.p_cell(p) == cell
 
 
 def test_leaderboard_shows_p_r_and_f1_intervals(

@@ -37,6 +37,7 @@ EXPECTED_COMMANDS = {
     ("cache", "prune"),
     ("platform",),
     ("platform", "score"),
+    ("platform", "bundle"),
 }
 
 

@@ -13,15 +13,15 @@ from __future__ import annotations
 import json
 import shlex
 import subprocess
+import sys
+import zipfile
 from pathlib import Path
 
-import orjson
 import pytest
 
 from benchie_cli import __version__
-from benchie_cli.platform import scoring_metadata
 
-from .conftest import EXAMPLES, GOLD_DIR, REPO
+from .conftest import EXAMPLES, REPO
 from .test_container import STAND_IN, Image, _run, image_config, require_engine
 
 pytestmark = pytest.mark.container
@@ -79,17 +79,28 @@ def _worker_run(image: Image, root: Path) -> subprocess.CompletedProcess[str]:
 
 
 def _competition(tmp_path: Path, submission: bytes) -> Path:
-    """The worker's directories: the scoring program (its metadata.yaml), the reference
-    pinning gold 1.1.0's English file, the participant's en.tsv with the worker's metadata
-    file, and an output directory owned by root, mode 0755."""
+    """The worker's directories, from a bundle made by ``benchie platform bundle``: its
+    scoring program (the ``metadata.yaml`` the worker reads) and its reference data (the
+    gold 1.1.0 pins), the participant's en.tsv with the worker's metadata file, and an
+    output directory owned by root, mode 0755."""
+    bundle = tmp_path / "bundle.zip"
+    made = subprocess.run(
+        [sys.executable, "-m", "benchie_cli", "platform", "bundle", "--gold-version", "1.1.0",
+         "-o", str(bundle)],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert made.returncode == 0, made.stderr
     root = tmp_path / "worker"
-    for name in ("program", "ref", "res", "output"):
+    with zipfile.ZipFile(bundle) as zf:
+        for member in zf.namelist():
+            for folder, name in (("scoring_program/", "program"), ("reference_data/", "ref")):
+                if member.startswith(folder) and not member.endswith("/"):
+                    target = root / name / member[len(folder) :]
+                    target.parent.mkdir(parents=True, exist_ok=True)
+                    target.write_bytes(zf.read(member))
+    assert (root / "program" / "metadata.yaml").is_file() and (root / "ref").is_dir()
+    for name in ("res", "output"):
         (root / name).mkdir(parents=True)
-    (root / "program" / "metadata.yaml").write_text(scoring_metadata(), encoding="utf-8")
-    manifest = orjson.loads((GOLD_DIR / "1.1.0" / "manifest.json").read_bytes())
-    (entry,) = [f for f in manifest["files"] if f["path"].startswith("en/default/")]
-    spec = {"gold_version": "1.1.0", "gold_sha256": {"en": entry["sha256"]}, "languages": ["en"]}
-    (root / "ref" / "benchie.json").write_text(json.dumps(spec), encoding="utf-8")
     (root / "res" / "en.tsv").write_bytes(submission)
     (root / "res" / "metadata").write_text("submitted-by: someone\n", encoding="utf-8")
     output = root / "output"

@@ -235,7 +235,7 @@ IDS_SHOWN = 200  # unassigned sentence ids listed on the page (the JSON lists ev
 
 
 class Html(str):
-    """Markup that is already escaped: :func:`_table` writes such a cell as it is and
+    """Markup that is already escaped: :func:`html_table` writes such a cell as it is and
     escapes every other one, so user text can only reach the page through ``escape``."""
 
     __slots__ = ()
@@ -543,7 +543,7 @@ def _confidence_rows(systems: list[dict[str, Any]]) -> list[list[str]]:
 _CONFIDENCE_HEADER = ["system", "AUC", "best F1", "at confidence >=", "P", "R"]
 
 
-def _table(
+def html_table(
     table_id: str,
     header: list[str],
     rows: list[list[str]],
@@ -620,12 +620,14 @@ def _bucket_codes(buckets: list[dict[str, Any]]) -> str:
     ]
     return (
         f'<div id="bucket-codes"><p class="note">{escape(BUCKET_CODES_NOTE)}</p>'
-        + _table("bucket-code-table", ["", "bucket (s, p, o)", "meaning"], rows, css_class="codes")
+        + html_table(
+            "bucket-code-table", ["", "bucket (s, p, o)", "meaning"], rows, css_class="codes"
+        )
         + "</div>"
     )
 
 
-def _p_cell(p: float) -> str:
+def p_cell(p: float) -> str:
     """A p-value cell: below SIGNIFICANCE_LEVEL bold with the "*" the footnote explains."""
     text = _p_text(p)
     return Html(f"<strong>{text} *</strong>") if p < SIGNIFICANCE_LEVEL else text
@@ -711,7 +713,7 @@ def _bucketing_html(n: int, bucketing: dict[str, Any], systems: list[dict[str, A
         )
     )
     parts.append(
-        _table(
+        html_table(
             f"buckets-{n}",
             ["system", *cols],
             [[s["name"], *[_f(v) for v in row]] for s, row in zip(systems, f1, strict=True)],
@@ -746,7 +748,9 @@ def _robustness_html(cliques: dict[str, Any], systems: list[dict[str, Any]]) -> 
             + ", ".join(escape(i) for i in ids[:IDS_SHOWN])
             + f"{more}</p></details>"
         )
-    parts.append(_table("robustness", _ROBUSTNESS_HEADER, [_robustness_row(s) for s in systems]))
+    parts.append(
+        html_table("robustness", _ROBUSTNESS_HEADER, [_robustness_row(s) for s in systems])
+    )
     parts.append(
         '<p class="note">Robust: in each clique, the P, R and F1 of the sentence with the lowest '
         "F1 (the first in gold order on ties); P and R are averaged over the cliques and F1 is "
@@ -761,7 +765,7 @@ def _robustness_html(cliques: dict[str, Any], systems: list[dict[str, Any]]) -> 
         parts.append(
             f'<details id="robustness-{n}"><summary>{escape(s["name"])}: F1 variance per '
             "clique (paper Figure 5a) and the lowest cliques</summary>"
-            + _table(
+            + html_table(
                 f"robustness-variance-{n}",
                 ["F1 variance", "cliques"],
                 [
@@ -772,7 +776,7 @@ def _robustness_html(cliques: dict[str, Any], systems: list[dict[str, Any]]) -> 
                     for k, b in enumerate(bins)
                 ],
             )
-            + _table(
+            + html_table(
                 f"robustness-cliques-{n}",
                 ["clique", "sentences", "worst sentence", "P", "R", "F1", "mean F1", "F1 var."],
                 [
@@ -805,7 +809,7 @@ def _carb_html(report: dict[str, Any], systems: list[dict[str, Any]]) -> str:
         f"<h2>{escape(CARB_TITLE)}</h2>"
         f"<p>CaRB's gold: <code>{escape(reference['path'])}</code> sha256 "
         f"<code>{escape(reference['sha256'][:12])}</code></p>"
-        + _table("carb", header, rows)
+        + html_table("carb", header, rows)
         + f'<p class="note" id="carb-note">{escape(SIDE_BY_SIDE_NOTE)}. BenchIE: the default '
         "facet, as in the leaderboard. CaRB: its metric against its gold for the same "
         "sentences, P, R and F1 at the best-F1 point of its precision-recall curve (one point "
@@ -866,7 +870,7 @@ def to_html(report: dict[str, Any]) -> str:
         )
         + "</p>",
         "<h2>Leaderboard (default facet)</h2>",
-        _table(
+        html_table(
             "leaderboard",
             ["system", "P [95% CI]", "R [95% CI]", "F1 [95% CI]", "TP", "FP", "FN"],
             [
@@ -946,7 +950,7 @@ def to_html(report: dict[str, Any]) -> str:
                 [(s["name"], s["confidence"]) for s in _with_confidences(systems)],
             )
         )
-        parts.append(_table("confidences", _CONFIDENCE_HEADER, _confidence_rows(systems)))
+        parts.append(html_table("confidences", _CONFIDENCE_HEADER, _confidence_rows(systems)))
     parts.append("<h2>Scores per bucket of sentences</h2>")
     for n, bucketing in enumerate(report["bucketings"]):
         parts.append(_bucketing_html(n, bucketing, systems))
@@ -961,11 +965,11 @@ def to_html(report: dict[str, Any]) -> str:
         )
         parts.append(f"<h2>Significance of F1 differences ({test})</h2>")
         parts.append(
-            _table(
+            html_table(
                 "comparisons",
                 ["a", "b", "F1(a) - F1(b)", "p-value"],
                 [
-                    [c["a"], c["b"], f"{c['delta_f1']:+.4f}", _p_cell(c["p_value"])]
+                    [c["a"], c["b"], f"{c['delta_f1']:+.4f}", p_cell(c["p_value"])]
                     for c in comparisons
                 ],
                 row_classes=[
@@ -981,7 +985,7 @@ def to_html(report: dict[str, Any]) -> str:
     for s in systems:
         parts.append(
             f"<details><summary>{escape(s['name'])}</summary>"
-            + _table(
+            + html_table(
                 f"examples-{s['name']}",
                 ["bucket", "sent_id", "sentence", "extraction", "closest gold"],
                 _examples_rows(s),

@@ -8,8 +8,11 @@ from pathlib import Path
 
 import click
 
-from benchie_cli.cli.common import say
+from benchie_cli import LANGUAGES, default_gold_version
+from benchie_cli.cli.common import GOLD_VERSION_SHOWN, say
 from benchie_cli.cli.group import EPILOG_EXIT, BenchieGroup
+from benchie_cli.errors import BenchieError
+from benchie_cli.metrics.registry import BASE_FACET, FACET_NAMES, METRICS
 
 
 @click.group(cls=BenchieGroup, epilog=EPILOG_EXIT)
@@ -17,8 +20,9 @@ def platform() -> None:
     """Programs for benchmark platforms (Codabench).
 
     \b
-    Example:
+    Examples:
       benchie platform score /app/input /app/output
+      benchie platform bundle -o bundle.zip
     """
 
 
@@ -47,3 +51,115 @@ def platform_score(input_dir: Path, output_dir: Path) -> None:
     except SubmissionFailed as exc:  # its line was said as it failed
         sys.exit(int(exc.exit_code))
     say(f"wrote {output_dir / SCORES_NAME} (mean_f1 {scores['mean_f1']:.4f})")
+
+
+@platform.command("bundle", epilog=EPILOG_EXIT)
+@click.option(
+    "-o",
+    "--output",
+    required=True,
+    metavar="FILE.zip",
+    help="The bundle to write, atomically.",
+)
+@click.option(
+    "--gold-version",
+    default=default_gold_version,
+    show_default=GOLD_VERSION_SHOWN,
+    metavar="V",
+    help="Gold version the reference data pins.",
+)
+@click.option(
+    "--lang",
+    "langs",
+    multiple=True,
+    type=click.Choice(LANGUAGES),
+    help="A language to score (repeatable) [default: en].",
+)
+@click.option(
+    "--facet",
+    "facets",
+    multiple=True,
+    type=click.Choice(FACET_NAMES),
+    help=f"A facet to score (repeatable) [default: {BASE_FACET}].",
+)
+@click.option(
+    "--metric",
+    "metrics",
+    multiple=True,
+    type=click.Choice(tuple(METRICS)),
+    help="A metric (repeatable): benchie, and carb for CaRB's numbers beside it (English) "
+    "[default: benchie].",
+)
+@click.option(
+    "--phase",
+    "phases",
+    multiple=True,
+    metavar="NAME:START[:END]",
+    help="A phase (repeatable, in order; dates YYYY-MM-DD): every phase but the last needs "
+    "an END, and phases must not overlap [default: Test:2000-01-01, one phase open from a "
+    "fixed date, so that builds are reproducible].",
+)
+@click.option("--title", default="BenchIE", show_default=True, help="The competition's title.")
+@click.option(
+    "--image",
+    default=None,
+    metavar="TAG",
+    help="The scoring Docker image [default: benchie:<version>-codabench].",
+)
+@click.option(
+    "--private-gold",
+    default=None,
+    metavar="DIR",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="A gold store directory whose version V goes into the reference data as gold/ "
+    "(private test gold); without it the reference data only pins the public gold's sha256.",
+)
+def platform_bundle(
+    output: str,
+    gold_version: str,
+    langs: tuple[str, ...],
+    facets: tuple[str, ...],
+    metrics: tuple[str, ...],
+    phases: tuple[str, ...],
+    title: str,
+    image: str | None,
+    private_gold: Path | None,
+) -> None:
+    """Write a Codabench competition bundle: competition.yaml (version 2) with a logo, the
+    terms (the gold's CC BY 4.0 licence), pages, one task whose scoring program runs
+    `benchie platform score` in the --image container and whose reference data pins the
+    gold's sha256 per language, the phases, one leaderboard with a column per score key
+    (ranked by mean_f1), and a starting kit (input sentences, an example submission).
+
+    The zip is deterministic: the same options and gold give the same bytes. Private gold
+    enters the bundle only with --private-gold. See docs/platform.md.
+
+    \b
+    Examples:
+      benchie platform bundle -o bundle.zip
+      benchie platform bundle -o bundle.zip --lang en --lang de \\
+        --phase Dev:2026-01-01:2026-02-01 --phase Test:2026-02-01
+      benchie platform bundle -o bundle.zip --private-gold private-gold/
+    """
+    from benchie_cli.platform_bundle import DEFAULT_PHASE, BundleOptions, parse_phase, write_bundle
+
+    try:
+        parsed = tuple(parse_phase(p) for p in phases or (DEFAULT_PHASE,))
+    except ValueError as exc:
+        raise BenchieError(str(exc)) from None
+    if image is not None and not image.strip():
+        raise BenchieError("--image: empty tag (an unset shell variable?)")
+    if len(set(langs)) != len(langs) or len(set(facets)) != len(facets):
+        raise BenchieError("--lang, --facet: a name is given twice")
+    options = BundleOptions(
+        gold_version=gold_version,
+        languages=langs or ("en",),
+        facets=facets or (BASE_FACET,),
+        metrics=tuple(dict.fromkeys(("benchie", *metrics))),
+        phases=parsed,
+        title=title,
+        image=image,
+        private_gold=private_gold,
+    )
+    data = write_bundle(output, options)
+    say(f"wrote {output} ({len(data):,} bytes)")

@@ -35,6 +35,7 @@ from benchie_cli.textio import STDIN, atomic_write, display_name
 
 if TYPE_CHECKING:
     from benchie_cli.metrics.carb_report import CarbResult
+    from benchie_cli.metrics.scoring import SystemResult
 
 
 @click.command(epilog=EPILOG_EXIT)
@@ -52,9 +53,11 @@ if TYPE_CHECKING:
 @click.option(
     "--format",
     "fmt",
-    type=click.Choice(["table", "json", "markdown"]),
+    type=click.Choice(["table", "json", "markdown", "html"]),
     default=None,
-    help="Output format [default: table on stdout, json with -o].",
+    help="Output format [default: table on stdout; with -o, html for *.html, else json]. "
+    "html: one self-contained leaderboard page with 95% bootstrap intervals and pairwise "
+    "significance (BenchIE's metric only).",
 )
 @click.option(
     "-o",
@@ -147,11 +150,19 @@ def score(
     Examples:
       benchie score --lang en examples/submissions/en/
       benchie score --facet concat -o report.json mine=out.tsv
+      benchie score --lang en examples/submissions/en/ -o leaderboard.html
       cat out.tsv | benchie score --lang de --format markdown -
     """
     from benchie_cli import api
     from benchie_cli.metrics.scoring import SystemResult
 
+    fmt = _format(fmt, output)
+    if fmt == "html" and (benchmark != "benchie" or metric != "benchie"):
+        option = "--benchmark carb" if benchmark != "benchie" else f"--metric {metric}"
+        raise BenchieError(
+            f"the html leaderboard page shows BenchIE's metric only; {option} does not apply "
+            "(use --format json, table or markdown)"
+        )
     if benchmark == "carb":
         ctx = click.get_current_context()
         given = {
@@ -251,23 +262,47 @@ def score(
     if report.failures:
         set_verdict(int(ExitCode.FAILED))
     _write_score_report(
-        report.data, fmt, output, f"{len(report.systems)} system(s), gold {gold.version}"
+        report.data,
+        fmt,
+        output,
+        f"{len(report.systems)} system(s), gold {gold.version}",
+        [s.result for s in report.systems if isinstance(s, api.Scores)],
     )
     exit_on_failures(len(report.failures), len(batch))
 
 
+def _format(fmt: str | None, output: str | None) -> str:
+    """The format asked for, or the default: table on stdout, with ``-o`` html for a file
+    named *.html or *.htm and json for any other."""
+    if fmt is not None:
+        return fmt
+    if output is None:
+        return "table"
+    return "html" if output.lower().endswith((".html", ".htm")) else "json"
+
+
 def _write_score_report(
-    report: dict[str, Any], fmt: str | None, output: str | None, what: str
+    report: dict[str, Any],
+    fmt: str,
+    output: str | None,
+    what: str,
+    results: list[SystemResult] | None = None,
 ) -> None:
-    """A ``score`` report in its format (JSON by default for a file), written atomically
-    and named on stderr."""
+    """A ``score`` report in its format, written atomically and named on stderr; the html
+    page also needs the systems' per-sentence counts (``results``)."""
     from benchie_cli.report import to_json, to_markdown, to_table
 
-    fmt = fmt or ("json" if output is not None else "table")
+    def page() -> bytes:
+        from benchie_cli.leaderboard import to_html
+
+        assert results is not None  # html is refused before scoring for CaRB's reports
+        return to_html(report, results).encode()
+
     data = {
         "json": lambda: to_json(report),
         "table": lambda: to_table(report).encode(),
         "markdown": lambda: to_markdown(report).encode(),
+        "html": page,
     }[fmt]()
     atomic_write(output or STDIN, data)
     say_written(output, fmt, what)
@@ -278,7 +313,7 @@ def _score_carb_benchmark(
     gold_version: str | None,
     gold_dir: str | None,
     split: str,
-    fmt: str | None,
+    fmt: str,
     output: str | None,
     strict: bool,
     expect_gold: str | None,
