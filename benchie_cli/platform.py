@@ -47,6 +47,9 @@ MAX_KEY_LENGTH = 36
 #: compute worker splits it like a shell line (no shell runs it) and runs it after the
 #: image's ENTRYPOINT, which the ``codabench`` image leaves empty (Dockerfile).
 SCORING_COMMAND = "benchie platform score /app/input /app/output"
+#: Bootstrap resamples of the detailed results' analysis (as ``analyze --resamples``):
+#: enough for the intervals of one system, quick on the worker.
+ANALYSIS_RESAMPLES = 200
 #: Bounds of a zipped submission.
 MAX_ZIP_MEMBERS = 1000
 MAX_ZIP_BYTES = 100 * 1024 * 1024
@@ -379,6 +382,9 @@ class LanguageResult:
     carb: tuple[float, float, float] | None = None
     carb_signature: str | None = None
     gold_sha256: str = ""
+    #: The analysis document of the submission (every facet the gold has, intervals), as
+    #: ``benchie analyze --format json`` writes it; None when not submitted.
+    analysis: dict[str, Any] | None = None
 
 
 def _finite(x: float) -> float:
@@ -474,6 +480,18 @@ def _score_language(
             result.carb = (_finite(c.precision), _finite(c.recall), _finite(c.f1))
             result.carb_signature = str(report.data.get("carb_signature", ""))
             said(f"{file.shown}: CaRB: P {c.precision:.4f} R {c.recall:.4f} F1 {c.f1:.4f}")
+    # The participant's profile for the detailed results: every facet, intervals, errors.
+    analysis = api.analyze(
+        api.load_gold(lang, spec.gold_version, gold_dir=gold_dir, say=_quiet),
+        real,
+        names=[lang],
+        resamples=ANALYSIS_RESAMPLES,
+        input_format="auto",
+        say=_quiet,
+    )
+    for system in analysis["systems"]:
+        system["file"] = file.shown
+    result.analysis = analysis
     return result
 
 
@@ -574,11 +592,15 @@ def render_html(
     spec: PlatformSpec, results: list[LanguageResult], ignored: list[str], *, private: bool
 ) -> str:
     """One self-contained page: per language the file scored, each facet's numbers and
-    report signature, the gold version and sha256; and the languages not submitted."""
+    report signature, the gold version and sha256; the languages not submitted; then each
+    submitted language's analysis (the page ``benchie analyze`` makes)."""
+    from benchie_cli.analysis.views import STYLE as ANALYSIS_STYLE
+    from benchie_cli.analysis.views import analysis_body
+
     e = html.escape
     out = [
         "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>",
-        f"<title>BenchIE results</title><style>{_STYLE}</style></head><body>",
+        f"<title>BenchIE results</title><style>{_STYLE}{ANALYSIS_STYLE}</style></head><body>",
         "<h1>BenchIE results</h1>",
         f"<p>Gold {e(spec.gold_version)} ({'private' if private else 'public'} gold store),"
         f" scored by benchie {e(__version__)}. Facets: {e(', '.join(spec.facets))}; metrics: "
@@ -655,6 +677,11 @@ def render_html(
         out.append("</table>")
         first = next(iter(r.facets.values()))[3]["systems"][0]
         out.append(f"<p>Submission sha256 <code>{e(first['sha256'])}</code></p>")
+    for r in results:
+        if r.analysis is not None:
+            out.append(f"<section class='analysis'><h2>{e(r.lang)}: analysis</h2>")
+            out.append(analysis_body(r.analysis))
+            out.append("</section>")
     out.append("</body></html>\n")
     return "\n".join(out)
 

@@ -100,6 +100,10 @@ def test_english_submission_scores_the_readme_number(tmp_path: Path) -> None:
     page = (out / "detailed_results.html").read_text()
     assert "benchie|lang:en|facet:default|gold:1.1.0@b10e0a527811" in page
     assert _sha256("en") in page and "1.1.0" in page
+    # The participant's analysis page (every facet, intervals, errors) follows the scores.
+    assert "<h2>en: analysis</h2>" in page and "<h1>BenchIE analysis</h1>" in page
+    assert "benchie-analyze|lang:en|gold:1.1.0@b10e0a527811|" in page
+    assert str(tmp_path) not in page  # the participant's file by its name in res/
     assert sorted(p.name for p in out.iterdir()) == ["detailed_results.html", "scores.json"]
 
 

@@ -850,13 +850,24 @@ details.unassigned { font-size: 12px; margin: .5em 0; }
 
 
 def to_html(report: dict[str, Any]) -> str:
+    """The analysis page: one self-contained HTML document."""
+    names = [s["name"] for s in _by_f1(report)]
+    return (
+        "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
+        f"<title>BenchIE analysis: {escape(', '.join(names))}</title><style>{STYLE}</style></head><body>"
+        + analysis_body(report)
+        + "</body></html>\n"
+    )
+
+
+def analysis_body(report: dict[str, Any]) -> str:
+    """The analysis page's content, without the document around it (the page of
+    ``platform score`` embeds one per language; its style sheet is :data:`STYLE`)."""
     systems = _by_f1(report)
     names = [s["name"] for s in systems]
     facets = list(systems[0]["facets"]) if systems else []
     resamples, seed = report["options"]["resamples"], report["options"]["seed"]
     parts = [
-        "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>",
-        f"<title>BenchIE analysis: {escape(', '.join(names))}</title><style>{STYLE}</style></head><body>",
         "<h1>BenchIE analysis</h1>",
         f"<p><code>{escape(report['signature'])}</code></p>",
         "<p>Gold "
@@ -995,5 +1006,4 @@ def to_html(report: dict[str, Any]) -> str:
         )
     for failure in report.get("failures", []):
         parts.append(f"<p>FAILED {escape(failure['name'])}: {escape(failure['error'])}</p>")
-    parts.append("</body></html>\n")
     return "".join(parts)
