@@ -360,8 +360,9 @@ def extract_zip(archive: Path, target: Path, shown: str) -> None:
                         out.write(chunk)
     except BenchieError:
         raise
-    except FileExistsError as exc:
-        raise BenchieError(f"member {exc.filename!r} given twice", path=shown) from None
+    except FileExistsError as exc:  # named as in the archive, not by the temporary copy
+        inside = Path(exc.filename).relative_to(target) if exc.filename else "a member"
+        raise BenchieError(f"member {str(inside)!r} given twice", path=shown) from None
     except (zipfile.BadZipFile, zipfile.LargeZipFile, RuntimeError, NotImplementedError) as exc:
         raise BenchieError(f"not a readable zip file: {exc}", path=shown) from None
     except (OSError, EOFError) as exc:
@@ -486,6 +487,9 @@ def _score_language(
         real,
         names=[lang],
         resamples=ANALYSIS_RESAMPLES,
+        # A private gold's triples must not reach the participant: its error examples
+        # would print the closest gold form of each wrong extraction.
+        examples=0 if gold_dir is not None else 3,
         input_format="auto",
         say=_quiet,
     )
@@ -531,6 +535,11 @@ def score_platform(input_dir: Path, output_dir: Path, *, say: Say = _quiet) -> d
     input_dir, output_dir = Path(input_dir), Path(output_dir)
     if not output_dir.is_dir():
         raise BenchieError("the output directory does not exist", path=str(output_dir))
+    if output_dir.resolve().is_relative_to(input_dir.resolve()):
+        raise BenchieError(
+            "the output directory is inside the input directory, which is only read",
+            path=str(output_dir),
+        )
     scores_path = output_dir / SCORES_NAME
     for stale in (scores_path, output_dir / DETAILS_NAME):  # an earlier run's would pass
         try:  # for this run's (the page of a failed run would show the earlier numbers)

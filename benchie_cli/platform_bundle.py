@@ -142,6 +142,24 @@ def check_phases(phases: Sequence[Phase]) -> None:
 # --- a tiny YAML emitter -----------------------------------------------------------------
 
 
+def _quoted(text: str) -> str:
+    """A YAML double-quoted scalar: printable characters as they are (UTF-8), every other
+    one escaped. (JSON's ASCII escapes would write a character beyond the BMP as two
+    surrogate escapes, which YAML reads as two lone surrogates, not the character.)"""
+    out = ['"']
+    for c in text:
+        if c in '"\\':
+            out.append("\\" + c)
+        elif c.isprintable() and c not in "\u2028\u2029\ufeff":
+            out.append(c)
+        elif ord(c) <= 0xFFFF:
+            out.append(f"\\u{ord(c):04x}")
+        else:
+            out.append(f"\\U{ord(c):08x}")
+    out.append('"')
+    return "".join(out)
+
+
 def _scalar(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
@@ -150,7 +168,7 @@ def _scalar(value: Any) -> str:
     if isinstance(value, dt.date):
         return value.isoformat()
     if isinstance(value, str):
-        return json.dumps(value, ensure_ascii=True)
+        return _quoted(value)
     if isinstance(value, list) and all(isinstance(v, int) for v in value):
         return "[" + ", ".join(str(v) for v in value) + "]"
     raise TypeError(f"no YAML scalar for {value!r}")
@@ -253,8 +271,9 @@ Run your system on the input sentences (in the starting kit), write one BenchIE 
 language ({files}: `sent_id<TAB>subject<TAB>relation<TAB>object` a line), zip them and
 submit the zip. A language you leave out scores 0.
 
-Check your files before you submit, with the scorer this competition runs
-(`pip install benchie-cli`):
+Check your files before you submit, with the scorer this competition runs (benchie-cli
+{__version__}: the organisers say where to get it; its container image, named in this
+competition's settings, has it as `benchie`):
 
     benchie validate --lang en en.tsv
 
@@ -340,8 +359,9 @@ def _starting_kit_readme(spec: PlatformSpec) -> str:
 - `example/L.tsv`: an example submission (a naive baseline of a few lines, not a good one):
   `sent_id<TAB>subject<TAB>relation<TAB>object`, one extraction a line.
 
-Write one file per language, check each with the scorer this competition runs
-(`pip install benchie-cli=={__version__}`):
+Write one file per language, check each with the scorer this competition runs (benchie-cli
+{__version__}: the organisers say where to get it; this competition's container image has it
+as `benchie`):
 
 {checks}
 
@@ -409,6 +429,20 @@ def build_bundle(options: BundleOptions) -> bytes:
     if gold_dir is not None and not gold_dir.is_dir():
         raise BenchieError("--private-gold: not a gold store directory", path=str(gold_dir))
     golds = {lang: api.load_gold(lang, version, BASE_FACET, gold_dir=gold_dir) for lang in langs}
+    # Every file the task will score, now: a facet or metric without gold (BenchIE-E's is
+    # not published), or a private file that differs from its manifest, would otherwise
+    # fail every participant's submission, not this command.
+    for lang, gold in golds.items():
+        for facet in options.facets:
+            api.load_gold(lang, version, facet, gold_dir=gold_dir)
+        if "carb" in options.metrics and lang == "en":
+            gold.carb_reference  # noqa: B018 (resolved and checked against the manifest)
+    store = next(iter(golds.values())).store
+    if store is not None:
+        problems = store.verify([version])
+        if problems:
+            name, problem = problems[0]
+            raise BenchieError(problem, path=str(store.root / name))
     spec_doc: dict[str, Any] = {
         "gold_version": version,
         "gold_sha256": {lang: golds[lang].sha256 for lang in langs},

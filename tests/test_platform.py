@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import stat
 import subprocess
@@ -298,6 +299,40 @@ def test_private_gold_in_the_reference_data(tmp_path: Path) -> None:
     env["BENCHIE_GOLD_DIR"] = str(tmp_path / "nowhere")  # only ref/gold/ can be read
     out = tmp_path / "output"
     assert _check_success(_run(root, out, env=env), out)["en_default_f1"] == CLAUSIE_F1
+    # The participant sees the page: no gold triple of a private gold may be on it (the
+    # analysis of a public gold shows the closest gold form of each wrong extraction).
+    page = (out / "detailed_results.html").read_text()
+    assert "<h2>en: analysis</h2>" in page
+    assert _example_rows(page) == 0
+    public = tmp_path / "public"
+    shutil.rmtree(root / "ref" / "gold")
+    _check_success(_run(root, public), public)
+    assert _example_rows((public / "detailed_results.html").read_text()) > 0
+
+
+def _example_rows(page: str) -> int:
+    """Rows of the analysis' examples tables (each shows the closest gold form)."""
+    tables = re.findall(r'class="examples">(.*?)</table>', page, re.DOTALL)
+    return sum(t.count("<tr><td") for t in tables)
+
+
+def test_output_inside_input_is_refused(tmp_path: Path) -> None:
+    root = _input(tmp_path)
+    shutil.copy(example("en", "clausie"), root / "res" / "en.tsv")
+    result = _run(root, root / "res")
+    assert result.returncode == 2 and "inside the input directory" in result.stderr
+    assert not (root / "res" / "scores.json").exists()
+
+
+def test_a_zip_member_given_twice_is_named_as_in_the_zip(tmp_path: Path) -> None:
+    root = _input(tmp_path)
+    with zipfile.ZipFile(root / "res" / "submission.zip", "w") as zf:
+        zf.write(example("en", "clausie"), "en.tsv")
+        with pytest.warns(UserWarning, match="Duplicate name"):  # as a careless zipper makes
+            zf.write(example("en", "clausie"), "en.tsv")
+    result = _run(root, tmp_path / "output")
+    assert result.returncode == 2 and "member 'en.tsv' given twice" in result.stderr
+    assert "benchie-platform-" not in result.stderr  # no temporary path
 
 
 def test_spec_defaults() -> None:

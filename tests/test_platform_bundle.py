@@ -332,3 +332,52 @@ def test_pyyaml_reads_the_same_document(built: Bundle) -> None:
     """Codabench reads competition.yaml with PyYAML: it must see what the reader sees."""
     yaml = pytest.importorskip("yaml")
     assert yaml.safe_load(built.files["competition.yaml"]) == built.yaml
+
+
+def test_a_facet_without_gold_is_refused_when_bundling(
+    tmp_path: Path, index_cache_dir: Path
+) -> None:
+    """BenchIE-E's gold is not published: a bundle scoring it would fail every submission."""
+    res = run(
+        "platform",
+        "bundle",
+        "-o",
+        "b.zip",
+        "--facet",
+        "entity",
+        cwd=tmp_path,
+        cache=index_cache_dir,
+    )
+    assert res.returncode == 2 and "entity-facet gold" in res.stderr
+    assert not (tmp_path / "b.zip").exists()
+
+
+def test_a_private_gold_that_differs_from_its_manifest_is_refused(
+    tmp_path: Path, index_cache_dir: Path
+) -> None:
+    store = tmp_path / "store"
+    shutil.copytree(GOLD_DIR / "1.1.0", store / "1.1.0")
+    with (store / "1.1.0" / "en" / "reference" / "carb_explicit.txt").open("a") as fh:
+        fh.write("one more line\n")
+    res = run(
+        "platform", "bundle", "-o", "b.zip", "--private-gold", str(store), "--metric", "carb",
+        cwd=tmp_path, cache=index_cache_dir,
+    )  # fmt: skip
+    assert res.returncode in (1, 2) and "carb_explicit.txt" in res.stderr
+    assert not (tmp_path / "b.zip").exists()
+
+
+def test_characters_beyond_the_bmp_are_written_as_themselves(
+    tmp_path: Path, index_cache_dir: Path
+) -> None:
+    """JSON's ASCII escapes wrote an emoji as two surrogate escapes, which YAML reads as two
+    lone surrogates."""
+    res = run(
+        "platform", "bundle", "-o", "b.zip", "--title", "BenchIE \U0001f600", *PHASES,
+        cwd=tmp_path, cache=index_cache_dir,
+    )  # fmt: skip
+    assert res.returncode == 0, res.stderr
+    with zipfile.ZipFile(tmp_path / "b.zip") as zf:
+        text = zf.read("competition.yaml").decode("utf-8")
+    assert '"BenchIE \U0001f600"' in text
+    assert read_yaml(text)["title"] == "BenchIE \U0001f600"
