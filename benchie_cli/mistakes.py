@@ -19,7 +19,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import NamedTuple
 
-from benchie_cli.errors import BenchieError
+from benchie_cli.errors import BenchieError, ExitCode
 from benchie_cli.submission import split_line
 from benchie_cli.textio import iter_lines
 from benchie_cli.tokens import implicit_tokens
@@ -71,6 +71,57 @@ class Finding(NamedTuple):
     code: str
     message: str
     line: int | None = None
+
+
+def nothing_scorable(
+    extractions: int, unknown: int, implicit: int, findings: Sequence[Finding]
+) -> bool:
+    """Whether a file is refused as one none of whose extractions can be scored
+    (docs/formats.md): every extraction has a sentence id the gold lacks, or each has an
+    unknown id or words its sentence lacks while a likely mistake explains it. Scoring it
+    would print 0.0 with exit 0: a silent wrong number, since such a file is a misread (a
+    native output read as TSV, an undeclared confidence column, ids shifted by one, another
+    language) far more often than a system that found nothing. A few implicit extractions
+    and nothing else, with no mistake detected, are scored: 0.0 is then their true score."""
+    return (
+        extractions > 0
+        and unknown + implicit == extractions
+        and (bool(findings) or unknown == extractions)
+    )
+
+
+def nothing_scored(
+    shown: str, extractions: int, findings: Sequence[Finding], unknown_ids: Sequence[str], lang: str
+) -> BenchieError:
+    """The error for a file :func:`nothing_scorable` refuses: the likely mistake and its fix,
+    else what the first unknown ids say."""
+    n = extractions
+    what = f"none of its {n} extraction{'s' if n != 1 else ''} can be scored"
+    if findings:
+        first = findings[0]
+        return BenchieError(f"{what}: {first.message} [{first.code}]", path=shown, line=first.line)
+    first_ids = list(unknown_ids)[:3]
+    ids = ", ".join(repr(i) for i in first_ids)
+    if first_ids and all(i.startswith("sent_id:") for i in first_ids):  # the gold's headers
+        return BenchieError(
+            f"{what}: its ids are written as the gold's sentence headers ({ids}); write "
+            f"the bare id ({first_ids[0].removeprefix('sent_id:')!r})",
+            path=shown,
+        )
+    return BenchieError(
+        f"{what}: no sentence id is the gold's (first: {ids}); is --lang {lang} right?",
+        path=shown,
+    )
+
+
+def strict_error(finding: Finding, shown: str) -> BenchieError:
+    """A likely mistake under ``--strict``: an error, exit 1."""
+    return BenchieError(
+        f"{finding.message} (an error under --strict) [{finding.code}]",
+        path=shown,
+        line=finding.line,
+        exit_code=ExitCode.FAILED,
+    )
 
 
 def read_head(path: str, limit: int = SAMPLE_LINES) -> list[bytes]:

@@ -26,12 +26,15 @@ import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from benchie_cli import LANGUAGES, __version__
 from benchie_cli.errors import BenchieError, ExitCode
 from benchie_cli.metrics.registry import BASE_FACET, FACET_NAMES, METRICS
 from benchie_cli.textio import atomic_write
+
+if TYPE_CHECKING:
+    from benchie_cli.api import Gold
 
 #: The reference file in ``INPUT/ref/`` and the optional gold store beside it.
 SPEC_NAME = "benchie.json"
@@ -402,9 +405,9 @@ def _renamed(file: SubmittedFile, say: Say) -> Say:
     return said
 
 
-def check_gold(spec: PlatformSpec, lang: str, gold_dir: Path | None, say: Say) -> str:
-    """The sha256 of ``lang``'s default-facet gold, refused (exit 1) unless it is the one
-    the reference file pins."""
+def check_gold(spec: PlatformSpec, lang: str, gold_dir: Path | None, say: Say) -> Gold:
+    """``lang``'s default-facet gold, refused (exit 1) unless its sha256 is the one the
+    reference file pins."""
     from benchie_cli import api
 
     base = api.load_gold(lang, spec.gold_version, BASE_FACET, gold_dir=gold_dir, say=say)
@@ -415,22 +418,27 @@ def check_gold(spec: PlatformSpec, lang: str, gold_dir: Path | None, say: Say) -
             f"{pinned} that ref/{SPEC_NAME} pins for {lang!r}",
             exit_code=ExitCode.FAILED,
         )
-    return base.sha256
+    return base
 
 
 def _score_language(
     spec: PlatformSpec,
     lang: str,
     file: SubmittedFile | None,
+    base: Gold,
     gold_dir: Path | None,
     say: Say,
 ) -> LanguageResult:
+    """``lang``'s scores; ``base`` is its default-facet gold, already checked against the
+    reference file's pin (:func:`check_gold`)."""
     from benchie_cli import api
 
     result = LanguageResult(lang, file.shown if file else None)
-    result.gold_sha256 = check_gold(spec, lang, gold_dir, say)
+    result.gold_sha256 = base.sha256
     golds = {
-        facet: api.load_gold(lang, spec.gold_version, facet, gold_dir=gold_dir, say=say)
+        facet: base
+        if facet == BASE_FACET
+        else api.load_gold(lang, spec.gold_version, facet, gold_dir=gold_dir, say=say)
         for facet in spec.facets
     }
     if file is None:
@@ -483,7 +491,7 @@ def _score_language(
             said(f"{file.shown}: CaRB: P {c.precision:.4f} R {c.recall:.4f} F1 {c.f1:.4f}")
     # The participant's profile for the detailed results: every facet, intervals, errors.
     analysis = api.analyze(
-        api.load_gold(lang, spec.gold_version, gold_dir=gold_dir, say=_quiet),
+        base,
         real,
         names=[lang],
         resamples=ANALYSIS_RESAMPLES,
@@ -560,8 +568,8 @@ def score_platform(input_dir: Path, output_dir: Path, *, say: Say = _quiet) -> d
             "not a directory: a gold store is a directory", path=f"ref/{GOLD_STORE_NAME}"
         )
     with tempfile.TemporaryDirectory(prefix="benchie-platform-") as tmp:
-        for lang in spec.languages:  # every pin checked before any work
-            check_gold(spec, lang, gold_dir, _quiet)
+        # Every pin checked before any work (each gold file read and hashed once).
+        bases = {lang: check_gold(spec, lang, gold_dir, say) for lang in spec.languages}
         submission = find_submission(input_dir / "res", spec, Path(tmp))
         for where in submission.ignored:
             say(f"{where}: note: not scored (this task scores {', '.join(spec.languages)})")
@@ -570,7 +578,7 @@ def score_platform(input_dir: Path, output_dir: Path, *, say: Say = _quiet) -> d
             file = submission.files.get(lang)
             if file is None:
                 say(f"res: note: no file for {lang!r} ({lang}.tsv): its scores are 0")
-            results.append(_score_language(spec, lang, file, gold_dir, say))
+            results.append(_score_language(spec, lang, file, bases[lang], gold_dir, say))
     scores = _scores(spec, results)
     page = render_html(spec, results, submission.ignored, private=gold_dir is not None)
     atomic_write(str(output_dir / DETAILS_NAME), page.encode("utf-8"))

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from benchie_cli.errors import BenchieError, Diagnostic
 from benchie_cli.gold.parse import Gold, GoldSentence, load_gold
 from benchie_cli.implicit import implicit_test
-from benchie_cli.mistakes import MistakeCheck, Retokenizer, read_head
+from benchie_cli.mistakes import MistakeCheck, Retokenizer, nothing_scorable, read_head
 from benchie_cli.slots import product_forms
 from benchie_cli.submission import FileFacts, read_submission
 from benchie_cli.textio import display_name, iter_lines, spool
@@ -307,9 +307,7 @@ def validate_submission(
     if (
         gold is not None
         and not report.truncated
-        and n > 0
-        and unknown + implicit == n
-        and (findings or unknown == n)
+        and nothing_scorable(n, unknown, implicit, findings)
     ):  # what `score` refuses (docs/formats.md): an error here too, not a pass
         report.diagnostics.append(
             Diagnostic(

@@ -135,7 +135,6 @@ def analyze(
     """
     from benchie_cli import api
     from benchie_cli.analysis.views import to_html, to_text
-    from benchie_cli.batch import Failure
     from benchie_cli.metrics.scoring import SystemResult
     from benchie_cli.report import to_json
 
@@ -148,14 +147,10 @@ def analyze(
     if "carb" in metric.split(","):
         inputs.extend(gold.carb_reference.inputs)
     check_output(output, [*inputs, *(f for f in (bucket_file, clique_file) if f is not None)])
-    failed = False
 
-    def on_outcome(outcome: object) -> None:
-        nonlocal failed
+    def on_outcome(outcome: object) -> None:  # (a failure is said by the API)
         if isinstance(outcome, SystemResult):
             summarise_warnings(outcome, lang)
-        elif isinstance(outcome, Failure):  # (said by the API)
-            failed = True
 
     try:
         report = api.analyze(
@@ -179,7 +174,7 @@ def analyze(
         )
     except api.NothingScored as exc:  # each failure is said: exit with the worst
         sys.exit(int(exc.exit_code))
-    if failed:
+    if report.get("failures"):
         set_verdict(int(ExitCode.FAILED))
     if fmt is None:
         fmt = (
@@ -196,5 +191,5 @@ def analyze(
     }[fmt]()
     atomic_write(output or STDIN, data)
     say_written(output, fmt, f"{len(report['systems'])} system(s), gold {gold.version}")
-    if failed:
+    if report.get("failures"):
         sys.exit(int(ExitCode.FAILED))

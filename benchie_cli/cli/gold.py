@@ -3,7 +3,9 @@ new, release, diff, impact)."""
 
 from __future__ import annotations
 
+import contextlib
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -542,10 +544,10 @@ def gold_new(
       benchie gold new 2.0.0 --from test-gold/ --description "ACME task test gold" \\
           --license "private" --remote private
     """
-    from benchie_cli.gold.lifecycle import ValidationFailed, new_version
+    from benchie_cli.gold.lifecycle import new_version
 
     root, _ = resolve_gold_dir(gold_dir)
-    try:
+    with _validation_errors_said():
         added = new_version(
             root,
             version,
@@ -556,10 +558,6 @@ def gold_new(
             remote=remote,
             use_dvc=not no_dvc,
         )
-    except ValidationFailed as exc:
-        for diagnostic in exc.errors:
-            click.echo(diagnostic.format(), err=True)
-        raise
     _report_added(added, root, released=not draft)
 
 
@@ -592,10 +590,10 @@ def gold_release(
     Example:
       benchie gold release 2.0.0
     """
-    from benchie_cli.gold.lifecycle import ValidationFailed, release_version
+    from benchie_cli.gold.lifecycle import release_version
 
     root, _ = resolve_gold_dir(gold_dir)
-    try:
+    with _validation_errors_said():
         added = release_version(
             root,
             version,
@@ -604,11 +602,21 @@ def gold_release(
             remote=remote,
             use_dvc=not no_dvc,
         )
+    _report_added(added, root, released=True)
+
+
+@contextlib.contextmanager
+def _validation_errors_said() -> Iterator[None]:
+    """``gold new`` and ``gold release``: a gold that fails validation has each of its
+    errors printed (``PATH:LINE: error: ...``) before the one-line summary."""
+    from benchie_cli.gold.lifecycle import ValidationFailed
+
+    try:
+        yield
     except ValidationFailed as exc:
         for diagnostic in exc.errors:
             click.echo(diagnostic.format(), err=True)
         raise
-    _report_added(added, root, released=True)
 
 
 #: Validation warnings ``gold new`` and ``gold release`` print before a count of the rest.

@@ -34,7 +34,14 @@ from benchie_cli.errors import BenchieError, Diagnostic, ExitCode
 from benchie_cli.gold.store import ResolvedGold
 from benchie_cli.metrics.carb_data import Extractions, from_submission, read_gold
 from benchie_cli.metrics.carb_metric import CarbScore, score
-from benchie_cli.mistakes import Finding, MistakeCheck, read_head
+from benchie_cli.mistakes import (
+    Finding,
+    MistakeCheck,
+    nothing_scorable,
+    nothing_scored,
+    read_head,
+    strict_error,
+)
 from benchie_cli.submission import Extraction, FileFacts, read_submission
 from benchie_cli.tables import render
 from benchie_cli.textio import display_name
@@ -127,10 +134,11 @@ def score_carb(
     head = read_head(path) if check is not None else []
     findings = tuple(check.format(head)) if check is not None else ()
     if strict and findings:
-        raise _strict_error(findings[0], shown)
+        raise strict_error(findings[0], shown)
     facts = FileFacts(path)
     known: list[Extraction] = []
     unknown = 0
+    unknown_ids: list[str] = []  # the first few, for the error of a file of none known
     for item in read_submission(path, facts):
         if isinstance(item, Diagnostic):
             if item.severity == "error":
@@ -153,6 +161,8 @@ def score_carb(
                     exit_code=ExitCode.FAILED,
                 )
             unknown += 1
+            if len(unknown_ids) < 3:
+                unknown_ids.append(item.sent_id)
     test = ImplicitTest(texts, "en", case_sensitive=False)
     implicit = sum(
         1 for x in known if test.missing(x.sent_id, f"{x.subject} {x.relation} {x.object}".split())
@@ -161,18 +171,9 @@ def score_carb(
     if check is not None and (mostly_implicit(implicit, total) or 2 * unknown > total):
         findings = tuple(check.check(head, suspicious=True))
         if strict and findings:
-            raise _strict_error(findings[0], shown)
-    if implicit == len(known) and (findings or not known):
-        plural = "s" if total != 1 else ""
-        what = f"none of its {total} extraction{plural} can be scored"
-        if findings:
-            first = findings[0]
-            raise BenchieError(
-                f"{what}: {first.message} [{first.code}]", path=shown, line=first.line
-            )
-        raise BenchieError(
-            f"{what}: no sentence id is the gold's; is it English BenchIE TSV?", path=shown
-        )
+            raise strict_error(findings[0], shown)
+    if nothing_scorable(total, unknown, implicit, findings):
+        raise nothing_scored(shown, total, findings, unknown_ids, "en")
     if mostly_implicit(implicit, total):
         hint = language_hint(implicit, total, "en")
         if misread is not None:
@@ -183,15 +184,6 @@ def score_carb(
             )
     scored = score(gold, from_submission(known, texts))
     return CarbResult(name, facts, unknown, scored, findings=findings, implicit=implicit)
-
-
-def _strict_error(finding: Finding, shown: str) -> BenchieError:
-    return BenchieError(
-        f"{finding.message} (an error under --strict) [{finding.code}]",
-        path=shown,
-        line=finding.line,
-        exit_code=ExitCode.FAILED,
-    )
 
 
 def carb_signature(reference: ResolvedGold) -> str:

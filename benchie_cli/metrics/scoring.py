@@ -25,7 +25,16 @@ from benchie_cli.gold.parse import Gold
 from benchie_cli.metrics.matching import CompiledGold
 from benchie_cli.metrics.prf import prf
 from benchie_cli.metrics.registry import BASE_FACET, FACETS
-from benchie_cli.mistakes import Finding, MistakeCheck, Retokenizer, keep_head, read_head
+from benchie_cli.mistakes import (
+    Finding,
+    MistakeCheck,
+    Retokenizer,
+    keep_head,
+    nothing_scorable,
+    nothing_scored,
+    read_head,
+    strict_error,
+)
 from benchie_cli.submission import (
     FileFacts,
     empty_file,
@@ -510,17 +519,11 @@ class Scorer:
                 head if workers == 1 else read_head(path), suspicious=suspicious
             )
         if strict and findings:
-            first = findings[0]
-            raise BenchieError(
-                f"{first.message} (an error under --strict) [{first.code}]",
-                path=shown,
-                line=first.line,
-                exit_code=ExitCode.FAILED,
+            raise strict_error(findings[0], shown)
+        if nothing_scorable(tally.extractions, tally.unknown_count, tally.implicit_count, findings):
+            raise nothing_scored(
+                shown, tally.extractions, findings, list(tally.unknown_ids), self.options.lang
             )
-        if tally.unknown_count + tally.implicit_count == tally.extractions and (
-            findings or tally.unknown_count == tally.extractions
-        ):
-            raise _nothing_scored(shown, tally, findings, self.options.lang)
         if strict and mostly_implicit(tally.implicit_count, tally.extractions):
             hint = language_hint(tally.implicit_count, tally.extractions, self.options.lang)
             raise BenchieError(
@@ -816,32 +819,3 @@ class Scorer:
             total = tally if total is None else total.merge(tally)
         assert total is not None
         return total, sha256
-
-
-def _nothing_scored(shown: str, tally: _Tally, findings: list[Finding], lang: str) -> BenchieError:
-    """The error for a file none of whose extractions is scored (each has a sentence id the
-    gold lacks or was removed as implicit) when that is explained by a likely mistake, or
-    when no sentence id at all is the gold's.
-
-    Scoring it would print 0.0 with exit 0: a silent wrong number, since such a file is a
-    misread (a native output forced with ``--input-format benchie``, an undeclared
-    confidence column, ids shifted by one, another language) far more often than a system
-    that found nothing. (A few implicit extractions and nothing else, with no mistake
-    detected, are scored: 0.0 is then their true score, and stderr says they were removed.)"""
-    n = tally.extractions
-    what = f"none of its {n} extraction{'s' if n != 1 else ''} can be scored"
-    if findings:
-        first = findings[0]
-        return BenchieError(f"{what}: {first.message} [{first.code}]", path=shown, line=first.line)
-    first_ids = list(tally.unknown_ids)[:3]
-    ids = ", ".join(repr(i) for i in first_ids)
-    if all(i.startswith("sent_id:") for i in first_ids):  # copied from the gold's headers
-        return BenchieError(
-            f"{what}: its ids are written as the gold's sentence headers ({ids}); write "
-            f"the bare id ({first_ids[0].removeprefix('sent_id:')!r})",
-            path=shown,
-        )
-    return BenchieError(
-        f"{what}: no sentence id is the gold's (first: {ids}); is --lang {lang} right?",
-        path=shown,
-    )
