@@ -39,6 +39,7 @@ from benchie_cli.errors import BenchieError, ExitCode
 from benchie_cli.formats import INPUT_FORMATS
 from benchie_cli.gold.parse import Gold as ParsedGold
 from benchie_cli.gold.parse import parse_gold_bytes
+from benchie_cli.gold.review import Review, review
 from benchie_cli.gold.store import (
     GoldStore,
     ResolvedGold,
@@ -172,6 +173,12 @@ class Gold:
             return load_compiled(self.resolved)
 
     @functools.cached_property
+    def review(self) -> Review:
+        """What reading this gold file found wrong with it, split into the errors reviewed
+        for its bytes and new ones (docs/gold-store.md, "Gold with errors")."""
+        return review(self.resolved.display_path, self.sha256, self.compiled.findings)
+
+    @functools.cached_property
     def sentences(self) -> dict[str, str]:
         """Sentence id -> tokenised text, in gold order."""
         return dict(zip(self.compiled.sent_ids, self.compiled.texts, strict=True))
@@ -258,7 +265,8 @@ def load_gold(
     annotation file, ``-`` for standard input) and excludes ``version``. Store files are
     hashed and checked against their manifest: a gold that differs raises
     :class:`BenchieError`. A draft version is said through ``say`` (by default a
-    :class:`BenchieWarning`).
+    :class:`BenchieWarning`), and so is a gold file with errors it was not reviewed with
+    (:attr:`Gold.review`; ``score(strict=True)`` refuses it).
     """
     if lang not in LANGUAGES:
         raise BenchieError(f"unknown language {lang!r} (available: {', '.join(LANGUAGES)})")
@@ -269,15 +277,19 @@ def load_gold(
     if gold_file is not None:
         if version is not None:
             raise BenchieError("give version (a store version) or gold_file, not both")
-        return Gold(resolve_gold_file(str(gold_file), lang, facet), None)
-    root, _ = resolve_gold_dir(None if gold_dir is None else str(gold_dir))
-    store = GoldStore(root)
-    version = version or default_gold_version()
-    resolved = store.resolve(version, lang, facet)
-    released = store.manifest(version).released
-    if not released:
-        say(draft_warning(version))
-    return Gold(resolved, store, released=released)
+        gold = Gold(resolve_gold_file(str(gold_file), lang, facet), None)
+    else:
+        root, _ = resolve_gold_dir(None if gold_dir is None else str(gold_dir))
+        store = GoldStore(root)
+        version = version or default_gold_version()
+        resolved = store.resolve(version, lang, facet)
+        released = store.manifest(version).released
+        if not released:
+            say(draft_warning(version))
+        gold = Gold(resolved, store, released=released)
+    for line in gold.review.notice():  # a gold with errors it was not reviewed with
+        say(line)
+    return gold
 
 
 def draft_warning(version: str) -> str:
@@ -632,6 +644,8 @@ def score(
         retokenize=retokenize,
         per_sentence=per_sentence,
     )
+    if strict and gold.review.new_count:
+        raise BenchieError(gold.review.refusal(), exit_code=ExitCode.FAILED)
     chosen = [m.name for m in metrics_of(metric)]
     batch = _submissions(submissions, names, stdin=stdin)
     options = ScoreOptions(gold.language, gold.facet, strip_implicit, case_sensitive, retokenize)
@@ -711,6 +725,7 @@ def score(
         per_sentence=per_sentence,
         failures=failures,
         input_format=recorded,
+        review=gold.review,
     )
     if "carb" in chosen:
         from benchie_cli.metrics.carb_report import add_carb

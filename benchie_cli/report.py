@@ -22,6 +22,7 @@ import orjson
 
 from benchie_cli import __version__
 from benchie_cli.batch import Failure
+from benchie_cli.gold.review import Review
 from benchie_cli.gold.store import ResolvedGold
 from benchie_cli.metrics.scoring import ScoreOptions, SystemResult
 from benchie_cli.tables import render
@@ -112,11 +113,14 @@ def build_report(
     per_sentence: bool,
     failures: list[Failure] | None = None,
     input_format: str = "auto",
+    review: Review,
 ) -> dict[str, Any]:
     """The report: systems in the order given (each with its leaderboard rank), then the
     submissions that could not be scored, if any. An ``input_format`` other than ``auto``
     is recorded (the same bytes read another way give other numbers); reports of the
-    default are unchanged."""
+    default are unchanged. ``review``: what reading the gold file found wrong with it,
+    recorded as the file's ``findings`` (docs/gold-store.md, "Gold with errors")."""
+    file = {"path": gold.display_path, "sha256": gold.sha256, "findings": review.as_json()}
     report: dict[str, Any] = {
         "schema": REPORT_SCHEMA,
         "benchie_version": __version__,
@@ -126,7 +130,7 @@ def build_report(
             "language": gold.language,
             "facet": options.facet,
             "derived_from": gold.derived_from,
-            "files": [{"path": gold.display_path, "sha256": gold.sha256}],
+            "files": [file],
         },
         "options": {
             "lang": options.lang,

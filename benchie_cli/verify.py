@@ -225,6 +225,7 @@ def rederive(
     jobs: int | None = None,
 ) -> dict[str, Any]:
     """The report rebuilt from the gold and ``submissions`` (one per system, in order)."""
+    from benchie_cli.gold.review import review
     from benchie_cli.metrics.index_cache import load_compiled
     from benchie_cli.metrics.scoring import ScoreOptions, Scorer, SystemResult, no_cyclic_gc
     from benchie_cli.native import prepare
@@ -274,7 +275,12 @@ def rederive(
             prepare(path, input_format, lambda: texts)
             results.append(scorer.score(path, system["name"], jobs=jobs))
     rebuilt = build_report(
-        resolved, options, results, per_sentence=opts["per_sentence"], input_format=input_format
+        resolved,
+        options,
+        results,
+        per_sentence=opts["per_sentence"],
+        input_format=input_format,
+        review=review(resolved.display_path, resolved.sha256, compiled.findings),
     )
     if metric == "benchie,carb":
         from benchie_cli.metrics.carb_report import add_carb

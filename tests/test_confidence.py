@@ -14,6 +14,7 @@ import random
 import tempfile
 from pathlib import Path
 
+import orjson
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -338,7 +339,8 @@ def test_analyze_draws_the_curves(cli, tmp_path: Path) -> None:
 
 
 #: sha256 of reports written by the code before confidences existed (commit of issue 8),
-#: for files without the directive: they must stay the same to the byte.
+#: for files without the directive: they must stay the same to the byte, but for the gold
+#: file's ``findings``, added to every JSON report later (issue 15) and taken out here.
 BEFORE = {
     "json": "2133cf1e3813d3fabf1072ab213a9a84cf9749767153b6b67af24ff0acfd60fe",
     "table": "243183d839320e06c97679a22b8637c6ab5c4c3f2290eb982c67e5d643ab31b9",
@@ -362,4 +364,10 @@ def test_reports_without_confidences_are_unchanged(
         fmt,
         "examples/submissions/en/",
     )
-    assert hashlib.sha256(result.stdout_bytes).hexdigest() == BEFORE[fmt]
+    out = result.stdout_bytes
+    if fmt == "json":
+        report = orjson.loads(out)
+        findings = report["gold"]["files"][0].pop("findings")
+        assert findings["errors"] == findings["reviewed_errors"] == 3  # 1.0.0's, reviewed
+        out = orjson.dumps(report, option=orjson.OPT_INDENT_2) + b"\n"
+    assert hashlib.sha256(out).hexdigest() == BEFORE[fmt]

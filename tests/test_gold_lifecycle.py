@@ -219,7 +219,10 @@ def test_new_version_manifest_files_changelog_and_score(cli: RunCli, tmp_path: P
     assert scored.exit_code == 0, scored.stderr
     report = orjson.loads(scored.stdout)
     assert report["gold"]["version"] == "2.0.0"
-    assert report["gold"]["files"] == [{"path": f"2.0.0/{EN_REL}", "sha256": gold_sha}]
+    no_findings = {"errors": 0, "warnings": 0, "reviewed_errors": 0, "new_errors": []}
+    assert report["gold"]["files"] == [
+        {"path": f"2.0.0/{EN_REL}", "sha256": gold_sha, "findings": no_findings}
+    ]
     assert f"gold:2.0.0@{gold_sha[:12]}" in report["signature"]
     (system,) = report["systems"]
     assert (system["tp"], system["fp"], system["fn"]) == (2, 0, 10)  # 12 synsets, 2 found

@@ -3,7 +3,6 @@ damaged, skipped when it cannot be written, and named by everything the index de
 
 from __future__ import annotations
 
-import marshal
 from pathlib import Path
 
 import pytest
@@ -37,8 +36,10 @@ def test_cached_index_equals_fresh_build(cache: Path, facet: str) -> None:
     second = index_cache.load_compiled(resolved)  # reads
     fresh = CompiledGold.build(load_gold(str(resolved.path)), facet)
     assert index_cache.decode_entry(resolved, entry.read_bytes()) is not None
-    assert marshal.dumps(second.to_data()) == marshal.dumps(fresh.to_data())
-    assert marshal.dumps(first.to_data()) == marshal.dumps(fresh.to_data())
+    # Equal data (marshal's bytes also depend on which strings are interned or shared).
+    assert second.to_data() == fresh.to_data()
+    assert first.to_data() == fresh.to_data()
+    assert second.findings.errors == 3  # 1.0.0's three errors, from the cache as when built
     for system in ("clausie", "stanford"):
         path = str(example("en", system))
         opts = ScoreOptions("en", facet)

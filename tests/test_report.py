@@ -40,7 +40,7 @@ def test_top_level_keys_in_documented_order(cli: RunCli, tmp_path: Path) -> None
     report = run_json(cli, tmp_path / "r.json", example("en", "clausie"))
     assert list(report) == ["schema", "benchie_version", "signature", "gold", "options", "systems"]
     assert list(report["gold"]) == ["version", "language", "facet", "derived_from", "files"]
-    assert list(report["gold"]["files"][0]) == ["path", "sha256"]
+    assert list(report["gold"]["files"][0]) == ["path", "sha256", "findings"]
     assert report["benchie_version"] == __version__
     assert isinstance(report["schema"], int)
 

@@ -27,6 +27,7 @@ from benchie_cli.analysis.slot_errors import analyse
 from benchie_cli.batch import Failure, Submission, score_each
 from benchie_cli.errors import BenchieError
 from benchie_cli.gold.parse import Gold, parse_gold_bytes
+from benchie_cli.gold.review import review
 from benchie_cli.gold.store import ResolvedGold
 from benchie_cli.metrics.index_cache import load_compiled
 from benchie_cli.metrics.registry import BASE_FACET, FACETS
@@ -183,6 +184,8 @@ def analyze(
     base = facets[BASE_FACET]
     gold: Gold = parse_gold_bytes(base.data, base.display_path)  # the bytes hashed
     compiled = load_compiled(base, gold)
+    # What reading each gold file found wrong with it, for the report (by file).
+    reviews = {base.sha256: review(base.display_path, base.sha256, compiled.findings)}
     score_options = ScoreOptions(
         options.lang, BASE_FACET, options.strip_implicit, options.case_sensitive, options.retokenize
     )
@@ -210,8 +213,13 @@ def analyze(
     for facet, resolved in facets.items():
         if facet == BASE_FACET:
             continue
+        facet_compiled = load_compiled(resolved)
+        reviews.setdefault(
+            resolved.sha256,
+            review(resolved.display_path, resolved.sha256, facet_compiled.findings),
+        )
         facet_scorer = Scorer(
-            load_compiled(resolved),
+            facet_compiled,
             ScoreOptions(
                 options.lang,
                 facet,
@@ -288,7 +296,7 @@ def analyze(
             "version": base.version,
             "language": base.language,
             "files": [
-                {"path": path, "sha256": sha}
+                {"path": path, "sha256": sha, "findings": reviews[sha].as_json()}
                 for path, sha in sorted({(g.display_path, g.sha256) for g in facets.values()})
             ],
             "facets": {facet: {"derived_from": g.derived_from} for facet, g in facets.items()},

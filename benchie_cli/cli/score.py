@@ -81,8 +81,9 @@ if TYPE_CHECKING:
     help="Fail (exit 1) on what is otherwise a warning: unknown sentence ids "
     "(unknown-sentence-id), empty slots (empty-slot), extractions mostly implicit (the wrong "
     "--lang), sentences of a native file that align to no gold sentence or to several, "
-    "sentences outside CaRB's split (--benchmark carb), and "
-    f"the likely mistakes ({', '.join(MISTAKE_CODES)}).",
+    "sentences outside CaRB's split (--benchmark carb), "
+    f"the likely mistakes ({', '.join(MISTAKE_CODES)}), and a gold with errors its reader "
+    "skips or repairs.",
 )
 @click.option(
     "--expect-gold",

@@ -45,7 +45,11 @@ from benchie_cli.tokens import language_hint, mostly_implicit
 )
 @gold_options(facet=False)
 @click.option("--case-sensitive", is_flag=True, help="Case-sensitive token tests.")
-@click.option("--strict", is_flag=True, help="Fail (exit 1) on warnings too.")
+@click.option(
+    "--strict",
+    is_flag=True,
+    help="Fail (exit 1) on warnings too, and on a gold with errors (for submissions).",
+)
 @click.option(
     "--max-errors",
     type=click.IntRange(min=0),
@@ -108,6 +112,8 @@ def validate(
             continue
         if gold is None:
             gold = load_gold(gold_dir, gold_version, gold_file, lang)
+            if strict and gold.review.new_count:  # the judge itself is in doubt
+                raise BenchieError(gold.review.refusal(), exit_code=ExitCode.FAILED)
         texts = {i: s.text for i, s in gold.parsed.sentences.items()}
         try:
             conversion = prepare(path, input_format, texts.copy, lang)

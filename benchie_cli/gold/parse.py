@@ -51,6 +51,23 @@ MAX_TRIPLES = 200_000  # per file; real: 8,150
 MAX_SYNSETS = 200_000  # per file; real: 1,350
 MAX_SENTENCES = 100_000  # per file; real: 300
 MAX_DIAGNOSTICS = 10_000
+#: Errors a :class:`Findings` keeps with their line (the rest are counted).
+MAX_KEPT_ERRORS = 1_000
+
+
+class Findings(NamedTuple):
+    """What reading a gold file found wrong with it, as scoring keeps it beside the index.
+
+    An error is a line the parser skipped or repaired (docs/formats.md): a gold with errors
+    is scored as the parser understood it, not as it is written, which ``score`` must say
+    (docs/gold-store.md, "Gold with errors"). Warnings are defects read harmlessly.
+    ``validate`` runs further checks (tokens absent from the sentence, duplicate forms),
+    which these counts do not include."""
+
+    errors: int
+    warnings: int
+    #: The first ``MAX_KEPT_ERRORS`` errors as (line, code, message), in file order.
+    first_errors: tuple[tuple[int, str, str], ...]
 
 
 class GoldTriple(NamedTuple):
@@ -85,6 +102,16 @@ class Gold:
     diagnostics: list[Diagnostic]
     #: Diagnostics beyond ``MAX_DIAGNOSTICS``, counted but not kept.
     diagnostics_omitted: int = 0
+    #: Every error and warning, counted (kept or not).
+    error_count: int = 0
+    warning_count: int = 0
+
+    def findings(self) -> Findings:
+        """The summary scoring keeps (:class:`Findings`)."""
+        kept = tuple(
+            (d.line or 0, d.code, d.message) for d in self.diagnostics if d.severity == "error"
+        )
+        return Findings(self.error_count, self.warning_count, kept[:MAX_KEPT_ERRORS])
 
     @property
     def synset_count(self) -> int:
@@ -108,10 +135,15 @@ class _Parser:
         self.sentence_triples = 0  # triple lines of the current sentence, for the limit
         self.triples = self.synsets = 0  # in the file, for the limits
         self.diagnostics_omitted = 0
+        self.errors = self.warnings = 0
         # Slots repeat across the triples of a synset ("He", "served as"): parse each once.
         self.slot_cache: dict[str, tuple[SlotPattern, list[SlotIssue]]] = {}
 
     def report(self, line: int, severity: str, code: str, message: str) -> None:
+        if severity == "error":
+            self.errors += 1
+        else:
+            self.warnings += 1
         if len(self.diagnostics) < MAX_DIAGNOSTICS:
             self.diagnostics.append(Diagnostic(self.path, line, severity, code, message))
         else:
@@ -144,6 +176,15 @@ class _Parser:
             self.header(n, line, malformed=False)
         elif "Cluster" in line:
             self.header(n, line, malformed=True)
+        elif ARROW in line:  # a triple with a slot too many or too few (an n-ary fact)
+            slots = line.count(ARROW) + 1
+            self.report(
+                n,
+                "error",
+                "stray-line",
+                f"a triple has 3 slots separated by ' --> ', this line {slots}; ignored: "
+                f"{quote(line)}",
+            )
         else:
             self.report(
                 n,
@@ -218,8 +259,16 @@ class _Parser:
 
     def triple(self, n: int, line: str) -> None:
         if self.cluster is None:
-            where = "sentence line" if self.sentence is None else "cluster header"
-            self.report(n, "error", "outside-cluster", f"triple before any {where}; ignored")
+            sentence = self.sentence
+            if sentence is None:
+                message = "triple before any sentence line; ignored"
+            else:
+                message = (
+                    f"triple before any cluster header of sentence {quote(sentence.sent_id)}; "
+                    f"ignored (a missing '{sentence.sent_id}--> Cluster "
+                    f"{len(sentence.clusters) + 1}:' line?)"
+                )
+            self.report(n, "error", "outside-cluster", message)
             return
         self.sentence_triples += 1
         self.triples += 1
@@ -272,7 +321,14 @@ def parse_gold_lines(lines: list[str], path: str) -> Gold:
     parser.close_cluster()
     if not parser.sentences:
         raise BenchieError("no 'sent_id:' line: not a BenchIE gold file", path=path)
-    return Gold(path, parser.sentences, parser.diagnostics, parser.diagnostics_omitted)
+    return Gold(
+        path,
+        parser.sentences,
+        parser.diagnostics,
+        parser.diagnostics_omitted,
+        parser.errors,
+        parser.warnings,
+    )
 
 
 def parse_gold_bytes(data: bytes, path: str) -> Gold:

@@ -36,11 +36,13 @@ from __future__ import annotations
 from typing import Any
 
 from benchie_cli.gold.parse import (
+    MAX_KEPT_ERRORS,
     MAX_SENTENCES,
     MAX_SYNSETS,
     MAX_SYNSETS_PER_SENTENCE,
     MAX_TRIPLES_PER_SENTENCE,
     MAX_UNITS_PER_SLOT,
+    Findings,
     Gold,
     GoldSentence,
 )
@@ -283,10 +285,11 @@ class CompiledGold:
     """Everything scoring needs from a gold file under one facet, indexed.
 
     It is a pure function of the gold's bytes and the facet, so ``index_cache`` can keep it
-    on disk: a warm run skips parsing and indexing altogether.
+    on disk: a warm run skips parsing and indexing altogether. That is why it also keeps what
+    the parser found wrong (``findings``): a warm run must say it as a cold one does.
     """
 
-    __slots__ = ("facet", "indexes", "sent_ids", "synsets", "texts")
+    __slots__ = ("facet", "findings", "indexes", "sent_ids", "synsets", "texts")
 
     def __init__(
         self,
@@ -295,12 +298,14 @@ class CompiledGold:
         texts: list[str],
         synsets: list[int],
         indexes: list[SentenceIndex],
+        findings: Findings,
     ) -> None:
         self.facet = facet
         self.sent_ids = sent_ids  # gold order, which reports follow
         self.texts = texts  # the sentences, for the implicit test
         self.synsets = synsets  # synsets per sentence
         self.indexes = indexes
+        self.findings = findings
 
     @classmethod
     def build(cls, gold: Gold, facet: str) -> CompiledGold:
@@ -313,6 +318,7 @@ class CompiledGold:
             [s.text for s in sentences],
             [len(s.clusters) for s in sentences],
             [SentenceIndex.build(s, facet, forms_of, left) for s in sentences],
+            gold.findings(),
         )
 
     def to_data(self) -> tuple[Any, ...]:
@@ -322,12 +328,20 @@ class CompiledGold:
             self.texts,
             self.synsets,
             [i.to_data() for i in self.indexes],
+            tuple(self.findings),
         )
 
     @classmethod
     def from_data(cls, data: tuple[Any, ...]) -> CompiledGold:
-        facet, sent_ids, texts, synsets, indexes = data
-        return cls(facet, sent_ids, texts, synsets, [SentenceIndex.from_data(i) for i in indexes])
+        facet, sent_ids, texts, synsets, indexes, findings = data
+        return cls(
+            facet,
+            sent_ids,
+            texts,
+            synsets,
+            [SentenceIndex.from_data(i) for i in indexes],
+            Findings(*findings),
+        )
 
 
 def _check_pattern(data: Any) -> None:
@@ -356,6 +370,29 @@ def _check_bit_map(slot_map: Any, limit: int) -> None:
         or max(slot_map.values()) >= limit
     ):
         raise ValueError("slot map entries")
+
+
+def _check_findings(data: Any) -> None:
+    """A :class:`Findings` as ``to_data`` writes it: counts, and at most the kept errors
+    with their line, a code and a message, no more than counted."""
+    if type(data) is not tuple or len(data) != 3:
+        raise ValueError("findings")
+    errors, warnings, first = data
+    if type(errors) is not int or type(warnings) is not int or min(errors, warnings) < 0:
+        raise ValueError("finding counts")
+    if type(first) is not tuple or len(first) > min(errors, MAX_KEPT_ERRORS):
+        raise ValueError("kept errors")
+    for error in first:
+        if (
+            type(error) is not tuple
+            or len(error) != 3
+            or type(error[0]) is not int
+            or error[0] < 0
+            or type(error[1]) is not str
+            or type(error[2]) is not str
+        ):
+            raise ValueError("kept error")
+        error[2].encode()  # said on stderr and written to reports: must be UTF-8
 
 
 def _check_sentence(data: Any, synsets: int, concat: bool) -> None:
@@ -429,9 +466,10 @@ def check_data(data: Any, facet: str) -> None:
     types and ranges with C-level passes. What it cannot rule out is a well-formed index of
     other gold, forged by someone who can write the cache (and so could replace the code).
     """
-    if type(data) is not tuple or len(data) != 5:
+    if type(data) is not tuple or len(data) != 6:
         raise ValueError("compiled gold")
-    got_facet, sent_ids, texts, synsets, indexes = data
+    got_facet, sent_ids, texts, synsets, indexes, findings = data
+    _check_findings(findings)
     if got_facet != facet or facet not in FACETS:
         raise ValueError("facet")
     for column in (sent_ids, texts, synsets, indexes):
