@@ -32,6 +32,24 @@ ipdb (its code imports ``sklearn.preprocessing.data``, gone from scikit-learn 0.
 CaRB's ``matcher.py`` loads NLTK's English stop word list when it is imported, though its
 default match never uses it. So that no NLTK download is needed, the children see
 ``NLTK_DATA`` pointing at a temporary directory with a stand-in list.
+
+``--openie6-carb`` (OpenIE6's ``carb/`` directory) and ``--openie6-python`` add the same
+check and timing for the single-match variant, CaRB (s,s): OpenIE6's ``carb.py
+--single_match`` against ``python -m benchie_cli.metrics.carb_metric --single-match``. The
+check compares the curve files byte for byte; the AUC, the optimum and the "Zero Conf" point
+exactly (OpenIE6's ``Benchmark.compare(..., strategy='ss')`` with ``numpy.round`` disabled);
+and every number OpenIE6's unchanged scorer prints (4 decimals). Its imports are those of
+CaRB's scorer, so a venv like CaRB's runs it; OpenIE6 pins Python 3.6 with numpy 1.19.0,
+scipy 1.5.0, scikit-learn 0.23.1, nltk 3.5, docopt 0.6.2 and ipdb 0.13.3::
+
+    ~/.pyenv/versions/3.6.15/bin/python -m venv /tmp/openie6-carb-venv
+    /tmp/openie6-carb-venv/bin/pip install numpy==1.19.0 scipy==1.5.0 scikit-learn==0.23.1 \\
+        nltk==3.5 docopt==0.6.2 ipdb==0.13.3 ipython==7.16.1
+    git clone https://github.com/dair-iitd/openie6 /tmp/openie6
+    python benchmarks/bench_carb.py --openie6-carb /tmp/openie6/carb \\
+        --openie6-python /tmp/openie6-carb-venv/bin/python
+
+Either pair of options may be given alone, or both.
 """
 
 from __future__ import annotations
@@ -76,6 +94,35 @@ auc, optimal = carb.Benchmark(gold).compare(
 )
 print(json.dumps({"auc": float(auc), "optimal": [float(v) for v in optimal]}))
 """
+
+#: OpenIE6's ``Benchmark.compare`` with ``--single_match``'s strategy and ``numpy.round``
+#: disabled, run in its ``carb/`` directory: the unrounded AUC, optimum and "Zero Conf" point
+#: as JSON on stdout (a NaN as null), the curve written to ``argv[3]``.
+OPENIE6_EXACT = """\
+import json, math, sys
+import numpy
+import carb
+from matcher import Matcher
+from oie_readers.openieFourReader import OpenieFourReader
+gold, system, out = sys.argv[1:4]
+reader = OpenieFourReader()
+reader.read(system)
+numpy.round = lambda value, decimals=0: value
+auc, optimal, zero = carb.Benchmark(gold).compare(
+    predicted=reader.oie, matchingFunc=Matcher.binary_linient_tuple_match, output_fn=out,
+    strategy="ss",
+)
+number = lambda v: None if math.isnan(v) else float(v)
+print(json.dumps({"auc": float(auc), "optimal": [number(v) for v in optimal[:3]],
+                  "zero_conf": [number(v) for v in zero[:3]]}))
+"""
+
+#: What OpenIE6's scorer prints, e.g. ``AUC: 0.1967  Optimal (precision, recall, F1):
+#: (0.5511, 0.3186, 0.4038)  Zero Conf (precision, recall, F1): (0.5511, 0.3186, 0.4038)``.
+_PRINTED_OPENIE6 = re.compile(
+    r"AUC: (\S+)\s+Optimal \(precision, recall, F1\): \(([^)]*)\)\s+"
+    r"Zero Conf \(precision, recall, F1\): \(([^)]*)\)"
+)
 
 #: What CaRB's scorer prints, e.g. ``AUC: 0.224  Optimal (precision, recall, F1): [0.411
 #: 0.496 0.45 ]``.
@@ -185,16 +232,62 @@ def differences(
     return problems
 
 
+def differences_openie6(
+    job: str, exact: dict[str, object], printed: str, ours: dict[str, object]
+) -> list[str]:
+    """Where OpenIE6's (s,s) numbers and ours differ: unrounded AUC, optimum and "Zero Conf"
+    point, and the numbers its scorer prints. Empty when they are identical."""
+    problems = []
+    mine = {
+        "auc": ours["auc"],
+        "optimal": [ours["precision"], ours["recall"], ours["f1"]],
+        "zero_conf": ours["zero_conf"],
+    }
+    if exact != mine:
+        problems.append(f"{job}: OpenIE6 computes {exact}, we {mine}")
+    rounded = ours["openie6"]
+    assert isinstance(rounded, dict)
+    expected = [rounded["auc"], *rounded["optimal"], *rounded["zero_conf"]]
+    m = _PRINTED_OPENIE6.search(printed)
+    if m is None:
+        problems.append(f"{job}: OpenIE6 prints {printed.strip()!r}, we round to {rounded}")
+    else:
+        numbers = [m.group(1), *m.group(2).split(","), *m.group(3).split(",")]
+        # OpenIE6 prints a NaN F1 as nan; we give it as null
+        shown = [None if v.strip() == "nan" else float(v) for v in numbers]
+        if shown != expected:
+            problems.append(f"{job}: OpenIE6 prints {printed.strip()!r}, we round to {rounded}")
+    return problems
+
+
 def speedup(runs: dict[str, list[Run]], key: str) -> float:
-    """CaRB's median ``key`` (``wall`` or ``cpu``) over ours."""
-    carb = statistics.median(getattr(r, key) for r in runs["CaRB"])
-    return float(carb / statistics.median(getattr(r, key) for r in runs["ours"]))
+    """The original's median ``key`` (``wall`` or ``cpu``) over ours."""
+    (original,) = (rs for scorer, rs in runs.items() if scorer != "ours")
+    theirs = statistics.median(getattr(r, key) for r in original)
+    return float(theirs / statistics.median(getattr(r, key) for r in runs["ours"]))
+
+
+class Job(NamedTuple):
+    """One input scored by an original scorer and by ours."""
+
+    name: str
+    original: str  # the original scorer's name
+    system: Path
+    goal: float | None  # the speed-up to reach, if there is a goal
+    original_cmd: list[str]
+    our_cmd: list[str]
+    exact_cmd: list[str]  # the original, unrounded: JSON on stdout
+    cwd: Path  # where exact_cmd imports the original's modules from
+    curves: tuple[Path, Path, Path]  # written by original_cmd, our_cmd, exact_cmd
+    single: bool
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--carb", type=Path, required=True, help="a CaRB checkout")
-    parser.add_argument("--carb-python", required=True, help="a Python that runs CaRB")
+    parser.add_argument("--carb", type=Path, help="a CaRB checkout")
+    parser.add_argument("--carb-python", help="a Python that runs CaRB")
+    parser.add_argument("--openie6-carb", type=Path, help="OpenIE6's carb/ directory")
+    parser.add_argument("--openie6-python", help="a Python that runs OpenIE6's carb.py")
     venv = REPO / ".venv" / "bin" / "python"
     parser.add_argument(
         "--python",
@@ -207,9 +300,21 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=2019, help="seed of the jitter")
     parser.add_argument("--repeat", type=int, default=5, help="timed runs per job")
     args = parser.parse_args()
-    carb = args.carb.resolve()
-    if not (carb / "carb.py").is_file():
-        sys.exit(f"{carb} has no carb.py: give a CaRB checkout with --carb")
+    originals: list[tuple[str, Path, str]] = []  # (name, directory with carb.py, Python)
+    for name, directory, python, option, python_option in (
+        ("CaRB", args.carb, args.carb_python, "--carb", "--carb-python"),
+        ("OpenIE6", args.openie6_carb, args.openie6_python, "--openie6-carb", "--openie6-python"),
+    ):
+        if directory is None and python is None:
+            continue
+        if directory is None or python is None:
+            sys.exit(f"{option} and {python_option} go together")
+        directory = directory.resolve()
+        if not (directory / "carb.py").is_file():
+            sys.exit(f"{directory} has no carb.py: give {name}'s scorer directory with {option}")
+        originals.append((name, directory, python))
+    if not originals:
+        sys.exit("give --carb and --carb-python, or --openie6-carb and --openie6-python")
 
     with tempfile.TemporaryDirectory(prefix="bench-carb-") as tmp_name:
         tmp = Path(tmp_name)
@@ -226,60 +331,72 @@ def main() -> None:
         env = {**os.environ, "NLTK_DATA": str(nltk), "PYTHONWARNINGS": "ignore"}
         spawner = Spawner(tmp)
 
+        jobs = []
+        for name, directory, python in originals:
+            single = name == "OpenIE6"
+            for job, system, goal in (
+                ("openie4", small, SPEED_GOALS[0]),
+                (f"openie4 x{args.copies}", large, SPEED_GOALS[1]),
+            ):
+                curves = tuple(tmp / f"{name}-{n}.dat" for n in ("original", "ours", "exact"))
+                original_cmd = [
+                    python,
+                    str(directory / "carb.py"),  # its directory, first on sys.path, has its modules
+                    f"--gold={gold}",
+                    f"--out={curves[0]}",
+                    f"--openiefour={system}",
+                ]
+                our_cmd = [args.python, "-m", "benchie_cli.metrics.carb_metric"]
+                if single:
+                    original_cmd.append("--single_match")
+                    our_cmd.append("--single-match")
+                our_cmd += [str(gold), str(system), "openie4", str(curves[1])]
+                exact = OPENIE6_EXACT if single else CARB_EXACT
+                exact_cmd = [python, "-c", exact, str(gold), str(system), str(curves[2])]
+                jobs.append(
+                    Job(
+                        f"{job} (s,s)" if single else job,
+                        name,
+                        system,
+                        None if single else goal,
+                        original_cmd,
+                        our_cmd,
+                        exact_cmd,
+                        directory,
+                        (curves[0], curves[1], curves[2]),
+                        single,
+                    )
+                )
+
         problems: list[str] = []
         results = []
-        for job, system, goal in (
-            ("openie4", small, SPEED_GOALS[0]),
-            (f"openie4 x{args.copies}", large, SPEED_GOALS[1]),
-        ):
-            carb_curve, our_curve, exact_curve = (tmp / f"{n}.dat" for n in ("carb", "ours", "x"))
-            carb_cmd = [
-                args.carb_python,
-                str(carb / "carb.py"),  # its directory, first on sys.path, has its modules
-                f"--gold={gold}",
-                f"--out={carb_curve}",
-                f"--openiefour={system}",
-            ]
-            our_cmd = [
-                args.python,
-                "-m",
-                "benchie_cli.metrics.carb_metric",
-                str(gold),
-                str(system),
-                "openie4",
-                str(our_curve),
-            ]
-            exact_cmd = [
-                args.carb_python,
-                "-c",
-                CARB_EXACT,
-                str(gold),
-                str(system),
-                str(exact_curve),
-            ]
+        for jb in jobs:
             # The check, which is also the warm-up (page cache, compiled bytecode). The
-            # driver imports CaRB's modules from its working directory.
+            # driver imports the original's modules from its working directory.
             exact = subprocess.run(
-                exact_cmd, cwd=carb, env=env, capture_output=True, text=True, check=True
+                jb.exact_cmd, cwd=jb.cwd, env=env, capture_output=True, text=True, check=True
             ).stdout.splitlines()[-1]
-            printed = spawner.run(carb_cmd, env).stdout
-            ours = spawner.run(our_cmd, env).stdout
-            found = differences(job, json.loads(exact), printed, json.loads(ours))
-            for path in (carb_curve, exact_curve):
+            printed = spawner.run(jb.original_cmd, env).stdout
+            ours = spawner.run(jb.our_cmd, env).stdout
+            compare = differences_openie6 if jb.single else differences
+            found = compare(jb.name, json.loads(exact), printed, json.loads(ours))
+            original_curve, our_curve, exact_curve = jb.curves
+            for path in (original_curve, exact_curve):
                 if path.read_bytes() != our_curve.read_bytes():
-                    found.append(f"{job}: CaRB's curve file {path.name} differs from ours")
+                    found.append(f"{jb.name}: {jb.original}'s curve file {path.name} differs")
             problems += found
-            runs: dict[str, list[Run]] = {"CaRB": [], "ours": []}
+            runs: dict[str, list[Run]] = {jb.original: [], "ours": []}
             for _ in range(args.repeat):  # alternating, so that load spikes hit both
-                runs["CaRB"].append(spawner.run(carb_cmd, env))
-                runs["ours"].append(spawner.run(our_cmd, env))
-            results.append((job, goal, runs))
-            lines = sum(1 for _ in system.open("rb"))
+                runs[jb.original].append(spawner.run(jb.original_cmd, env))
+                runs["ours"].append(spawner.run(jb.our_cmd, env))
+            results.append((jb, runs))
+            lines = sum(1 for _ in jb.system.open("rb"))
             points = sum(1 for _ in our_curve.open("rb")) - 1
             verdict = "DIFFERENT" if found else "identical"
             print(
-                f"{job}: {lines:,} lines, {points:,} curve points; numbers {verdict} (curve "
-                "byte for byte, AUC and optimum exact, CaRB's printed rounding)"
+                f"{jb.name}: {lines:,} lines, {points:,} curve points; numbers {verdict} "
+                f"(curve byte for byte, unrounded numbers exact, {jb.original}'s printed "
+                "rounding)"
             )
 
         spawner.close()
@@ -288,31 +405,36 @@ def main() -> None:
         f"\n{args.repeat} timed runs each; {os.cpu_count()} CPUs; load {os.getloadavg()[0]:.2f}; "
         f"the spawner's peak RSS {own:.1f} MiB\n"
     )
-    print(f"{'job':<12} {'scorer':<6} {'median s':>9} {'min s':>7} {'CPU s':>7} {'peak MiB':>9}")
+    width = max(len(jb.name) for jb in jobs)
+    print(
+        f"{'job':<{width}} {'scorer':<7} {'median s':>9} {'min s':>7} {'CPU s':>7} {'peak MiB':>9}"
+    )
     bounded = False
-    for job, _, runs in results:
+    for jb, runs in results:
         for scorer, rs in runs.items():
             rss = max(r.rss_mib for r in rs)
             # A child may inherit its spawner's peak: a reading no higher is only a bound.
             mark = "*" if rss <= own + 0.5 else " "
             bounded = bounded or mark == "*"
             print(
-                f"{job:<12} {scorer:<6} {statistics.median(r.wall for r in rs):>9.3f} "
+                f"{jb.name:<{width}} {scorer:<7} {statistics.median(r.wall for r in rs):>9.3f} "
                 f"{min(r.wall for r in rs):>7.3f} {statistics.median(r.cpu for r in rs):>7.3f} "
                 f"{rss:>9.1f}{mark}"
             )
     if bounded:
         print("* not above the spawner's own peak RSS: an upper bound only")
     print()
-    for job, goal, runs in results:
+    for jb, runs in results:
         wall, cpu = speedup(runs, "wall"), speedup(runs, "cpu")
-        memory = max(r.rss_mib for r in runs["ours"]) / max(r.rss_mib for r in runs["CaRB"])
-        met = wall >= goal and memory <= MEMORY_GOAL
-        print(
-            f"{job:<12} {wall:5.1f}x faster (CPU {cpu:5.1f}x), "
-            f"{memory:.2f}x the memory; goal >= {goal:.0f}x and <= {MEMORY_GOAL}x: "
-            f"{'met' if met else 'MISSED'}"
+        memory = max(r.rss_mib for r in runs["ours"]) / max(r.rss_mib for r in runs[jb.original])
+        line = (
+            f"{jb.name:<{width}} {wall:5.1f}x faster than {jb.original} (CPU {cpu:5.1f}x), "
+            f"{memory:.2f}x the memory"
         )
+        if jb.goal is not None:
+            met = wall >= jb.goal and memory <= MEMORY_GOAL
+            line += f"; goal >= {jb.goal:.0f}x and <= {MEMORY_GOAL}x: {'met' if met else 'MISSED'}"
+        print(line)
     if problems:
         print("\n" + "\n".join(problems), file=sys.stderr)
         sys.exit(1)

@@ -322,7 +322,7 @@ def test_optimum_skips_zero_points_and_prefers_the_lowest_threshold() -> None:
 def test_numpy_sum(n: int, expected: float) -> None:
     rng = random.Random(n)
     values = [rng.uniform(-1, 1) * 10 ** rng.randint(-6, 2) for _ in range(n)]
-    assert carb_metric._numpy_sum(values) == expected
+    assert carb_metric.numpy_sum(values) == expected
 
 
 # --------------------------------------------------------------------------- CaRB, plainly

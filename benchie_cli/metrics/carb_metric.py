@@ -24,6 +24,15 @@ CaRB re-runs its matching for every threshold; here each pair of tuples is compa
 and the thresholds are visited in order, each adding only the predictions it admits.
 Neither numpy nor anything else beyond the standard library is imported, so that scoring
 starts fast.
+
+``single=True`` (:func:`score`, :func:`corpus_stats`, :func:`sentence_stats`; the command's
+``--single-match``) computes OpenIE6's variant "CaRB (s,s)", ``carb.py --single_match`` in
+github.com/dair-iitd/openie6 (Kolluru et al., EMNLP 2020), checked against it bit for bit.
+Its only difference is a sentence's recall numerator: instead of each gold tuple's best
+recall over all the predictions admitted, the recalls of a second greedy one-to-one
+matching, made like the precision one (highest recall first, the first pair in (gold,
+prediction) order on ties, at most min(#gold, #predictions) pairs) and independently of
+it. Precision numerators, counts, thresholds, curve, AUC and optimum are CaRB's.
 """
 
 from __future__ import annotations
@@ -220,7 +229,9 @@ class Level(NamedTuple):
     #: Sum of the precisions of CaRB's greedy one-to-one matching of gold and predictions.
     precision_sum: float
     n_predicted: int
-    #: Sum over the gold tuples of the best recall any of these predictions reaches.
+    #: Sum over the gold tuples of the best recall any of these predictions reaches; in the
+    #: single-match variant, the sum of the recalls of a second greedy one-to-one matching,
+    #: by recall.
     recall_sum: float
 
 
@@ -235,11 +246,12 @@ class SentenceStats(NamedTuple):
 
 
 def _greedy(pairs: list[tuple[float, int, int]], limit: int) -> float:
-    """The precision sum of CaRB's matching: repeatedly take the pair of highest precision
-    whose gold tuple and prediction are both still free, the first in (gold, prediction)
-    order on ties, ``limit`` times. Taking pairs in sorted order and skipping used ones picks
-    the same pairs; pairs of precision 0 add nothing, so only positive ones are listed. The
-    sum is formed in the order CaRB forms it."""
+    """The score sum of CaRB's matching: repeatedly take the pair of highest score (precision,
+    or recall in the single-match variant's second matching) whose gold tuple and prediction
+    are both still free, the first in (gold, prediction) order on ties, ``limit`` times.
+    Taking pairs in sorted order and skipping used ones picks the same pairs; pairs of score 0
+    add nothing, so only positive ones are listed. The sum is formed in the order CaRB forms
+    it."""
     rows: set[int] = set()
     cols: set[int] = set()
     total = 0.0
@@ -254,11 +266,14 @@ def _greedy(pairs: list[tuple[float, int, int]], limit: int) -> float:
     return total
 
 
-def _stats(golds: Sequence[_Gold], predicted: Sequence[Extraction]) -> SentenceStats:
-    confidences = sorted({e.confidence for e in predicted}, reverse=True)
-    # Column j: the gold tuples prediction j matches, (i, precision, recall). Predictions
-    # with the same relation and arguments are compared once.
-    cache: dict[tuple[str, tuple[str, ...]], list[tuple[int, float, float]]] = {}
+Column = list[tuple[int, float, float]]
+
+
+def _columns(golds: Sequence[_Gold], predicted: Sequence[Extraction]) -> list[Column]:
+    """Column j: the gold tuples prediction j matches, (i, precision, recall); only pairs of
+    positive precision, which are those of positive recall. Predictions with the same
+    relation and arguments are compared once."""
+    cache: dict[tuple[str, tuple[str, ...]], Column] = {}
     columns = []
     for e in predicted:
         key = (e.pred, e.args)
@@ -271,6 +286,12 @@ def _stats(golds: Sequence[_Gold], predicted: Sequence[Extraction]) -> SentenceS
                 if (score := _score(gold, prepared))[0] > 0.0
             ]
         columns.append(column)
+    return columns
+
+
+def _stats(golds: Sequence[_Gold], predicted: Sequence[Extraction]) -> SentenceStats:
+    confidences = sorted({e.confidence for e in predicted}, reverse=True)
+    columns = _columns(golds, predicted)
     by_confidence: dict[float, list[int]] = {}
     for j, e in enumerate(predicted):
         by_confidence.setdefault(e.confidence, []).append(j)
@@ -297,10 +318,43 @@ def _stats(golds: Sequence[_Gold], predicted: Sequence[Extraction]) -> SentenceS
     return SentenceStats(len(golds), tuple(levels))
 
 
-def sentence_stats(gold: Sequence[Extraction], predicted: Sequence[Extraction]) -> SentenceStats:
+def _stats_single(golds: Sequence[_Gold], predicted: Sequence[Extraction]) -> SentenceStats:
+    """:func:`_stats` of the single-match variant: the recall sum too comes from a greedy
+    one-to-one matching, by recall, made independently of the one by precision."""
+    confidences = sorted({e.confidence for e in predicted}, reverse=True)
+    columns = _columns(golds, predicted)
+    by_confidence: dict[float, list[int]] = {}
+    for j, e in enumerate(predicted):
+        by_confidence.setdefault(e.confidence, []).append(j)
+    by_precision: list[tuple[float, int, int]] = []  # (-precision, i, j): greedy order
+    by_recall: list[tuple[float, int, int]] = []  # (-recall, i, j)
+    precision_sum = recall_sum = 0.0
+    n_predicted = 0
+    levels = []
+    new = tuple.__new__
+    for c in confidences:
+        admitted = by_confidence[c]
+        n_predicted += len(admitted)
+        if any(columns[j] for j in admitted):  # (as in _stats, for both matchings)
+            for j in admitted:
+                for i, precision, recall in columns[j]:
+                    insort(by_precision, (-precision, i, j))
+                    insort(by_recall, (-recall, i, j))
+            limit = min(len(golds), n_predicted)
+            precision_sum = _greedy(by_precision, limit)
+            recall_sum = _greedy(by_recall, limit)
+        levels.append(new(Level, (c, precision_sum, n_predicted, recall_sum)))
+    return SentenceStats(len(golds), tuple(levels))
+
+
+def sentence_stats(
+    gold: Sequence[Extraction], predicted: Sequence[Extraction], *, single: bool = False
+) -> SentenceStats:
     """One gold sentence's statistics: its gold tuples in gold order, its predictions in file
-    order (both orders decide ties of CaRB's greedy matching)."""
-    return _stats([_Gold(g) for g in gold], predicted)
+    order (both orders decide ties of CaRB's greedy matchings). ``single``: OpenIE6's
+    single-match variant, CaRB (s,s) (``carb.py --single_match``; see the module's
+    docstring), whose recall sum is that of a greedy one-to-one matching by recall."""
+    return (_stats_single if single else _stats)([_Gold(g) for g in gold], predicted)
 
 
 class CorpusStats(NamedTuple):
@@ -312,11 +366,14 @@ class CorpusStats(NamedTuple):
     outside: set[float]
 
 
-def corpus_stats(gold: Extractions, predicted: Extractions) -> CorpusStats:
-    """The statistics :func:`curve` adds up, with predictions grouped as :func:`group` does."""
+def corpus_stats(gold: Extractions, predicted: Extractions, *, single: bool = False) -> CorpusStats:
+    """The statistics :func:`curve` adds up, with predictions grouped as :func:`group` does;
+    ``single`` as for :func:`sentence_stats`."""
     gold_groups, predicted_groups = group(gold), group(predicted)
+    stats = _stats_single if single else _stats
     sentences = {
-        key: sentence_stats(exs, predicted_groups.get(key, ())) for key, exs in gold_groups.items()
+        key: stats([_Gold(g) for g in exs], predicted_groups.get(key, ()))
+        for key, exs in gold_groups.items()
     }
     outside: set[float] = set()
     for key, exs in predicted_groups.items():
@@ -414,7 +471,7 @@ def curve(stats: Iterable[SentenceStats], outside: Iterable[float] = ()) -> list
     return points
 
 
-def _numpy_sum(values: Sequence[float]) -> float:
+def numpy_sum(values: Sequence[float]) -> float:
     """``numpy.sum`` of a float64 array, bit for bit: blocks of 8192 elements (numpy's
     buffer) added in order, each summed pairwise (halves split at multiples of 8, eight
     interleaved partial sums in blocks of at most 128, plain addition below 8)."""
@@ -454,7 +511,7 @@ def auc(points: Sequence[CurvePoint]) -> float:
     ys = [*map(_PRECISION, points), 1.0]
     dxs = list(map(sub, xs[1:], xs))
     terms = [dx * (y1 + y0) / 2.0 for dx, y0, y1 in zip(dxs, ys, ys[1:], strict=False)]
-    area = _numpy_sum(terms)
+    area = numpy_sum(terms)
     return -area if min(dxs) < 0.0 else area
 
 
@@ -473,9 +530,24 @@ def optimum(points: Sequence[CurvePoint]) -> tuple[float, float, float]:
     return best
 
 
-def carb_round(value: float) -> float:
-    """``numpy.round(value, 3)``, as CaRB prints its results: half to even after * 1000."""
-    return round(value * 1000.0) / 1000.0
+def zero_conf(points: Sequence[CurvePoint]) -> tuple[float, float, float]:
+    """What OpenIE6's ``carb.py`` prints as "Zero Conf": (precision, recall, F1) at the lowest
+    threshold, F1 NaN when precision and recall are both 0; but (0, 0, 0) when
+    :func:`optimum` has no candidate, since OpenIE6 then falls back to (0, 0, 0) for both."""
+    if not any(precision + recall != 0.0 for _, precision, recall, *_ in points):
+        return (0.0, 0.0, 0.0)
+    _, precision, recall, *_ = points[0]
+    total = precision + recall
+    return (precision, recall, 2 * precision * recall / total if total else math.nan)
+
+
+def carb_round(value: float, decimals: int = 3) -> float:
+    """``numpy.round(value, decimals)``: half to even after * 10**decimals. CaRB prints its
+    results with 3 decimals, OpenIE6's ``carb.py`` with 4."""
+    if decimals == 3:
+        return round(value * 1000.0) / 1000.0
+    scale = 10.0**decimals
+    return round(value * scale) / scale
 
 
 class CarbScore(NamedTuple):
@@ -485,10 +557,12 @@ class CarbScore(NamedTuple):
     optimal: tuple[float, float, float]
 
 
-def score(gold: Extractions, predicted: Extractions) -> CarbScore:
+def score(gold: Extractions, predicted: Extractions, *, single: bool = False) -> CarbScore:
     """CaRB's score of ``predicted`` against ``gold`` (both as the readers of
-    :mod:`benchie_cli.metrics.carb_data` return them)."""
-    stats = corpus_stats(gold, predicted)
+    :mod:`benchie_cli.metrics.carb_data` return them). ``single``: OpenIE6's single-match
+    variant, CaRB (s,s) (``carb.py --single_match``), whose curve, AUC and optimum are
+    computed alike from other recall sums (:func:`sentence_stats`)."""
+    stats = corpus_stats(gold, predicted, single=single)
     points = curve(stats.sentences.values(), stats.outside)
     return CarbScore(points, auc(points), optimum(points))
 
@@ -511,10 +585,12 @@ def write_curve(points: Sequence[CurvePoint], out: TextIO) -> None:
     out.write("".join(rows))
 
 
-def to_json(result: CarbScore) -> dict[str, object]:
-    """The summary the command prints: exact values, and CaRB's rounded ones."""
+def to_json(result: CarbScore, *, openie6: bool = False) -> dict[str, object]:
+    """The summary the command prints: exact values, and CaRB's rounded ones. ``openie6``:
+    also the "Zero Conf" point (:func:`zero_conf`) and, under ``"openie6"``, the values
+    OpenIE6's ``carb.py`` prints (rounded to 4 decimals); a NaN F1 is given as null."""
     precision, recall, f1 = result.optimal
-    return {
+    summary: dict[str, object] = {
         "auc": result.auc,
         "precision": precision,
         "recall": recall,
@@ -522,14 +598,28 @@ def to_json(result: CarbScore) -> dict[str, object]:
         "points": len(result.curve),
         "carb": {"auc": carb_round(result.auc), "optimal": [carb_round(v) for v in result.optimal]},
     }
+    if openie6:
+        zero = [None if math.isnan(v) else v for v in zero_conf(result.curve)]
+        summary["zero_conf"] = zero
+        summary["openie6"] = {
+            "auc": carb_round(result.auc, 4),
+            "optimal": [carb_round(v, 4) for v in result.optimal],
+            "zero_conf": [None if v is None else carb_round(v, 4) for v in zero],
+        }
+    return summary
 
 
-USAGE = f"""usage: python -m benchie_cli.metrics.carb_metric GOLD SYSTEM FORMAT [CURVE]
+USAGE = f"""usage: python -m benchie_cli.metrics.carb_metric [--single-match] GOLD SYSTEM FORMAT
+       [CURVE]
 
 CaRB's default score of SYSTEM (a CaRB system output in FORMAT: {", ".join(READERS)})
 against GOLD (CaRB's gold TSV), as JSON on standard output: the exact AUC and optimal
 precision, recall and F1, and CaRB's rounded ones. CURVE: also write the precision-recall
-curve there, as CaRB's scorer writes it. Files ending in .gz are decompressed."""
+curve there, as CaRB's scorer writes it. Files ending in .gz are decompressed.
+
+--single-match: OpenIE6's single-match variant, CaRB (s,s) (its carb.py --single_match);
+the JSON then also has the "zero_conf" point and, under "openie6", the values OpenIE6's
+carb.py prints (4 decimals)."""
 
 
 def main(argv: Sequence[str] | None = None, *, own_process: bool = False) -> int:
@@ -537,6 +627,9 @@ def main(argv: Sequence[str] | None = None, *, own_process: bool = False) -> int
     runs only this command (``python -m``), so it may do without the garbage collector and
     end without taking apart what it built."""
     args = sys.argv[1:] if argv is None else list(argv)
+    single = "--single-match" in args
+    if single:
+        args.remove("--single-match")
     if len(args) not in (3, 4) or args[2] not in READERS:
         print(USAGE, file=sys.stderr)
         return 2
@@ -546,11 +639,13 @@ def main(argv: Sequence[str] | None = None, *, own_process: bool = False) -> int
         gc.disable()
     gold_path, system_path, fmt = args[:3]
     gold = read_file(gold_path, read_gold)
-    result = score(gold, read_system(system_path, fmt, confidence_only=outside(gold)))
+    result = score(
+        gold, read_system(system_path, fmt, confidence_only=outside(gold)), single=single
+    )
     if len(args) == 4:
         with open(args[3], "w", encoding="utf-8") as fh:
             write_curve(result.curve, fh)
-    print(json.dumps(to_json(result)))
+    print(json.dumps(to_json(result, openie6=single)))
     if own_process:
         # Freeing a large output's objects one by one and finalising the interpreter take
         # another tenth. Everything written is closed or flushed by now.
