@@ -1,0 +1,193 @@
+"""``benchie benchmark ...``: the benchmarks of the gold store (list), and the external ones
+a user adds from the published file (add). docs/gold-store.md, "External benchmarks"."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+import orjson
+
+from benchie_cli import default_gold_version
+from benchie_cli.cli.common import say
+from benchie_cli.cli.group import EPILOG_EXIT, BenchieGroup
+from benchie_cli.errors import BenchieError
+from benchie_cli.gold.external import EXTERNAL, added_versions, get, store
+from benchie_cli.gold.store import (
+    GoldStore,
+    dvc_remote_of,
+    resolve_gold_dir,
+    tracked_versions,
+    version_key,
+)
+from benchie_cli.metrics.registry import BENCHMARKS
+from benchie_cli.tables import render
+from benchie_cli.textio import display_name
+
+#: The benchmarks shipped with the package, when the registry does not name them (its
+#: order and labels come first).
+_SHIPPED = {"benchie": ("BenchIE", ""), "carb": ("CaRB", "carb"), "oie2016": ("OIE2016", "oie2016")}
+
+
+@click.group(cls=BenchieGroup, epilog=EPILOG_EXIT)
+def benchmark() -> None:
+    """The benchmarks: the ones benchie ships, and the external ones you add yourself.
+
+    Re-OIE2016 and WiRe57 are published without a licence, so benchie does not ship them:
+    download the published file and add it to your gold store with `benchmark add`.
+
+    \b
+    Example:
+      benchie benchmark list
+    """
+
+
+gold_dir_option = click.option(
+    "--gold-dir",
+    default=None,
+    metavar="DIR",
+    help="Gold store directory (default: $BENCHIE_GOLD_DIR, the checkout's gold/, the "
+    "installed copy).",
+)
+
+
+@benchmark.command("add", epilog=EPILOG_EXIT)
+@click.argument("name", type=click.Choice(tuple(EXTERNAL)))
+@click.argument("file", metavar="FILE")
+@gold_dir_option
+def benchmark_add(name: str, file: str, gold_dir: str | None) -> None:
+    """Add the external benchmark NAME to the gold store from FILE, its published file.
+
+    \b
+      reoie2016  Re-OIE2016.json, https://github.com/zhanjunlang/Span_OIE (evaluate/)
+      wire57     WiRe57_343-manual-oie.json, https://github.com/rali-udem/WiRe57 (data/)
+
+    FILE must be the published file byte for byte (its sha256 is checked: another file is
+    refused, exit 1) and must read (exit 2 if not). It is kept as version 1.0.0 of NAME in
+    the gold store, with a manifest pinned like any gold's; GOLD/NAME/.gitignore keeps the
+    copy out of git. Nothing is written unless all of it is. Adding the same file again
+    writes nothing (exit 0); a different copy already there is refused (exit 2).
+
+    \b
+    Examples:
+      benchie benchmark add reoie2016 Re-OIE2016.json
+      benchie benchmark add wire57 WiRe57_343-manual-oie.json --gold-dir ~/benchie-gold
+    """
+    from benchie_cli.gold.external import add
+
+    root, _ = resolve_gold_dir(gold_dir)
+    add(name, Path(file), root, say=say)
+
+
+@benchmark.command("list", epilog=EPILOG_EXIT)
+@gold_dir_option
+@click.option(
+    "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
+)
+def benchmark_list(gold_dir: str | None, fmt: str) -> None:
+    """List every benchmark: the shipped ones with their versions (present, or tracked by
+    DVC and not pulled), and the external ones, added (version and sha256) or missing (with
+    the command that adds them).
+
+    \b
+    Examples:
+      benchie benchmark list
+      benchie benchmark list --format json --gold-dir ~/benchie-gold
+    """
+    root, _ = resolve_gold_dir(gold_dir)
+    doc: list[dict[str, Any]] = []
+    rows = [["benchmark", "version", "state", "detail"]]
+    for name in _names():
+        if name in EXTERNAL:
+            _list_external(root, name, doc, rows)
+        else:
+            _list_shipped(root, name, doc, rows)
+    if fmt == "json":
+        click.echo(orjson.dumps(doc, option=orjson.OPT_INDENT_2).decode())
+        return
+    for line in render(rows):
+        click.echo(line)
+
+
+def _names() -> list[str]:
+    """Every benchmark: the registry's, in its order, then any the registry lacks."""
+    return list(dict.fromkeys([*BENCHMARKS, *_SHIPPED, *EXTERNAL]))
+
+
+def _label(name: str) -> str:
+    if name in BENCHMARKS:
+        return BENCHMARKS[name].label
+    if name in EXTERNAL:
+        return EXTERNAL[name].label
+    return _SHIPPED[name][0]
+
+
+def _list_shipped(root: Path, name: str, doc: list[dict[str, Any]], rows: list[list[str]]) -> None:
+    """A shipped benchmark's rows: each version present or tracked but not pulled; one row
+    ``absent`` when the gold directory has neither (an installed copy without it)."""
+    store_dir = BENCHMARKS[name].store_dir if name in BENCHMARKS else _SHIPPED[name][1]
+    directory = root / store_dir if store_dir else root
+    present = GoldStore(directory).versions()  # version directories only: no manifest read
+    tracked = tracked_versions(directory)
+    base = {"benchmark": name, "label": _label(name), "external": False}
+    default = default_gold_version() if name == "benchie" else None
+    for version in sorted(set(present) | set(tracked), key=version_key):
+        marker = " (default)" if version == default else ""
+        if version in present:
+            doc.append({**base, "version": version, "state": "present"})
+            rows.append([name, version + marker, "present", ""])
+            continue
+        remote = dvc_remote_of(directory, version)
+        pull = f"dvc pull {_relative(directory / version)}.dvc"
+        doc.append({**base, "version": version, "state": "not pulled", "pull": pull})
+        kept = f" (remote {remote})" if remote else ""
+        rows.append([name, version + marker, "not pulled", f"`{pull}`{kept}"])
+    if not present and not tracked:
+        doc.append({**base, "version": None, "state": "absent"})
+        rows.append([name, "-", "absent", "not in this gold directory"])
+
+
+def _list_external(root: Path, name: str, doc: list[dict[str, Any]], rows: list[list[str]]) -> None:
+    """An external benchmark's rows: each version added, with its gold file's sha256 as its
+    manifest lists it; or one row ``missing`` with where to get the file and the command."""
+    e = get(name)
+    base = {"benchmark": name, "label": e.label, "external": True}
+    versions = added_versions(root, name)
+    if not versions:
+        doc.append(
+            {
+                **base,
+                "version": None,
+                "state": "missing",
+                "file": e.file,
+                "url": e.url,
+                "download_url": e.download_url,
+                "add": e.add_command,
+            }
+        )
+        rows.append([name, "-", "missing", f"`{e.add_command}` (from {e.url})"])
+        return
+    gold_store = store(root, name)
+    for version in versions:
+        try:
+            manifest = gold_store.manifest(version)
+            entry = next(f for f in manifest.files if f.kind == "gold" and f.facet == e.split)
+        except (BenchieError, StopIteration) as exc:
+            problem = exc.message if isinstance(exc, BenchieError) else "no gold file listed"
+            doc.append({**base, "version": version, "state": "unusable", "problem": problem})
+            rows.append([name, version, "unusable", problem])
+            continue
+        path = f"{name}/{version}/{entry.path}"
+        doc.append(
+            {**base, "version": version, "state": "added", "sha256": entry.sha256, "path": path}
+        )
+        rows.append([name, version, "added", f"sha256 {entry.sha256}"])
+
+
+def _relative(path: Path) -> str:
+    """``path`` relative to the working directory when it lies below it: commands to paste."""
+    try:
+        return display_name(str(path.resolve().relative_to(Path.cwd().resolve())))
+    except ValueError:
+        return display_name(str(path))

@@ -1,0 +1,474 @@
+"""External benchmarks: gold that benchie may not redistribute, added by each user.
+
+Re-OIE2016 and WiRe57 are published without a licence, so no copy of them is in this
+package, its repository or its images. A user downloads the published file and runs
+``benchie benchmark add NAME FILE``; :func:`add` checks that the file is the published one
+(its sha256, :data:`PINNED_SHA256`), that it reads (the benchmark's own reader), and
+imports it into the local gold store as version 1.0.0 of the benchmark, pinned like any
+gold::
+
+    <gold dir>/<name>/
+      .gitignore              "*": an added copy inside a git checkout is never committed
+      1.0.0/
+        manifest.json         the CaRB benchmark's schema: "benchmark", "splits", the file
+        ATTRIBUTION.md        the source, the citation, and that it is the user's copy
+        test/<file>           the published file, byte for byte
+
+The manifest's bytes are a function of the file's (:func:`manifest_bytes_for`), so the
+same file added anywhere gives the same manifest, whose sha256 is pinned in
+:data:`benchie_cli.gold.store.SHIPPED_BY_BENCHMARK` like a shipped version's: a
+hand-edited manifest is refused by every run that reads the gold. docs/gold-store.md,
+"External benchmarks", states it for users.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import os
+import re
+import shutil
+import tempfile
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from benchie_cli.errors import BenchieError, ExitCode, printable_path
+from benchie_cli.gold.store import MANIFEST, MANIFEST_SCHEMA, GoldStore, ResolvedGold
+from benchie_cli.textio import atomic_write, display_name, read_whole
+
+ATTRIBUTION = "ATTRIBUTION.md"
+GITIGNORE = ".gitignore"
+#: What ``<gold dir>/<name>/.gitignore`` holds: everything below it stays out of git.
+GITIGNORE_BYTES = b"*\n"
+#: Modes of an added version's directories and files, whatever the umask (as ``gold new``).
+_DIR_MODE, _FILE_MODE = 0o755, 0o644
+#: Prefix of the temporary directory an ``add`` builds in (removed however it ends).
+_TMP_PREFIX = ".add-"
+
+
+@dataclass(frozen=True, slots=True)
+class External:
+    """One external benchmark: where its published file is, and how it is checked."""
+
+    name: str
+    label: str
+    #: The published file's name (kept under this name in the store).
+    file: str
+    #: The repository that publishes it.
+    url: str
+    #: The file's path in that repository.
+    upstream_path: str
+    #: Where to download the file itself.
+    download_url: str
+    citation: str
+    #: ``"module:function"``: the reader that must accept the file (a path in, a mapping
+    #: of sentences to tuples out); imported only when a file is checked.
+    reader: str
+    #: The published file's counts, as the reader reads them (messages, the manifest pin).
+    sentences: int
+    tuples: int
+    #: The published file's size in bytes.
+    size: int
+    #: What the counts are over, for messages: "595 sentences" or "5 documents, 57 ...".
+    extent: str
+    version: str = "1.0.0"
+    split: str = "test"
+
+    @property
+    def add_command(self) -> str:
+        """The command that adds it, to paste (run where the downloaded file is)."""
+        return f"benchie benchmark add {self.name} {self.file}"
+
+    @property
+    def license(self) -> str:
+        """The manifest's ``license``: there is none, and benchie does not redistribute it."""
+        return f"no licence: not redistributed by benchie; added by the user from {self.url}"
+
+
+EXTERNAL: dict[str, External] = {
+    e.name: e
+    for e in (
+        External(
+            name="reoie2016",
+            label="Re-OIE2016",
+            file="Re-OIE2016.json",
+            url="https://github.com/zhanjunlang/Span_OIE",
+            upstream_path="evaluate/Re-OIE2016.json",
+            download_url=(
+                "https://raw.githubusercontent.com/zhanjunlang/Span_OIE/master/"
+                "evaluate/Re-OIE2016.json"
+            ),
+            citation=(
+                "Junlang Zhan and Hai Zhao. 2020. Span Model for Open Information Extraction "
+                "on Accurate Corpus. In Proceedings of the AAAI Conference on Artificial "
+                "Intelligence (AAAI 2020)."
+            ),
+            reader="benchie_cli.metrics.reoie2016:read_gold_json",
+            sentences=595,
+            tuples=1508,
+            size=931454,
+            extent="595 sentences",
+        ),
+        External(
+            name="wire57",
+            label="WiRe57",
+            file="WiRe57_343-manual-oie.json",
+            url="https://github.com/rali-udem/WiRe57",
+            upstream_path="data/WiRe57_343-manual-oie.json",
+            download_url=(
+                "https://raw.githubusercontent.com/rali-udem/WiRe57/master/"
+                "data/WiRe57_343-manual-oie.json"
+            ),
+            citation=(
+                "William Léchelle, Fabrizio Gotti and Philippe Langlais. 2019. WiRe57: A "
+                "Fine-Grained Benchmark for Open Information Extraction. In Proceedings of "
+                "the 13th Linguistic Annotation Workshop (LAW XIII), pages 6-15."
+            ),
+            reader="benchie_cli.metrics.wire57:read_reference",
+            sentences=57,
+            tuples=343,
+            size=645529,
+            extent="5 documents, 57 sentences",
+        ),
+    )
+}
+
+#: The sha256 of each external benchmark's published file: a file with another hash is
+#: not the published one, and is refused. A table of its own so that tests can put the
+#: hash of a small stand-in file in its place (the real files may not be in tests).
+PINNED_SHA256: dict[str, str] = {
+    "reoie2016": "8dd72eea20e56cb98d239673ccad84f2784569a445e8bc461be01a54815e3d46",
+    "wire57": "e482065c91d9da6c6cf28d2dae42cce4138600eeab07cd66e17f9c711da2eb8e",
+}
+
+Say = Callable[[str], None]
+
+
+def get(name: str) -> External:
+    """The external benchmark ``name``; an unknown name is an error (exit 2)."""
+    entry = EXTERNAL.get(name)
+    if entry is None:
+        raise BenchieError(
+            f"unknown external benchmark {printable_path(name)!r} (known: {', '.join(EXTERNAL)})"
+        )
+    return entry
+
+
+def store(root: Path, name: str) -> GoldStore:
+    """The external benchmark ``name``'s store inside the gold directory ``root``."""
+    get(name)
+    return GoldStore(root / name, benchmark=name)
+
+
+def added_versions(root: Path, name: str) -> list[str]:
+    """The versions of ``name`` added to the gold directory ``root`` (none: not added)."""
+    return store(root, name).versions()
+
+
+def missing_message(name: str) -> str:
+    """What a command says when ``name`` is not in the gold store: why, where to get the
+    file, and the exact command that adds it."""
+    e = get(name)
+    return (
+        f"the {e.label} benchmark is not in the gold store: it has no licence, so benchie "
+        f"does not ship it; download {e.file} from {e.url} ({e.upstream_path}; "
+        f"{e.download_url}) and add it with `{e.add_command}` (give the same --gold-dir "
+        "as to this command, if any)"
+    )
+
+
+def resolve(root: Path, name: str, version: str | None = None) -> ResolvedGold:
+    """The gold file of ``name`` (its ``test`` split) in the gold directory ``root``, read
+    once, hashed and checked against its manifest (and the manifest against its pin), as
+    :meth:`GoldStore.listed` does. ``version`` defaults to the table's (1.0.0). Not added:
+    an error with :func:`missing_message` (exit 2)."""
+    e = get(name)
+    gold_store = store(root, name)
+    if not gold_store.versions():
+        raise BenchieError(missing_message(name))
+    return gold_store.listed(version or e.version, "gold", e.split)
+
+
+def read_gold(name: str, gold: ResolvedGold) -> Mapping[str, Sequence[Any]]:
+    """``name``'s reader applied to the checked bytes ``gold.data`` (never to the file
+    again: what is parsed is what was hashed). The readers take a path, so the bytes go
+    through a private temporary file; an error names the store's file (exit 2)."""
+    e = get(name)
+    with tempfile.TemporaryDirectory(prefix="benchie-") as directory:
+        path = Path(directory) / e.file
+        path.write_bytes(gold.data)
+        return _parse(e, str(path), gold.display_path)
+
+
+def _reader(e: External) -> Callable[[str], Mapping[str, Sequence[Any]]]:
+    module, _, attribute = e.reader.partition(":")
+    reader: Callable[[str], Mapping[str, Sequence[Any]]] = getattr(
+        importlib.import_module(module), attribute
+    )
+    return reader
+
+
+_LOCATION = re.compile(r":(\d+): (.*)", re.DOTALL)
+
+
+def _parse(e: External, path: str, shown: str) -> Mapping[str, Sequence[Any]]:
+    """Read ``path`` with the benchmark's reader; its error (a ``ValueError`` naming
+    ``path`` and a location) becomes one line naming ``shown`` instead."""
+    try:
+        return _reader(e)(path)
+    except RecursionError:
+        raise BenchieError(f"not {e.label}'s format: nested too deeply", path=shown) from None
+    except UnicodeDecodeError as exc:
+        raise BenchieError(f"not {e.label}'s format: not UTF-8 ({exc})", path=shown) from None
+    except ValueError as exc:  # ReOieError, WireError
+        message = " ".join(str(exc).split())  # one line
+        line = None
+        if message.startswith(path):
+            rest = message[len(path) :]
+            match = _LOCATION.fullmatch(rest)
+            if match:
+                line, message = int(match.group(1)), match.group(2)
+            else:
+                message = rest.removeprefix(":").strip()
+        raise BenchieError(f"not {e.label}'s format: {message}", path=shown, line=line) from None
+
+
+def manifest_document(name: str, sha256: str, size: int, sentences: int) -> dict[str, Any]:
+    """The manifest of ``name``'s version holding a file with this sha256, size and number
+    of sentences: the CaRB benchmark's schema (docs/gold-store.md)."""
+    e = get(name)
+    return {
+        "schema": MANIFEST_SCHEMA,
+        "version": e.version,
+        "benchmark": e.name,
+        "description": (
+            f"{e.label}'s gold ({e.split} split), the user's copy of the file its authors "
+            f"published; benchie does not redistribute it"
+        ),
+        "license": e.license,
+        "splits": [e.split],
+        "files": [
+            {
+                "path": f"{e.split}/{e.file}",
+                "language": "en",
+                "facet": e.split,
+                "kind": "gold",
+                "sha256": sha256,
+                "bytes": size,
+                "sentences": sentences,
+                "synsets": None,
+                "upstream_path": e.upstream_path,
+            }
+        ],
+    }
+
+
+def manifest_bytes_for(name: str, sha256: str, size: int, sentences: int) -> bytes:
+    """:func:`manifest_document` as written: indented, keys in a fixed order, a trailing
+    newline, so the same file gives the same bytes wherever it is added. For the published
+    file, their sha256 is the pin in ``SHIPPED_BY_BENCHMARK``."""
+    doc = manifest_document(name, sha256, size, sentences)
+    return orjson.dumps(doc, option=orjson.OPT_INDENT_2) + b"\n"
+
+
+def attribution(name: str, sha256: str) -> bytes:
+    """``ATTRIBUTION.md`` of an added version: where the file comes from, whom to cite,
+    and that this copy is the user's, not benchie's."""
+    e = get(name)
+    return (
+        f"# {e.label} gold, version {e.version}\n"
+        "\n"
+        f"`{e.split}/{e.file}` is the file the authors of {e.label} published, byte for byte "
+        f"(sha256 `{sha256}`):\n"
+        "\n"
+        f"> {e.citation}\n"
+        f"> Data: {e.url} (`{e.upstream_path}`)\n"
+        "\n"
+        f"It has no licence. benchie does not redistribute it: this copy is yours, added "
+        f"with `{e.add_command}` from the file you downloaded. Do not commit it or put it in "
+        "an image or an archive you share (the `.gitignore` beside this version keeps it "
+        "out of git). Cite the paper above when you report scores on it.\n"
+    ).encode()
+
+
+def add(name: str, source_path: Path, root: Path, *, say: Say | None = None) -> Path:
+    """Add the published file of ``name`` at ``source_path`` to the gold directory ``root``
+    as ``root/<name>/<version>``; return that directory.
+
+    The file is read once (bounded); a sha256 other than :data:`PINNED_SHA256`'s is refused
+    (exit 1: not the published file), as is a file the benchmark's reader cannot read (exit
+    2). The version is built in a temporary directory beside its place and renamed into it:
+    it appears whole or not at all, also on Ctrl-C. Already present with the same file:
+    said, nothing written; present with another: refused (exit 2). ``say`` receives the
+    one-line outcome."""
+    e = get(name)
+    source = str(source_path)
+    shown = display_name(source)
+    data = read_whole(source, what=f"{e.label} file")
+    sha = hashlib.sha256(data).hexdigest()
+    pinned = PINNED_SHA256[name]
+    if sha != pinned:
+        other = next((n for n, p in PINNED_SHA256.items() if p == sha and n != name), None)
+        hint = (
+            f"it is {EXTERNAL[other].label}'s: `benchie benchmark add {other} {shown}`"
+            if other is not None
+            else f"download it again from {e.download_url}"
+        )
+        raise BenchieError(
+            f"sha256 {sha} is not that of the published {e.file} ({pinned}, from {e.url}): "
+            f"this file is not the published one ({len(data):,} bytes); {hint}",
+            path=shown,
+            exit_code=ExitCode.FAILED,
+        )
+    bench_dir = root / name
+    target = bench_dir / e.version
+    if os.path.lexists(target):
+        _check_present(e, root, target, sha)
+        if say is not None:
+            say(
+                f"{e.label} {e.version} is already in {display_name(str(target))} with the "
+                f"same file (sha256 {sha}); nothing written"
+            )
+        return target
+    _check_writable(root, bench_dir)
+    counts = _write(e, data, sha, shown, root, bench_dir, target)
+    if say is not None:
+        sentences, tuples = counts
+        say(
+            f"added {e.label} {e.version} to {display_name(str(target))}: {sentences:,} "
+            f"sentences, {tuples:,} tuples, sha256 {sha}; your copy, kept out of git by "
+            f"{display_name(str(bench_dir / GITIGNORE))}"
+        )
+    return target
+
+
+def _check_present(e: External, root: Path, target: Path, sha: str) -> None:
+    """A version already in place: the same published file, intact (return), or refused."""
+    where = display_name(str(target))
+    try:
+        present = store(root, e.name).listed(e.version, "gold", e.split)
+    except BenchieError as exc:
+        raise BenchieError(
+            f"{e.label} {e.version} is already in {where} but cannot be used ({exc.message}); "
+            f"remove {where} and run `{e.add_command}` again"
+        ) from None
+    if present.sha256 != sha:
+        raise BenchieError(
+            f"{e.label} {e.version} is already in {where} with another file (sha256 "
+            f"{present.sha256}, not the published {sha}): a version is never replaced; "
+            f"remove {where} to add the published file"
+        )
+
+
+def _check_writable(root: Path, bench_dir: Path) -> None:
+    """Before anything is written: the directory the version goes into can be written."""
+    directory = bench_dir if os.path.lexists(bench_dir) else root
+    if not directory.is_dir():
+        raise BenchieError(
+            f"{display_name(str(directory))} is not a directory: remove it, or give another "
+            "gold directory (--gold-dir)"
+        )
+    if not os.access(directory, os.W_OK | os.X_OK):
+        raise BenchieError(
+            f"the gold directory {display_name(str(directory))} is not writable: add the "
+            "benchmark to a gold directory you can write (--gold-dir DIR or $BENCHIE_GOLD_DIR), "
+            "and score with the same one"
+        )
+
+
+def _write(
+    e: External, data: bytes, sha: str, shown: str, root: Path, bench_dir: Path, target: Path
+) -> tuple[int, int]:
+    """Build the version in a temporary directory, check that the benchmark's reader reads
+    the bytes kept, and rename it into place; ``(sentences, tuples)`` read.
+
+    A first add builds the whole ``<name>/`` directory (with its ``.gitignore``) beside it
+    in ``root`` and renames it; a later one builds the version inside ``<name>/``. The
+    temporary directory holds a ``.gitignore`` of its own from the start, so that even one
+    left by a killed run (SIGKILL) is never committed."""
+    from benchie_cli.gold.lifecycle import signals_deferred
+
+    fresh = not os.path.lexists(bench_dir)
+    parent = root if fresh else bench_dir
+    _remove_stale_temporaries(parent, e.name)
+    tmp: Path | None = None
+    try:
+        tmp = Path(tempfile.mkdtemp(prefix=f"{_TMP_PREFIX}{e.name}-", dir=parent))
+        (tmp / GITIGNORE).write_bytes(GITIGNORE_BYTES)
+        version_dir = tmp / e.version if fresh else tmp
+        gold_path = version_dir / e.split / e.file
+        gold_path.parent.mkdir(parents=True)
+        gold_path.write_bytes(data)
+        parsed = _parse(e, str(gold_path), shown)  # the bytes kept, as they will be read
+        sentences, tuples = len(parsed), sum(len(v) for v in parsed.values())
+        (version_dir / MANIFEST).write_bytes(manifest_bytes_for(e.name, sha, len(data), sentences))
+        (version_dir / ATTRIBUTION).write_bytes(attribution(e.name, sha))
+        if not fresh:
+            (tmp / GITIGNORE).unlink()  # <name>/.gitignore covers the version once renamed
+        _make_readable(tmp)
+        with signals_deferred():  # the version and its .gitignore arrive together
+            try:
+                os.rename(tmp, bench_dir if fresh else target)
+            except OSError:
+                if os.path.lexists(target):  # another add of the same benchmark won
+                    raise BenchieError(
+                        f"{e.label} {e.version} was added meanwhile by another run; nothing "
+                        "of this one was kept"
+                    ) from None
+                raise
+            if not fresh:
+                _ensure_gitignore(bench_dir)
+    except OSError as exc:
+        where = exc.filename if isinstance(exc.filename, str) else str(root)
+        raise BenchieError(
+            f"cannot write the benchmark: {exc.strerror or exc}; nothing was kept",
+            path=display_name(where),
+        ) from None
+    finally:
+        if tmp is not None and os.path.lexists(tmp):
+            with signals_deferred():  # a second Ctrl-C must not leave half of it behind
+                shutil.rmtree(tmp, ignore_errors=True)
+    return sentences, tuples
+
+
+def _remove_stale_temporaries(parent: Path, name: str) -> None:
+    """Temporary directories of adds killed (SIGKILL, power loss) over an hour ago."""
+    cutoff = time.time() - 3600
+    for path in parent.glob(f"{_TMP_PREFIX}{name}-*"):
+        try:
+            if path.is_dir() and not path.is_symlink() and path.stat().st_mtime < cutoff:
+                shutil.rmtree(path, ignore_errors=True)
+        except OSError:
+            continue
+
+
+def _ensure_gitignore(bench_dir: Path) -> None:
+    """``<name>/.gitignore`` ignores everything (written again if it does not). Called
+    once the version is in place: a failure says so, never "nothing was kept"."""
+    path = bench_dir / GITIGNORE
+    try:
+        lines = path.read_bytes().splitlines() if path.is_file() else []
+    except OSError:
+        lines = []
+    if b"*" in (line.strip() for line in lines):
+        return
+    try:
+        atomic_write(str(path), GITIGNORE_BYTES, durable=False)
+    except BenchieError as exc:
+        raise BenchieError(
+            f"the benchmark was added to {display_name(str(bench_dir))}, but its .gitignore "
+            f"could not be written ({exc.message}): write a .gitignore holding `*` there, or "
+            "the copy may be committed by mistake"
+        ) from None
+
+
+def _make_readable(directory: Path) -> None:
+    """Directories 0755 and files 0644 whatever the umask (mkdtemp makes 0700): a store
+    may be read by other users."""
+    for path in (directory, *directory.rglob("*")):
+        path.chmod(_DIR_MODE if path.is_dir() else _FILE_MODE)
