@@ -50,10 +50,12 @@ from benchie_cli.metrics.index_cache import load_compiled
 from benchie_cli.metrics.matching import CompiledGold
 from benchie_cli.metrics.registry import (
     BASE_FACET,
+    CARB_FAMILY,
+    DEFAULT_BENCHMARK,
     FACET_NAMES,
-    METRIC_CHOICES,
     METRICS,
     facets_of_file,
+    metric_choice,
     metrics_of,
 )
 from benchie_cli.metrics.registry import (
@@ -355,15 +357,17 @@ class CarbScores:
     result: CarbResult = field(repr=False, compare=False)
 
     @classmethod
-    def of(cls, result: CarbResult) -> CarbScores:
-        p, r, f1 = result.result.optimal
+    def of(cls, result: CarbResult, metric: str | None = None) -> CarbScores:
+        """The scores under ``metric`` (``carb``, ``carb-ss``; default: the first run)."""
+        scored = result.result if metric is None else result.scores[metric]
+        p, r, f1 = scored.optimal
         return cls(
             result.name,
             p,
             r,
             f1,
-            result.result.auc,
-            len(result.result.curve),
+            scored.auc,
+            len(scored.curve),
             result.facts.extractions,
             result.unknown,
             result,
@@ -549,8 +553,12 @@ def check_metric_options(
 ) -> None:
     """Refuse (exit 2) a ``metric`` unknown, or combined with options it has no use for
     (BenchIE's facets and implicit handling do not apply to CaRB's metric alone)."""
-    if metric not in METRIC_CHOICES:
-        raise BenchieError(f"unknown metric {metric!r} (available: {', '.join(METRIC_CHOICES)})")
+    if not isinstance(metric, str):
+        raise BenchieError(f"metric: names such as 'benchie,carb', not {metric!r:.40}")
+    try:
+        metric_choice(metric, DEFAULT_BENCHMARK)
+    except ValueError as exc:
+        raise BenchieError(str(exc)) from None
     chosen = metrics_of(metric)
     for m in chosen:
         if m.languages is not None and gold.language not in m.languages:
@@ -599,9 +607,13 @@ def refuse_benchie_options(
         if on
     ]
     if given:
-        raise BenchieError(
-            f"{', '.join(given)}: BenchIE's options, which do not apply to {what} "
+        fix = (
             "(CaRB scores every line as given); use --metric benchie,carb"
+            if "carb" in what
+            else "(its original scorer scores every line as given)"
+        )
+        raise BenchieError(
+            f"{', '.join(given)}: BenchIE's options, which do not apply to {what} {fix}"
         )
 
 
@@ -647,6 +659,7 @@ def score(
     if strict and gold.review.new_count:
         raise BenchieError(gold.review.refusal(), exit_code=ExitCode.FAILED)
     chosen = [m.name for m in metrics_of(metric)]
+    carb_metrics = [m for m in chosen if m in CARB_FAMILY]  # one reading gives each
     batch = _submissions(submissions, names, stdin=stdin)
     options = ScoreOptions(gold.language, gold.facet, strip_implicit, case_sensitive, retokenize)
     failures: list[Failure] = []
@@ -674,8 +687,8 @@ def score(
             except BenchieError as exc:
                 failed(Failure(submission, str(exc), exc.exit_code))
         carb: list[CarbResult] = []
-        if chosen == ["carb"]:
-            carb_one = _carb_scorer(gold, say=say, checked=False)
+        if BASE_METRIC not in chosen:
+            carb_one = _carb_scorer(gold, say=say, checked=False, metrics=carb_metrics)
             for submission in readable:
                 try:
                     carb.append(carb_one(submission, strict))
@@ -688,12 +701,19 @@ def score(
             from benchie_cli.metrics.carb_report import build_carb_report
 
             data = build_carb_report(
-                gold.carb_reference, gold.resolved, carb, failures=failures, input_format=recorded
+                gold.carb_reference,
+                gold.resolved,
+                carb,
+                failures=failures,
+                input_format=recorded,
+                metrics=carb_metrics,
             )
             carb_scores = tuple(CarbScores.of(r) for r in carb)
             return Report(data, carb_scores, carb_scores)
-        both = "carb" in chosen  # CaRB's numbers beside BenchIE's, each file read twice
-        carb_beside = _carb_scorer(gold, say=say, checked=True) if both else None
+        both = bool(carb_metrics)  # CaRB's numbers beside BenchIE's, each file read twice
+        carb_beside = (
+            _carb_scorer(gold, say=say, checked=True, metrics=carb_metrics) if both else None
+        )
         by_name = {s.name: s for s in readable}
         results: list[SystemResult] = []
         if both:
@@ -727,15 +747,15 @@ def score(
         input_format=recorded,
         review=gold.review,
     )
-    if "carb" in chosen:
+    if carb_metrics:
         from benchie_cli.metrics.carb_report import add_carb
 
-        data = add_carb(data, gold.carb_reference, carb)
+        data = add_carb(data, gold.carb_reference, carb, carb_metrics)
     return Report(data, tuple(Scores.of(r) for r in results), tuple(CarbScores.of(r) for r in carb))
 
 
 def _carb_scorer(
-    gold: Gold, *, say: Say, checked: bool
+    gold: Gold, *, say: Say, checked: bool, metrics: Sequence[str] = ("carb",)
 ) -> Callable[[Submission, bool], CarbResult]:
     """A function scoring one submission with CaRB's metric against ``gold``'s CaRB
     reference (read once), saying its hints and unknown ids; a submission it cannot score
@@ -749,7 +769,13 @@ def _carb_scorer(
     def carb_one(submission: Submission, strict: bool) -> CarbResult:
         spool(submission.path)  # read twice: its head for the checks, then all of it
         scored = score_carb(
-            submission.path, submission.name, reference, gold.sentences, strict=strict, check=check
+            submission.path,
+            submission.name,
+            reference,
+            gold.sentences,
+            strict=strict,
+            check=check,
+            metrics=metrics,
         )
         for finding in scored.findings:
             say(f"{submission.name}: hint: {finding.message} [{finding.code}]")
@@ -848,7 +874,7 @@ def score_extractions(
 
 
 #: ``metric`` values of :func:`analyze`: BenchIE's profile, with CaRB's numbers beside.
-ANALYZE_METRICS = tuple(m for m in METRIC_CHOICES if m.startswith(BASE_METRIC))
+ANALYZE_METRICS = (BASE_METRIC, f"{BASE_METRIC},carb")
 
 
 def analyze(

@@ -213,6 +213,10 @@ def _failure_lines(report: dict[str, Any]) -> list[str]:
 def to_table(report: dict[str, Any]) -> str:
     """The leaderboard as a fixed-width table for the terminal, failures and signature
     below it."""
+    if report.get("benchmark", "carb") != "carb":  # OIE2016, Re-OIE2016, WiRe57
+        from benchie_cli.metrics.benchmarks import to_table as benchmark_table
+
+        return benchmark_table(report)
     if "metric" in report:  # --metric carb or benchie,carb: only such reports name it
         from benchie_cli.metrics.carb_report import to_table as carb_table
 
@@ -229,6 +233,10 @@ def to_table(report: dict[str, Any]) -> str:
 def to_markdown(report: dict[str, Any]) -> str:
     """The leaderboard as a GitHub-flavoured markdown table, failures and signature below,
     ready for a README or a paper."""
+    if report.get("benchmark", "carb") != "carb":
+        from benchie_cli.metrics.benchmarks import to_markdown as benchmark_markdown
+
+        return benchmark_markdown(report)
     if "metric" in report:
         from benchie_cli.metrics.carb_report import to_markdown as carb_markdown
 

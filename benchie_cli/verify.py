@@ -90,9 +90,18 @@ def read_report(path: str) -> tuple[dict[str, Any], bytes]:
     return report, data
 
 
-#: The ``metric`` of reports of ``score --metric carb`` and ``--metric benchie,carb`` (the
-#: default report has no such key).
-CARB_METRICS = ("carb", "benchie,carb")
+def _carb_metrics(metric: str) -> list[str] | None:
+    """The CaRB metrics of a report's ``metric`` key (``carb``, ``benchie,carb-ss``...),
+    or None when the key is not one ``score`` writes on BenchIE's gold."""
+    from benchie_cli.metrics.registry import CARB_FAMILY, DEFAULT_BENCHMARK, metric_choice
+
+    try:
+        metric_choice(metric, DEFAULT_BENCHMARK)
+    except ValueError:
+        return None
+    names = metric.split(",")
+    carb = [m for m in names if m in CARB_FAMILY]
+    return carb if carb and names[0] in ("benchie", *CARB_FAMILY) else None
 
 
 def _named_systems(systems: Any) -> bool:
@@ -114,15 +123,15 @@ def _check_shape(report: dict[str, Any], shown: str) -> None:
         _check_benchmark_shape(report, shown)
         return
     metric = report.get("metric", "benchie")
-    if metric not in CARB_METRICS and "metric" in report:
+    if "metric" in report and (not isinstance(metric, str) or _carb_metrics(metric) is None):
         raise BenchieError(
-            f"the report names the metric {metric!r}, which no `benchie score` report "
-            f"names (its metric key is one of {', '.join(CARB_METRICS)}, or absent)",
+            f"the report names the metric {metric!r}, which no `benchie score` report on "
+            "BenchIE's gold names (its metric key names CaRB's metrics, or is absent)",
             path=shown,
         )
     try:
         gold, options, systems = report["gold"], report["options"], report["systems"]
-        if metric == "carb":
+        if not metric.startswith("benchie"):
             ok = (
                 isinstance(gold["version"], str)
                 and isinstance(gold["language"], str)
@@ -155,13 +164,25 @@ def _check_shape(report: dict[str, Any], shown: str) -> None:
 def _check_benchmark_shape(report: dict[str, Any], shown: str) -> None:
     """The fields a ``score --benchmark carb`` report must have to be re-derived (exit 2
     when one is missing). The default benchmark's reports have no ``benchmark`` key, so a
-    report naming any other than CaRB's was not written by ``score``."""
-    if report["benchmark"] != "carb":
+    report naming BenchIE's, or none of the registry's, was not written by ``score``."""
+    from benchie_cli.metrics.registry import BENCHMARKS, DEFAULT_BENCHMARK, metric_choice
+
+    benchmark = report["benchmark"]
+    if benchmark not in BENCHMARKS or benchmark == DEFAULT_BENCHMARK:
         raise BenchieError(
-            f"the report names the benchmark {report['benchmark']!r}, which no `benchie "
-            "score` report names (its benchmark key is carb, or absent)",
+            f"the report names the benchmark {benchmark!r}, which no `benchie score` report "
+            f"names (its benchmark key is one of "
+            f"{', '.join(b for b in BENCHMARKS if b != DEFAULT_BENCHMARK)}, or absent)",
             path=shown,
         )
+    try:
+        metric_choice(str(report.get("metric")), benchmark)
+    except ValueError:
+        raise BenchieError(
+            f"the report names the metric {report.get('metric')!r}, which no `benchie score "
+            f"--benchmark {benchmark}` report names",
+            path=shown,
+        ) from None
     try:
         gold, options = report["gold"], report["options"]
         ok = (
@@ -176,7 +197,7 @@ def _check_benchmark_shape(report: dict[str, Any], shown: str) -> None:
         ok = False
     if not ok:
         raise BenchieError(
-            "not a complete `benchie score --benchmark carb` JSON report", path=shown
+            f"not a complete `benchie score --benchmark {benchmark}` JSON report", path=shown
         )
 
 
@@ -243,16 +264,19 @@ def rederive(
                 "a --benchmark carb report is re-derived from the store's CaRB gold "
                 "(gold/carb/); --gold-file does not apply (give --gold-dir)"
             )
+        if report["benchmark"] != "carb":
+            return _rederive_benchmark(report, submissions, gold_dir)
         return _rederive_carb_benchmark(report, submissions, gold_dir)
     metric = report.get("metric", "benchie")
-    if metric in CARB_METRICS:
+    carb_metrics = _carb_metrics(metric) if "metric" in report else None
+    if carb_metrics is not None:
         if gold_file is not None:
             raise BenchieError(
                 f"a --metric {metric} report is re-derived from the store's CaRB reference "
                 "file; --gold-file does not apply (give --gold-dir)"
             )
-        if metric == "carb":
-            return _rederive_carb(report, submissions, gold_dir)
+        if not metric.startswith("benchie"):
+            return _rederive_carb(report, submissions, gold_dir, carb_metrics)
     opts = report["options"]
     options = ScoreOptions(
         opts["lang"],
@@ -282,12 +306,12 @@ def rederive(
         input_format=input_format,
         review=review(resolved.display_path, resolved.sha256, compiled.findings),
     )
-    if metric == "benchie,carb":
+    if carb_metrics is not None:
         from benchie_cli.metrics.carb_report import add_carb
 
         reference = _carb_reference(report, gold_dir)
-        carb_results = _score_carb(systems, submissions, reference, texts)
-        rebuilt = add_carb(rebuilt, reference, carb_results)
+        carb_results = _score_carb(systems, submissions, reference, texts, carb_metrics)
+        rebuilt = add_carb(rebuilt, reference, carb_results, carb_metrics)
     for given, derived in zip(systems, rebuilt["systems"], strict=True):
         derived["file"] = given["file"]
     if "failures" in report:
@@ -310,18 +334,19 @@ def _score_carb(
     submissions: list[str],
     reference: ResolvedGold,
     texts: dict[str, str],
+    metrics: list[str],
 ) -> list[Any]:
     from benchie_cli.metrics.carb_report import load_reference, score_carb
 
     gold = load_reference(reference)
     return [
-        score_carb(path, system["name"], gold, texts)
+        score_carb(path, system["name"], gold, texts, metrics=metrics)
         for system, path in zip(systems, submissions, strict=True)
     ]
 
 
 def _rederive_carb(
-    report: dict[str, Any], submissions: list[str], gold_dir: str | None
+    report: dict[str, Any], submissions: list[str], gold_dir: str | None, metrics: list[str]
 ) -> dict[str, Any]:
     """A ``--metric carb`` report rebuilt: CaRB's gold from the report's gold version, the
     sentence texts from that version's BenchIE gold, each submission read as ``score``
@@ -347,8 +372,9 @@ def _rederive_carb(
     rebuilt = build_carb_report(
         reference,
         resolved,
-        _score_carb(systems, submissions, reference, texts),
+        _score_carb(systems, submissions, reference, texts, metrics),
         input_format=input_format,
+        metrics=metrics,
     )
     for given, derived in zip(systems, rebuilt["systems"], strict=True):
         derived["file"] = given["file"]
@@ -387,14 +413,53 @@ def _rederive_carb_benchmark(
     resolved, sentences = cb.resolve_split(store, version, split)
     extractions = cb.load_gold(resolved)
     ids = cb.sentence_ids(sentences)
+    metrics = report["metric"].split(",")
     results = [
         cb.score_submission(
-            path, system["name"], cb.reader_for(path, input_format), extractions, ids
+            path,
+            system["name"],
+            cb.reader_for(path, input_format),
+            extractions,
+            ids,
+            metrics=metrics,
         )
         for system, path in zip(systems, submissions, strict=True)
     ]
-    rebuilt = cb.build_report(resolved, sentences, split, results, input_format=input_format)
+    rebuilt = cb.build_report(
+        resolved, sentences, split, results, input_format=input_format, metrics=metrics
+    )
     for given, derived in zip(systems, rebuilt["systems"], strict=True):
+        derived["file"] = given["file"]
+    if "failures" in report:
+        rebuilt["failures"] = report["failures"]
+    return rebuilt
+
+
+def _rederive_benchmark(
+    report: dict[str, Any], submissions: list[str], gold_dir: str | None
+) -> dict[str, Any]:
+    """A ``score --benchmark oie2016|reoie2016|wire57`` report rebuilt: the gold of the
+    version and split it names, each file checked against the manifest, and each
+    submission read with the input format the report recorded. A WiRe57 export gives a
+    system per extractor: its file is read once, for the first of them."""
+    from benchie_cli.metrics import benchmarks as bm
+
+    systems, gold = report["systems"], report["gold"]
+    input_format = report["options"].get("input_format", "auto")
+    root, _ = resolve_gold_dir(gold_dir)
+    corpus = bm.load(root, report["benchmark"], gold["version"], gold["split"])
+    runs: list[bm.Run] = []
+    read: set[str] = set()
+    for system, path in zip(systems, submissions, strict=True):
+        if path in read:
+            continue
+        read.add(path)
+        name = system["name"]
+        if report["benchmark"] == "wire57" and "/" in name:
+            name = name.rsplit("/", 1)[0]
+        runs.extend(bm.score_file(corpus, path, name, input_format))
+    rebuilt = bm.build_report(corpus, runs, input_format=input_format)
+    for given, derived in zip(systems, rebuilt["systems"], strict=False):
         derived["file"] = given["file"]
     if "failures" in report:
         rebuilt["failures"] = report["failures"]

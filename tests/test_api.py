@@ -283,7 +283,9 @@ def test_carb_metric_refusals(tiny_gold: Path) -> None:
     assert "use --metric benchie,carb" in info.value.message
     with pytest.raises(
         BenchieError,
-        match=re.escape("unknown metric 'nope' (available: benchie, carb, benchie,carb)"),
+        match=re.escape(
+            "unknown metric 'nope' (available: benchie, carb, carb-ss, oie2016, reoie2016, wire57)"
+        ),
     ):
         api.score(en, "missing.tsv", metric="nope")
     # BenchIE's options are fine where BenchIE's metric runs beside CaRB's

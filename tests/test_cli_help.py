@@ -38,6 +38,9 @@ EXPECTED_COMMANDS = {
     ("platform",),
     ("platform", "score"),
     ("platform", "bundle"),
+    ("benchmark",),
+    ("benchmark", "add"),
+    ("benchmark", "list"),
 }
 
 

@@ -128,9 +128,7 @@ def test_a_warm_cache_says_what_a_cold_run_says(
     assert runs[0] == runs[1]
 
 
-def test_reviewed_errors_of_shipped_gold_are_recorded_not_said(
-    cli: RunCli, tmp_path: Path
-) -> None:
+def test_reviewed_errors_of_shipped_gold_are_recorded_not_said(cli: RunCli, tmp_path: Path) -> None:
     out = tmp_path / "r.json"
     args = ("score", "--strict", "--gold-version", "1.0.0", example("en", "clausie"))
     result = cli(*args, "-o", out)

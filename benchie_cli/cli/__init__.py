@@ -24,6 +24,7 @@ from benchie_cli.textio import abandon_stdout, keep_stderr_past_a_closed_pipe
 #: Every command: its module is imported only when it runs (or for ``--help``).
 COMMANDS = {
     "analyze": "benchie_cli.cli.analyze:analyze",
+    "benchmark": "benchie_cli.cli.benchmark:benchmark",
     "cache": "benchie_cli.cli.cache:cache",
     "convert": "benchie_cli.cli.convert:convert",
     "gold": "benchie_cli.cli.gold:gold",

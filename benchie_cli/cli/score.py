@@ -29,7 +29,15 @@ from benchie_cli.cli.common import (
 from benchie_cli.cli.group import EPILOG_EXIT, set_verdict
 from benchie_cli.errors import BenchieError, ExitCode
 from benchie_cli.gold.store import resolve_gold_dir
-from benchie_cli.metrics.registry import BENCHMARKS, METRIC_CHOICES
+from benchie_cli.metrics.registry import (
+    BENCHMARKS,
+    CARB_FAMILY,
+    DEFAULT_BENCHMARK,
+    METRICS,
+    SPLITS,
+    benchmark_of,
+    metric_choice,
+)
 from benchie_cli.mistakes import CODES as MISTAKE_CODES
 from benchie_cli.textio import STDIN, atomic_write, display_name
 
@@ -94,27 +102,40 @@ if TYPE_CHECKING:
 )
 @click.option(
     "--metric",
-    type=click.Choice(METRIC_CHOICES),
-    default="benchie",
-    show_default=True,
-    help="benchie: BenchIE's metric; carb: CaRB's (English only, against the gold version's "
-    "CaRB reference file; no implicit stripping); benchie,carb: both side by side, ranked "
-    "by BenchIE F1 (README, 'CaRB beside BenchIE').",
+    default=None,
+    metavar="NAME[,NAME...]",
+    help="Metrics, joined by commas, all computed in one pass: "
+    + "; ".join(f"{m.name}: {m.label} ({m.doc})" for m in METRICS.values())
+    + ". benchie,carb puts CaRB's numbers beside BenchIE's (README, 'CaRB beside BenchIE'). "
+    "[default: the benchmark's first; benchie]",
 )
 @click.option(
     "--benchmark",
     type=click.Choice(tuple(BENCHMARKS)),
-    default="benchie",
-    show_default=True,
-    help="benchie: BenchIE's gold; carb: CaRB's own gold (gold/carb/), scored with CaRB's "
-    "metric only; --gold-version then defaults to its latest version (README, 'Gold data "
-    "and versions').",
+    default=None,
+    help="Whose gold: "
+    + "; ".join(
+        f"{b.name}: {b.label} ({', '.join(b.metrics)}"
+        + (", added with `benchie benchmark add`" if b.external else "")
+        + ")"
+        for b in BENCHMARKS.values()
+    )
+    + ". --gold-version then defaults to the benchmark's latest version [default: benchie, "
+    "or the one benchmark whose metric --metric names].",
+)
+@click.option(
+    "--suite",
+    is_flag=True,
+    help="Score one system output (OpenIE 4, OpenIE 5 or CaRB tab: lines name their "
+    "sentence by its text) against every benchmark in the gold store: BenchIE (every facet), "
+    "CaRB (s,m) and (s,s), OIE2016, and Re-OIE2016 and WiRe57 once added; one table, a "
+    "signature per row (docs/suite.md).",
 )
 @click.option(
     "--split",
-    type=click.Choice(BENCHMARKS["carb"].splits),
+    type=click.Choice(SPLITS),
     default=None,
-    help="CaRB's split, with --benchmark carb [default: test].",
+    help="The benchmark's split [default: test for carb, all for oie2016].",
 )
 @input_format_option
 @retokenize_option
@@ -133,8 +154,9 @@ def score(
     jobs: int | None,
     strict: bool,
     expect_gold: str | None,
-    metric: str,
-    benchmark: str,
+    metric: str | None,
+    benchmark: str | None,
+    suite: bool,
     split: str | None,
     input_format: str,
     retokenize: bool,
@@ -158,24 +180,75 @@ def score(
     from benchie_cli.metrics.scoring import SystemResult
 
     fmt = _format(fmt, output)
-    if fmt == "html" and (benchmark != "benchie" or metric != "benchie"):
-        option = "--benchmark carb" if benchmark != "benchie" else f"--metric {metric}"
+    ctx = click.get_current_context()
+    given = {
+        name
+        for name in ctx.params
+        if ctx.get_parameter_source(name) == click.core.ParameterSource.COMMANDLINE
+    }
+    if suite:
+        _score_suite(submissions, given, gold_dir, fmt, output, input_format)
+        return
+    benchmark = benchmark or (benchmark_of(metric) if metric else DEFAULT_BENCHMARK)
+    if metric is None:
+        metric = BENCHMARKS[benchmark].metrics[0]
+    try:
+        metric_choice(metric, benchmark)
+    except ValueError as exc:
+        raise BenchieError(f"--metric: {exc}") from None
+    if fmt == "html" and (benchmark != DEFAULT_BENCHMARK or metric != "benchie"):
+        option = (
+            f"--benchmark {benchmark}" if benchmark != DEFAULT_BENCHMARK else f"--metric {metric}"
+        )
         raise BenchieError(
             f"the html leaderboard page shows BenchIE's metric only; {option} does not apply "
             "(use --format json, table or markdown)"
         )
-    if benchmark == "carb":
-        ctx = click.get_current_context()
-        given = {
-            name
-            for name in ("gold_version", "metric", "lang")
-            if ctx.get_parameter_source(name) == click.core.ParameterSource.COMMANDLINE
-        }
-        if "metric" in given and metric != "carb":
+    if split is not None and split not in BENCHMARKS[benchmark].splits:
+        if benchmark == DEFAULT_BENCHMARK:
+            having = [b.name for b in BENCHMARKS.values() if split in b.splits]
             raise BenchieError(
-                f"--benchmark carb is scored with CaRB's metric only; --metric {metric} "
-                "does not apply (use --metric carb, or leave it out)"
+                f"--split {split} chooses a split of {' or '.join(having)}: it needs "
+                f"--benchmark {having[0]}"
             )
+        raise BenchieError(
+            f"--split {split}: {benchmark} has the splits {', '.join(BENCHMARKS[benchmark].splits)}"
+        )
+    if benchmark not in (DEFAULT_BENCHMARK, "carb"):
+        from benchie_cli.cli.score_benchmark import score_benchmark
+
+        if lang != "en":
+            raise BenchieError(
+                f"--benchmark {benchmark} scores English only; --lang {lang} does not apply"
+            )
+        if gold_file is not None:
+            raise BenchieError(
+                f"--benchmark {benchmark} scores its own gold from the store; --gold-file "
+                "does not apply (give --gold-version)"
+            )
+        api.refuse_benchie_options(
+            f"--benchmark {benchmark}",
+            facet=facet,
+            strip_implicit=strip_implicit,
+            case_sensitive=case_sensitive,
+            retokenize=retokenize,
+            per_sentence=per_sentence,
+        )
+        score_benchmark(
+            benchmark,
+            submissions,
+            gold_version if "gold_version" in given else None,
+            gold_dir,
+            split or BENCHMARKS[benchmark].splits[0],
+            fmt,
+            output,
+            strict,
+            expect_gold,
+            input_format,
+            write_score_report,
+        )
+        return
+    if benchmark == "carb":
         if lang != "en":
             raise BenchieError(
                 f"--benchmark carb scores English only (CaRB's gold); --lang {lang} does not apply"
@@ -203,10 +276,9 @@ def score(
             strict,
             expect_gold,
             input_format,
+            metric.split(","),
         )
         return
-    if split is not None:
-        raise BenchieError("--split chooses CaRB's split: it needs --benchmark carb")
     batch = expand(submissions)
     paths = [s.path for s in batch]
     check_stdin_once(gold_file, paths)
@@ -221,10 +293,12 @@ def score(
         retokenize=retokenize,
         per_sentence=per_sentence,
     )
-    reference = gold.carb_reference if "carb" in metric.split(",") else None
+    chosen = metric.split(",")
+    reference = gold.carb_reference if set(chosen) & set(CARB_FAMILY) else None
     inputs = [*gold.resolved.inputs, *(reference.inputs if reference is not None else [])]
     check_output(output, [*paths, *inputs])
-    pinned = reference if reference is not None and metric == "carb" else gold.resolved
+    # The gold --expect-gold pins: CaRB's reference when CaRB's metrics alone are scored.
+    pinned = reference if reference is not None and "benchie" not in chosen else gold.resolved
     if expected is not None and not pinned.sha256.startswith(expected):
         raise BenchieError(
             f"gold {pinned.display_path} has sha256 {pinned.sha256}, "
@@ -262,7 +336,7 @@ def score(
             sys.exit(int(exc.exit_code))
     if report.failures:
         set_verdict(int(ExitCode.FAILED))
-    _write_score_report(
+    write_score_report(
         report.data,
         fmt,
         output,
@@ -270,6 +344,60 @@ def score(
         [s.result for s in report.systems if isinstance(s, api.Scores)],
     )
     exit_on_failures(len(report.failures), len(batch))
+
+
+#: What ``--suite`` chooses itself: each benchmark's default gold, split and metrics.
+_SUITE_REFUSES = (
+    "metric",
+    "benchmark",
+    "split",
+    "gold_version",
+    "gold_file",
+    "lang",
+    "facet",
+    "strip_implicit",
+    "case_sensitive",
+    "per_sentence",
+    "retokenize",
+    "expect_gold",
+    "jobs",
+    "strict",
+)
+
+
+def _score_suite(
+    submissions: tuple[str, ...],
+    given: set[str],
+    gold_dir: str | None,
+    fmt: str,
+    output: str | None,
+    input_format: str,
+) -> None:
+    """``score --suite FILE``: every benchmark of the store on one system output."""
+    from benchie_cli.metrics import suite
+
+    refused = [f"--{n.replace('_', '-')}" for n in _SUITE_REFUSES if n in given]
+    if refused:
+        raise BenchieError(
+            f"--suite scores each benchmark with its own gold and metrics; {', '.join(refused)} "
+            "does not apply (score one benchmark with --benchmark for that)"
+        )
+    if len(submissions) != 1 or submissions[0] == STDIN:
+        raise BenchieError("--suite scores one system output file (not standard input)")
+    if fmt == "html":
+        raise BenchieError("--suite writes table, markdown or json (not html)")
+    root, _ = resolve_gold_dir(gold_dir)
+    check_output(output, [submissions[0]])
+    report = suite.run(submissions[0], input_format, root)
+    from benchie_cli.report import to_json
+
+    data = {
+        "json": lambda: to_json(report),
+        "table": lambda: suite.to_table(report).encode(),
+        "markdown": lambda: suite.to_markdown(report).encode(),
+    }[fmt]()
+    atomic_write(output or STDIN, data)
+    say_written(output, fmt, f"suite: {len(report['rows'])} row(s)")
 
 
 def _format(fmt: str | None, output: str | None) -> str:
@@ -282,7 +410,7 @@ def _format(fmt: str | None, output: str | None) -> str:
     return "html" if output.lower().endswith((".html", ".htm")) else "json"
 
 
-def _write_score_report(
+def write_score_report(
     report: dict[str, Any],
     fmt: str,
     output: str | None,
@@ -319,8 +447,9 @@ def _score_carb_benchmark(
     strict: bool,
     expect_gold: str | None,
     input_format: str,
+    metrics: list[str],
 ) -> None:
-    """``score --benchmark carb``: CaRB's metric against a split of CaRB's own gold."""
+    """``score --benchmark carb``: CaRB's metrics against a split of CaRB's own gold."""
     from benchie_cli import api
     from benchie_cli.metrics import carb_benchmark as cb
 
@@ -348,7 +477,13 @@ def _score_carb_benchmark(
         try:
             reader = cb.reader_for(submission.path, input_format)
             scored = cb.score_submission(
-                submission.path, submission.name, reader, extractions, ids, strict=strict
+                submission.path,
+                submission.name,
+                reader,
+                extractions,
+                ids,
+                strict=strict,
+                metrics=metrics,
             )
             if scored.outside_sentences:
                 say(
@@ -366,9 +501,15 @@ def _score_carb_benchmark(
     if failures:
         set_verdict(int(ExitCode.FAILED))
     report = cb.build_report(
-        gold, sentences, split, results, failures=failures, input_format=input_format
+        gold,
+        sentences,
+        split,
+        results,
+        failures=failures,
+        input_format=input_format,
+        metrics=metrics,
     )
-    _write_score_report(
+    write_score_report(
         report, fmt, output, f"{len(results)} system(s), CaRB gold {version} ({split})"
     )
     exit_on_failures(len(failures), len(batch))

@@ -59,8 +59,21 @@ SHIPPED_MANIFESTS = {
 SHIPPED_CARB_MANIFESTS = {
     "1.0.0": "77602de653b6d60a4631d1da501239374f4157625f1ad3a3cf8b6b4b7c2bc909",
 }
+#: The same for OIE2016's corpus (``gold/oie2016/<version>``, docs/oie2016.md).
+SHIPPED_OIE2016_MANIFESTS = {
+    "1.0.0": "9116aa51e46d3507aa43b150bbd19ca38064264a1475ef052859e0cb5686d5f1",
+    "2.0.0": "83d51a5bf4f26afdbd3d3d294ef6459aa23855bcde963155bb4b3214e100baee",
+}
 #: The pinned manifests of each benchmark's shipped versions.
-SHIPPED_BY_BENCHMARK = {"benchie": SHIPPED_MANIFESTS, "carb": SHIPPED_CARB_MANIFESTS}
+SHIPPED_BY_BENCHMARK = {
+    "benchie": SHIPPED_MANIFESTS,
+    "carb": SHIPPED_CARB_MANIFESTS,
+    "oie2016": SHIPPED_OIE2016_MANIFESTS,
+    # The external benchmarks a user adds (``benchie benchmark add``, gold/external.py):
+    # not shipped, but the manifest ``add`` writes for the published file is these bytes.
+    "reoie2016": {"1.0.0": "57268d3f1f49609a305856b4dc216a1dd8df3bde546a5f3d9810f82388149842"},
+    "wire57": {"1.0.0": "49085cb885be63b80eb6e6ffc5eb57d724dac1156435ba2c37d2808115d0ea0e"},
+}
 DRAFT = "draft"
 
 #: MAJOR.MINOR.PATCH in ASCII digits; used with ``fullmatch`` (``$`` would allow a newline).

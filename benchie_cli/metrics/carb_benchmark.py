@@ -22,6 +22,7 @@ from __future__ import annotations
 import hashlib
 import io
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -31,8 +32,14 @@ from benchie_cli.batch import Failure
 from benchie_cli.errors import BenchieError, ExitCode
 from benchie_cli.gold.store import GoldStore, ResolvedGold, is_version, version_key
 from benchie_cli.metrics.carb_data import READERS, Extractions
-from benchie_cli.metrics.carb_metric import outside, score
-from benchie_cli.metrics.carb_report import CarbResult, load_reference, score_carb
+from benchie_cli.metrics.carb_metric import outside
+from benchie_cli.metrics.carb_report import (
+    CarbResult,
+    carb_scores,
+    load_reference,
+    score_carb,
+    signature_key,
+)
 from benchie_cli.metrics.registry import BENCHMARKS
 from benchie_cli.mistakes import MistakeCheck
 from benchie_cli.submission import FileFacts
@@ -112,10 +119,16 @@ def reader_for(path: str, input_format: str) -> str:
 
 
 def score_native(
-    path: str, name: str, fmt: str, gold: Extractions, *, strict: bool = False
+    path: str,
+    name: str,
+    fmt: str,
+    gold: Extractions,
+    *,
+    strict: bool = False,
+    metrics: Sequence[str] = ("carb",),
 ) -> CarbResult:
     """A system's own output (``fmt``, a key of :data:`CARB_READERS`) read by CaRB's reader
-    and scored with CaRB's metric; its bytes are read once and hashed."""
+    and scored with each CaRB metric of ``metrics``; its bytes are read once and hashed."""
     shown = display_name(path)
     data = sys.stdin.buffer.read() if path == "-" else read_whole(path, what="submission")
     facts = FileFacts(path, hashlib.sha256(data).hexdigest())
@@ -153,7 +166,7 @@ def score_native(
             path=shown,
             exit_code=ExitCode.FAILED,
         )
-    return CarbResult(name, facts, 0, score(gold, predicted), unaligned)
+    return CarbResult(name, facts, 0, carb_scores(gold, predicted, metrics), unaligned)
 
 
 def score_submission(
@@ -164,6 +177,7 @@ def score_submission(
     ids: dict[str, str],
     *,
     strict: bool = False,
+    metrics: Sequence[str] = ("carb",),
 ) -> CarbResult:
     """One submission in the CLI's format ``fmt`` (see :func:`reader_for`). A BenchIE TSV
     file gets the likely-mistake checks of ``--metric carb`` (a native output read as TSV,
@@ -178,14 +192,15 @@ def score_submission(
             strict=strict,
             check=MistakeCheck("en", ids),
             misread=MISREAD_IDS,
+            metrics=metrics,
         )
-    return score_native(path, name, fmt, gold, strict=strict)
+    return score_native(path, name, fmt, gold, strict=strict, metrics=metrics)
 
 
-def signature(gold: ResolvedGold, split: str) -> str:
+def signature(gold: ResolvedGold, split: str, metric: str = "carb") -> str:
     """What the numbers depend on: benchmark, split, metric, version and the gold's hash."""
     return (
-        f"benchie|benchmark:carb|split:{split}|metric:carb"
+        f"benchie|benchmark:carb|split:{split}|metric:{metric}"
         f"|gold:{gold.version}@{gold.sha256[:12]}|v:{__version__}"
     )
 
@@ -198,16 +213,20 @@ def build_report(
     *,
     failures: list[Failure] | None = None,
     input_format: str = "auto",
+    metrics: Sequence[str] = ("carb",),
 ) -> dict[str, Any]:
     """The report: as ``--metric carb``'s (``carb_report.build_carb_report``, so its
-    table and markdown views apply), naming the benchmark and the split."""
+    table and markdown views apply), naming the benchmark and the split; one object and
+    one signature per metric of ``metrics`` (``carb``, ``carb-ss``), ranked by the first."""
     f1s = [r.result.optimal[2] for r in results]
+    choice = ",".join(metrics)
     report: dict[str, Any] = {
         "schema": 1,
         "benchie_version": __version__,
         "benchmark": "carb",
-        "metric": "carb",
-        "signature": signature(gold, split),
+        "metric": choice,
+        "signature": signature(gold, split, metrics[0]),
+        **{signature_key(m): signature(gold, split, m) for m in metrics[1:]},
         "gold": {
             "benchmark": "carb",
             "version": gold.version,
@@ -219,7 +238,7 @@ def build_report(
         "options": {
             "benchmark": "carb",
             "split": split,
-            "metric": "carb",
+            "metric": choice,
             **({"input_format": input_format} if input_format != "auto" else {}),
         },
         "systems": [
@@ -231,7 +250,7 @@ def build_report(
                 "lines": r.facts.lines,
                 "extractions": r.facts.extractions,
                 "unknown_sentence_ids": r.unknown,
-                "carb": r.as_json(),
+                **{m: r.as_json(m) for m in metrics},
             }
             for r, f1 in zip(results, f1s, strict=True)
         ],

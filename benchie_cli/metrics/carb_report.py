@@ -24,7 +24,7 @@ imports them, nor ``analyze`` without a CaRB reference.
 from __future__ import annotations
 
 import io
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,6 +34,7 @@ from benchie_cli.errors import BenchieError, Diagnostic, ExitCode
 from benchie_cli.gold.store import ResolvedGold
 from benchie_cli.metrics.carb_data import Extractions, from_submission, read_gold
 from benchie_cli.metrics.carb_metric import CarbScore, score
+from benchie_cli.metrics.registry import METRICS
 from benchie_cli.mistakes import (
     Finding,
     MistakeCheck,
@@ -51,8 +52,13 @@ from benchie_cli.tokens import ImplicitTest, language_hint, mostly_implicit
 CARB_REFERENCE = "carb_explicit.txt"
 #: The languages with CaRB gold: CaRB annotated English sentences only.
 CARB_LANGUAGES = ("en",)
-#: ``--metric`` values; ``benchie`` is the default and the only one without a ``metric`` key.
-METRICS = ("benchie", "carb", "benchie,carb")
+
+
+def carb_scores(
+    gold: Extractions, predicted: Extractions, metrics: Sequence[str]
+) -> dict[str, CarbScore]:
+    """Each CaRB metric of ``metrics`` (``carb``, ``carb-ss``) of one reading of a file."""
+    return {m: score(gold, predicted, single=m == "carb-ss") for m in metrics}
 
 
 def check_language(lang: str) -> None:
@@ -83,7 +89,8 @@ class CarbResult:
     #: Extractions whose sentence id is not in the gold: left out, as CaRB leaves out
     #: sentences it cannot place.
     unknown: int
-    result: CarbScore
+    #: The score under each CaRB metric asked for (``carb``, ``carb-ss``), in that order.
+    scores: Mapping[str, CarbScore]
     #: Sentences of a native file that are not the benchmark's (CaRB uses only their
     #: confidences, as thresholds): said on stderr, an error under --strict.
     outside_sentences: int = 0
@@ -92,16 +99,22 @@ class CarbResult:
     #: Extractions with words their sentence lacks (CaRB scores them all the same).
     implicit: int = 0
 
-    def as_json(self) -> dict[str, Any]:
-        """The ``carb`` object of a report's system: P, R, F1 at CaRB's optimum, the AUC
-        and the number of points of the curve, unrounded."""
-        p, r, f1 = self.result.optimal
+    @property
+    def result(self) -> CarbScore:
+        """The score under the first metric asked for (what ranks the systems)."""
+        return next(iter(self.scores.values()))
+
+    def as_json(self, metric: str = "carb") -> dict[str, Any]:
+        """The ``carb`` (or ``carb-ss``) object of a report's system: P, R, F1 at CaRB's
+        optimum, the AUC and the number of points of the curve, unrounded."""
+        result = self.scores[metric]
+        p, r, f1 = result.optimal
         return {
             "precision": p,
             "recall": r,
             "f1": f1,
-            "auc": self.result.auc,
-            "points": len(self.result.curve),
+            "auc": result.auc,
+            "points": len(result.curve),
         }
 
 
@@ -114,8 +127,10 @@ def score_carb(
     strict: bool = False,
     check: MistakeCheck | None = None,
     misread: str | None = None,
+    metrics: Sequence[str] = ("carb",),
 ) -> CarbResult:
-    """Score the BenchIE TSV submission at ``path`` with CaRB's metric against ``gold``.
+    """Score the BenchIE TSV submission at ``path`` with CaRB's metric against ``gold``
+    (each of ``metrics``: ``carb``, ``carb-ss``; the file is read once).
 
     An unusable line is an error (exit 2), as for BenchIE's metric; under ``strict`` so is
     a warning, a likely mistake, an extraction of an unknown sentence id, or a file most of
@@ -182,17 +197,22 @@ def score_carb(
             raise BenchieError(
                 f"{hint} (an error under --strict)", path=shown, exit_code=ExitCode.FAILED
             )
-    scored = score(gold, from_submission(known, texts))
+    scored = carb_scores(gold, from_submission(known, texts), metrics)
     return CarbResult(name, facts, unknown, scored, findings=findings, implicit=implicit)
 
 
-def carb_signature(reference: ResolvedGold) -> str:
+def carb_signature(reference: ResolvedGold, metric: str = "carb") -> str:
     """The signature of CaRB's numbers: the metric, the gold version and the reference
     file's sha256 (12 hex digits). Nothing else can change them: no option applies."""
     return (
-        f"benchie|lang:{reference.language}|metric:carb"
+        f"benchie|lang:{reference.language}|metric:{metric}"
         f"|gold:{reference.version}@{reference.sha256[:12]}|v:{__version__}"
     )
+
+
+def signature_key(metric: str) -> str:
+    """The report key of the signature of a metric after the first (``carb_signature``)."""
+    return f"{metric}_signature"
 
 
 def _ranks(f1s: list[float]) -> list[int]:
@@ -206,14 +226,18 @@ def build_carb_report(
     *,
     failures: list[Failure] | None = None,
     input_format: str = "auto",
+    metrics: Sequence[str] = ("carb",),
 ) -> dict[str, Any]:
-    """The CaRB-only report: systems in the order given, ranked by CaRB's F1. ``gold`` is
+    """The CaRB-only report: systems in the order given, ranked by the first metric's F1
+    (``metrics``: ``carb``, ``carb-ss`` or both), each metric's signature. ``gold`` is
     the BenchIE gold whose sentence texts placed the submissions' lines."""
+    choice = ",".join(metrics)
     report: dict[str, Any] = {
         "schema": 1,
         "benchie_version": __version__,
-        "metric": "carb",
-        "signature": carb_signature(reference),
+        "metric": choice,
+        "signature": carb_signature(reference, metrics[0]),
+        **{signature_key(m): carb_signature(reference, m) for m in metrics[1:]},
         "gold": {
             "version": reference.version,
             "language": reference.language,
@@ -222,7 +246,7 @@ def build_carb_report(
         },
         "options": {
             "lang": reference.language,
-            "metric": "carb",
+            "metric": choice,
             **({"input_format": input_format} if input_format != "auto" else {}),
         },
         "systems": [
@@ -234,7 +258,7 @@ def build_carb_report(
                 "lines": r.facts.lines,
                 "extractions": r.facts.extractions,
                 "unknown_sentence_ids": r.unknown,
-                "carb": r.as_json(),
+                **{m: r.as_json(m) for m in metrics},
             }
             for r, rank in zip(results, _ranks([r.result.optimal[2] for r in results]), strict=True)
         ],
@@ -244,11 +268,14 @@ def build_carb_report(
     return report
 
 
-def carb_object(result: CarbResult, benchie: Mapping[str, Any]) -> dict[str, Any]:
-    """A system's ``carb`` object beside BenchIE's numbers: :meth:`CarbResult.as_json` and
-    its ``difference`` CaRB - BenchIE for P, R and F1 (``benchie`` holds BenchIE's
-    ``precision``, ``recall`` and ``f1``), so that every report shows the same numbers."""
-    numbers = result.as_json()
+def carb_object(
+    result: CarbResult, benchie: Mapping[str, Any], metric: str = "carb"
+) -> dict[str, Any]:
+    """A system's ``carb`` (or ``carb-ss``) object beside BenchIE's numbers:
+    :meth:`CarbResult.as_json` and its ``difference`` CaRB - BenchIE for P, R and F1
+    (``benchie`` holds BenchIE's ``precision``, ``recall`` and ``f1``), so that every
+    report shows the same numbers."""
+    numbers = result.as_json(metric)
     numbers["difference"] = {k: numbers[k] - benchie[k] for k in ("precision", "recall", "f1")}
     return numbers
 
@@ -260,24 +287,30 @@ def reference_json(reference: ResolvedGold) -> dict[str, str]:
 
 
 def add_carb(
-    report: dict[str, Any], reference: ResolvedGold, results: list[CarbResult]
+    report: dict[str, Any],
+    reference: ResolvedGold,
+    results: list[CarbResult],
+    metrics: Sequence[str] = ("carb",),
 ) -> dict[str, Any]:
     """The side-by-side report: BenchIE's ``report`` (of the same systems, in the same
-    order) with the metric named, CaRB's signature after BenchIE's, the reference file in
-    ``gold``, and per system a ``carb`` object whose ``difference`` is CaRB - BenchIE."""
+    order) with the metric named, each CaRB metric's signature after BenchIE's, the
+    reference file in ``gold``, and per system an object per CaRB metric (``carb``,
+    ``carb-ss``) whose ``difference`` is CaRB - BenchIE."""
+    choice = ",".join(["benchie", *metrics])
     out: dict[str, Any] = {}
     for key, value in report.items():
         if key == "signature":
-            out["metric"] = "benchie,carb"
+            out["metric"] = choice
             out["signature"] = value
-            out["carb_signature"] = carb_signature(reference)
+            for m in metrics:
+                out[signature_key(m)] = carb_signature(reference, m)
         elif key == "gold":
             out["gold"] = {**value, "carb_reference": reference_json(reference)}
         elif key == "options":
-            out["options"] = {**value, "metric": "benchie,carb"}
+            out["options"] = {**value, "metric": choice}
         elif key == "systems":
             out["systems"] = [
-                {**system, "carb": carb_object(carb, system)}
+                {**system, **{m: carb_object(carb, system, m) for m in metrics}}
                 for system, carb in zip(value, results, strict=True)
             ]
         else:
@@ -311,40 +344,88 @@ _BOTH_COLUMNS = ("#", *SIDE_BY_SIDE_COLUMNS)
 SIDE_BY_SIDE_NOTE = "diff = CaRB - BenchIE"
 
 
-def side_by_side_cells(benchie: Mapping[str, Any], carb: Mapping[str, Any]) -> list[str]:
+def side_by_side_cells(
+    benchie: Mapping[str, Any], carb: Mapping[str, Any] | Sequence[Mapping[str, Any]]
+) -> list[str]:
     """The side-by-side row after the system's name: BenchIE's P, R and F1 (``benchie``),
-    CaRB's (a ``carb`` object) and the signed difference, to four decimals."""
+    then for each CaRB object (``carb``, ``carb-ss``) its P, R, F1 and the signed
+    differences from BenchIE's, to four decimals."""
     keys = ("precision", "recall", "f1")
+    objects = [carb] if isinstance(carb, Mapping) else list(carb)
     return [
         *(f"{benchie[k]:.4f}" for k in keys),
-        *(f"{carb[k]:.4f}" for k in keys),
-        *(f"{carb['difference'][k]:+.4f}" for k in keys),
+        *(
+            cell
+            for o in objects
+            for cell in (
+                *(f"{o[k]:.4f}" for k in keys),
+                *(f"{o['difference'][k]:+.4f}" for k in keys),
+            )
+        ),
     ]
 
 
+def _carb_metrics(report: dict[str, Any]) -> list[str]:
+    """The CaRB metrics of a report, in its order (``benchie`` left out)."""
+    return [m for m in str(report["metric"]).split(",") if m != "benchie"]
+
+
+def _labelled(columns: Sequence[str], metric: str) -> list[str]:
+    label = METRICS[metric].label
+    return [f"{label} {c}" for c in columns]
+
+
 def _rows(report: dict[str, Any]) -> tuple[tuple[str, ...], list[list[str]]]:
-    if report["metric"] == "carb":
-        return _CARB_COLUMNS, [
+    metrics = _carb_metrics(report)
+    columns: tuple[str, ...]
+    if not report["metric"].startswith("benchie"):
+        if len(metrics) == 1:  # the columns of CaRB alone, whichever variant
+            columns = _CARB_COLUMNS
+        else:
+            per = ("P", "R", "F1", "AUC", "points")
+            columns = ("#", "system", *(c for m in metrics for c in _labelled(per, m)))
+            columns = (*columns, "extractions")
+        return columns, [
             [
                 str(s["rank"]),
                 s["name"],
-                f"{s['carb']['precision']:.4f}",
-                f"{s['carb']['recall']:.4f}",
-                f"{s['carb']['f1']:.4f}",
-                f"{s['carb']['auc']:.4f}",
-                str(s["carb"]["points"]),
+                *(
+                    cell
+                    for m in metrics
+                    for cell in (
+                        f"{s[m]['precision']:.4f}",
+                        f"{s[m]['recall']:.4f}",
+                        f"{s[m]['f1']:.4f}",
+                        f"{s[m]['auc']:.4f}",
+                        str(s[m]["points"]),
+                    )
+                ),
                 str(s["extractions"]),
             ]
             for s in _leaderboard(report)
         ]
-    return _BOTH_COLUMNS, [
-        [str(s["rank"]), s["name"], *side_by_side_cells(s, s["carb"])] for s in _leaderboard(report)
+    if metrics == ["carb"]:
+        columns = _BOTH_COLUMNS
+    else:
+        per3 = ("P", "R", "F1")
+        columns = (
+            "#",
+            "system",
+            *SIDE_BY_SIDE_COLUMNS[1:4],
+            *(c for m in metrics for c in (*_labelled(per3, m), "diff P", "diff R", "diff F1")),
+        )
+    return columns, [
+        [str(s["rank"]), s["name"], *side_by_side_cells(s, [s[m] for m in metrics])]
+        for s in _leaderboard(report)
     ]
 
 
 def _signatures(report: dict[str, Any]) -> list[str]:
-    second = [report["carb_signature"]] if "carb_signature" in report else []
-    return [report["signature"], *second]
+    """The report's signatures: BenchIE's (or the first CaRB metric's), then each other
+    metric's."""
+    metrics = _carb_metrics(report)
+    others = metrics if report["metric"].startswith("benchie") else metrics[1:]
+    return [report["signature"], *(report[signature_key(m)] for m in others)]
 
 
 def _failure_lines(report: dict[str, Any]) -> list[str]:
@@ -356,7 +437,7 @@ def to_table(report: dict[str, Any]) -> str:
     columns, rows = _rows(report)
     lines = render([list(columns), *rows], [0, *range(2, len(columns))])
     lines.extend(_failure_lines(report))
-    if report["metric"] != "carb":
+    if report["metric"].startswith("benchie"):
         lines.append(SIDE_BY_SIDE_NOTE)
     lines.append("")
     lines.extend(_signatures(report))
@@ -373,7 +454,7 @@ def to_markdown(report: dict[str, Any]) -> str:
     lines += ["| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |" for row in rows]
     if report.get("failures"):
         lines += ["", *(f"- {line}" for line in _failure_lines(report))]
-    if report["metric"] != "carb":
+    if report["metric"].startswith("benchie"):
         lines += ["", SIDE_BY_SIDE_NOTE]
     for signature in _signatures(report):
         lines += ["", f"`{signature}`"]

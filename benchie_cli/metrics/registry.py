@@ -101,14 +101,17 @@ class Metric:
     label: str
     #: The languages it has gold for (None: every language of the gold store).
     languages: tuple[str, ...] | None
-    #: The reference file of a store version it scores against (``<lang>/reference/NAME``),
-    #: or None for BenchIE's metric, which scores against the facet's gold file.
+    #: The reference file of a BenchIE store version it scores against
+    #: (``<lang>/reference/NAME``), or None: BenchIE's metric scores the facet's gold file,
+    #: the other benchmarks' metrics their own gold only.
     reference: str | None
     #: Whether the BenchIE options (facets, implicit stripping, case, --retokenize,
     #: --per-sentence) apply to it.
     benchie_options: bool
     #: The page of docs/ that defines it.
     doc: str
+    #: The original scorer it reproduces, as its signature's ``metric:`` names it.
+    original: str = ""
 
 
 METRICS: dict[str, Metric] = {
@@ -116,20 +119,21 @@ METRICS: dict[str, Metric] = {
     for m in (
         Metric("benchie", "BenchIE", None, None, True, "docs/metric.md"),
         Metric("carb", "CaRB", ("en",), "carb_explicit.txt", False, "docs/carb.md"),
+        Metric("carb-ss", "CaRB (s,s)", ("en",), "carb_explicit.txt", False, "docs/carb.md"),
+        Metric("oie2016", "OIE2016", ("en",), None, False, "docs/oie2016.md"),
+        Metric("reoie2016", "Re-OIE2016", ("en",), None, False, "docs/reoie2016.md"),
+        Metric("wire57", "WiRe57", ("en",), None, False, "docs/wire57.md"),
     )
 }
 #: The metric of a report without a ``metric`` key (every report before ``--metric``).
 DEFAULT_METRIC = "benchie"
-#: ``--metric`` values: each metric alone, and BenchIE's beside each other one (the BenchIE
-#: paper's Table 5 view: the report is BenchIE's, with the other metric's numbers added).
-METRIC_CHOICES = (
-    *METRICS,
-    *(f"{DEFAULT_METRIC},{m}" for m in METRICS if m != DEFAULT_METRIC),
-)
+#: The metrics CaRB's scorer computes (the default and OpenIE6's ``--single_match``): one
+#: reading of a file gives both.
+CARB_FAMILY = ("carb", "carb-ss")
 
 
 def metrics_of(choice: str) -> tuple[Metric, ...]:
-    """The metrics of a ``--metric`` value, BenchIE's first when it is there."""
+    """The metrics of a ``--metric`` value (names joined by commas), in the order given."""
     return tuple(METRICS[name] for name in choice.split(","))
 
 
@@ -142,18 +146,67 @@ class Benchmark:
     label: str
     #: Its directory under the gold store's root ("" for BenchIE's, the store itself).
     store_dir: str
-    #: The ``--metric`` values it is scored with; the first is its default.
+    #: The metrics it is scored with; the first is its default.
     metrics: tuple[str, ...]
     #: Its splits, the default first (none: one gold per language).
     splits: tuple[str, ...] = ()
+    #: Whether its gold is not shipped (no licence to redistribute it): the user adds the
+    #: published file with ``benchie benchmark add`` (docs/gold-store.md).
+    external: bool = False
 
 
 BENCHMARKS: dict[str, Benchmark] = {
     b.name: b
     for b in (
-        Benchmark("benchie", "BenchIE", "", METRIC_CHOICES),
-        Benchmark("carb", "CaRB", "carb", ("carb",), ("test", "dev")),
+        Benchmark("benchie", "BenchIE", "", ("benchie", *CARB_FAMILY)),
+        Benchmark("carb", "CaRB", "carb", CARB_FAMILY, ("test", "dev")),
+        Benchmark("oie2016", "OIE2016", "oie2016", ("oie2016",), ("all", "test", "dev", "train")),
+        Benchmark("reoie2016", "Re-OIE2016", "reoie2016", ("reoie2016",), ("test",), True),
+        Benchmark("wire57", "WiRe57", "wire57", ("wire57",), ("test",), True),
     )
 }
 #: The benchmark of a report without a ``benchmark`` key.
 DEFAULT_BENCHMARK = "benchie"
+#: Every split name of every benchmark (``--split``'s choices; each benchmark checks its own).
+SPLITS = tuple(dict.fromkeys(s for b in BENCHMARKS.values() for s in b.splits))
+
+
+def metric_choice(choice: str, benchmark: str) -> str:
+    """``choice`` (``--metric``: metric names joined by commas) checked against
+    ``benchmark``'s metrics; the message of a bad one names what is available. Returns it
+    unchanged; raises ``ValueError`` with the message."""
+    names = choice.split(",")
+    allowed = BENCHMARKS[benchmark].metrics
+    for name in names:
+        if name not in METRICS:
+            raise ValueError(f"unknown metric {name!r} (available: {', '.join(METRICS)})")
+        if name not in allowed:
+            home = [b.name for b in BENCHMARKS.values() if name in b.metrics]
+            if benchmark == DEFAULT_BENCHMARK:
+                raise ValueError(
+                    f"metric {name!r} scores against {BENCHMARKS[home[0]].label}'s own gold: "
+                    f"give --benchmark {home[0]} (BenchIE's gold has: {', '.join(allowed)})"
+                )
+            raise ValueError(
+                f"--benchmark {benchmark} is scored with {BENCHMARKS[benchmark].label}'s "
+                f"metric only ({' or '.join(allowed)}); {name} does not apply"
+            )
+    if len(set(names)) != len(names):
+        raise ValueError(f"a metric is named twice in {choice!r}")
+    return choice
+
+
+def benchmark_of(choice: str) -> str:
+    """The benchmark a ``--metric`` value implies when ``--benchmark`` is not given:
+    BenchIE's, unless every metric named belongs to one other benchmark only
+    (``--metric oie2016`` scores against OIE2016's corpus)."""
+    homes = [
+        {b.name for b in BENCHMARKS.values() if name in b.metrics}
+        for name in choice.split(",")
+        if name in METRICS
+    ]
+    if homes and all(DEFAULT_BENCHMARK not in h for h in homes):
+        common = set.intersection(*homes)
+        if len(common) == 1:
+            return common.pop()
+    return DEFAULT_BENCHMARK

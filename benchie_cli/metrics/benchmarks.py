@@ -1,0 +1,571 @@
+"""``score --benchmark oie2016|reoie2016|wire57``: the other benchmarks papers report, each
+scored exactly as its original scorer scores it (docs/oie2016.md, docs/reoie2016.md,
+docs/wire57.md), against its own gold in the store, with one report shape.
+
+Each benchmark is one entry of :data:`CORPORA`: where its gold lies in the store, how its
+files are read, which input formats its submissions come in, how one file is scored. The
+gold's bytes are read once, hashed and checked against the version's manifest
+(:meth:`GoldStore.listed`), and parsed from those bytes; so is each submission. A
+submission none of whose sentences is the split's is refused (exit 2): the original scorer
+would print a number for it, of nothing.
+
+Reports name the benchmark, split, metric, version and the gold's sha256 (OIE2016's split
+``all`` is dev, train and test concatenated as upstream's ``all.oie``: its sha256 is that of
+the concatenation, which equals upstream's file). Each system has an object keyed by the
+metric with the original's numbers, unrounded, and is ranked by its F1.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import re
+import sys
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from benchie_cli import __version__
+from benchie_cli.batch import Failure
+from benchie_cli.errors import BenchieError, ExitCode
+from benchie_cli.gold.store import GoldStore, ResolvedGold, is_version, version_key
+from benchie_cli.metrics.registry import BENCHMARKS
+from benchie_cli.submission import FileFacts
+from benchie_cli.tables import render
+from benchie_cli.textio import display_name, read_whole
+
+#: One extraction as the tab formats hold it, for :func:`score_texts` (the suite).
+TextExtractions = Mapping[str, Sequence[tuple[str, tuple[str, ...], float]]]
+
+
+@dataclass(frozen=True, slots=True)
+class Corpus:
+    """A benchmark's gold for one version and split, read and checked."""
+
+    benchmark: str
+    version: str
+    split: str
+    #: The gold files, in the order they are read (OIE2016's ``all``: dev, train, test).
+    files: tuple[ResolvedGold, ...]
+    #: The parsed gold (each benchmark's own model).
+    gold: Any
+    #: OIE2016's input sentences (ReVerb's output numbers them), else empty.
+    sentences: tuple[str, ...] = ()
+
+    @property
+    def metric(self) -> str:
+        return BENCHMARKS[self.benchmark].metrics[0]
+
+    @property
+    def sha256(self) -> str:
+        """The sha256 of the gold's bytes: the file's, or that of the files concatenated."""
+        if len(self.files) == 1:
+            return self.files[0].sha256
+        digest = hashlib.sha256()
+        for f in self.files:
+            digest.update(f.data)
+        return digest.hexdigest()
+
+    @property
+    def inputs(self) -> list[Path]:
+        return [p for f in self.files for p in f.inputs]
+
+
+class Scored(NamedTuple):
+    """What scoring one file's extractions gives, before it becomes a :class:`Run`."""
+
+    extractions: int
+    numbers: dict[str, Any]
+    outside: int
+
+
+Loader = Callable[[GoldStore, str, str], Corpus]
+
+
+class Run(NamedTuple):
+    """One system scored: its file and the metric's numbers (``precision``, ``recall``,
+    ``f1``, and ``auc`` for a curve)."""
+
+    name: str
+    facts: FileFacts
+    numbers: dict[str, Any]
+    #: Sentences of the file that are not the split's: the original ignores them.
+    outside: int = 0
+
+
+# --------------------------------------------------------------------------- the store
+
+
+def store(root: Path, benchmark: str) -> GoldStore:
+    """The benchmark's part of the gold directory ``root``."""
+    return GoldStore(root / BENCHMARKS[benchmark].store_dir, benchmark=benchmark)
+
+
+def missing(benchmark: str) -> str:
+    """Why a benchmark's gold is absent, and how to get it."""
+    if BENCHMARKS[benchmark].external:
+        from benchie_cli.gold.external import missing_message
+
+        return missing_message(benchmark)
+    return (
+        f"no {BENCHMARKS[benchmark].label} gold in the store: get it with `dvc pull` in a "
+        "checkout, or point --gold-dir at a gold directory that has it"
+    )
+
+
+def latest_version(gold: GoldStore) -> str:
+    """The newest released version, the default of ``--gold-version``."""
+    versions = gold.versions()
+    released = [v for v in versions if gold.manifest(v).released]
+    return max(released or versions, key=version_key)
+
+
+def load(root: Path, benchmark: str, version: str | None, split: str) -> Corpus:
+    """The benchmark's gold of ``version`` (default: the latest) and ``split``."""
+    gold_store = store(root, benchmark)
+    if not gold_store.root.is_dir() or (version is None and not gold_store.versions()):
+        raise BenchieError(missing(benchmark))
+    version = version or latest_version(gold_store)
+    if not is_version(version):
+        raise BenchieError(f"--gold-version: {version!r} is not a version (MAJOR.MINOR.PATCH)")
+    return CORPORA[benchmark].load(gold_store, version, split)
+
+
+# --------------------------------------------------------------------------- reading
+
+
+def _text(data: bytes, shown: str) -> str:
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise BenchieError(f"not UTF-8 ({exc})", path=shown) from None
+
+
+_LOCATED = re.compile(r"(.+?):(\d+): (.*)", re.DOTALL)
+
+
+def _located(exc: Exception) -> BenchieError:
+    """A reader's ``PATH:LINE: message`` (or ``PATH: message``) as a :class:`BenchieError`."""
+    text = str(exc)
+    m = _LOCATED.fullmatch(text)
+    if m:
+        return BenchieError(m.group(3), path=m.group(1), line=int(m.group(2)))
+    path, sep, message = text.partition(": ")
+    return BenchieError(message, path=path) if sep else BenchieError(text)
+
+
+def read_submission(path: str) -> tuple[FileFacts, bytes]:
+    """A submission's bytes, read once (``-``: standard input), and their facts."""
+    data = sys.stdin.buffer.read() if path == "-" else read_whole(path, what="submission")
+    facts = FileFacts(path, hashlib.sha256(data).hexdigest())
+    if path.endswith(".gz"):
+        import gzip
+
+        data = gzip.decompress(data)
+    return facts, data
+
+
+def _none_known(shown: str, corpus: Corpus, count: int) -> BenchieError:
+    return BenchieError(
+        f"none of its {count:,} sentence(s) is a sentence of {BENCHMARKS[corpus.benchmark].label}"
+        f"'s {corpus.split} split: another split (--split), format (--input-format) or file",
+        path=shown,
+    )
+
+
+# --------------------------------------------------------------------------- OIE2016
+
+
+def _oie2016_load(gold_store: GoldStore, version: str, split: str) -> Corpus:
+    from benchie_cli.metrics import oie2016_data as data
+
+    splits = ("dev", "train", "test") if split == "all" else (split,)
+    files = tuple(gold_store.listed(version, "gold", s) for s in splits)
+    gold: data.Extractions = {}
+    for f in files:
+        part = data.read_gold(data.split_lines(f.data), f.display_path)
+        for text, extractions in part.items():
+            gold.setdefault(text, []).extend(extractions)
+    raw = gold_store.listed(version, "sentences", "all")
+    sentences = tuple(line.strip(data.WHITESPACE) for line in data.split_lines(raw.data))
+    return Corpus("oie2016", version, split, files, gold, sentences)
+
+
+#: Input formats (``--input-format``) OIE2016's readers read, and the reader of each.
+OIE2016_FORMATS = {
+    "clausie": "clausie",
+    "openie4": "openie4",
+    "props": "props",
+    "reverb": "reverb",
+    "ollie": "ollie",
+    "stanford": "stanford",
+    "carb": "tabbed",
+}
+
+
+def _oie2016_score(corpus: Corpus, data: bytes, shown: str, fmt: str) -> Scored:
+    from benchie_cli.metrics import oie2016_data as od
+
+    reader = OIE2016_FORMATS[fmt]
+    lines = od.split_lines(data)
+    if reader == "reverb":
+        predicted = od.read_reverb(lines, shown, sentences=corpus.sentences)
+    else:
+        predicted = od.READERS[reader](lines, shown)
+    return _oie2016_numbers(corpus, predicted, shown)
+
+
+def _oie2016_numbers(corpus: Corpus, predicted: Mapping[str, Any], shown: str) -> Scored:
+    from benchie_cli.metrics import oie2016
+
+    if not predicted:
+        raise BenchieError(
+            "no extraction read: an empty file, or another format (--input-format)", path=shown
+        )
+    keys = oie2016.group(dict(predicted)).keys()
+    outside = len(keys - oie2016.group(corpus.gold).keys())
+    if outside == len(keys):
+        raise _none_known(shown, corpus, len(predicted))
+    numbers = oie2016.to_json(oie2016.score(corpus.gold, dict(predicted)))
+    return Scored(sum(len(v) for v in predicted.values()), numbers, outside)
+
+
+def _oie2016_texts(corpus: Corpus, texts: TextExtractions, shown: str) -> dict[str, Any]:
+    from benchie_cli.metrics.oie2016_data import Extraction
+
+    predicted = {t: [Extraction(p, a, c) for p, a, c in xs] for t, xs in texts.items()}
+    return _oie2016_numbers(corpus, predicted, shown).numbers
+
+
+# --------------------------------------------------------------------------- Re-OIE2016
+
+
+def _single_file_load(benchmark: str, read: Callable[[str, str], Any]) -> Loader:
+    def load(gold_store: GoldStore, version: str, split: str) -> Corpus:
+        f = gold_store.listed(version, "gold", split)
+        try:
+            gold = read(f.display_path, _text(f.data, f.display_path))
+        except ValueError as exc:
+            raise _located(exc) from None
+        return Corpus(benchmark, version, split, (f,), gold)
+
+    return load
+
+
+def _reoie2016_read(path: str, text: str) -> Any:
+    from benchie_cli.metrics import reoie2016
+
+    return reoie2016.read_gold_json(path, text)
+
+
+def _reoie2016_numbers(corpus: Corpus, predicted: Mapping[str, Any], shown: str) -> Scored:
+    from benchie_cli.metrics import reoie2016
+
+    if not predicted:
+        raise BenchieError(
+            "no extraction read: an empty file, or another format (--input-format)", path=shown
+        )
+    keys = reoie2016.group(dict(predicted)).keys()
+    outside = len(keys - reoie2016.group(corpus.gold).keys())
+    if outside == len(keys):
+        raise _none_known(shown, corpus, len(predicted))
+    numbers = reoie2016.to_json(reoie2016.score(corpus.gold, dict(predicted)))
+    return Scored(sum(len(v) for v in predicted.values()), numbers, outside)
+
+
+def _reoie2016_score(corpus: Corpus, data: bytes, shown: str, fmt: str) -> Scored:
+    from benchie_cli.metrics import reoie2016
+
+    try:
+        predicted = reoie2016.read_system(shown, _text(data, shown))
+    except ValueError as exc:
+        raise _located(exc) from None
+    return _reoie2016_numbers(corpus, predicted, shown)
+
+
+def _reoie2016_texts(corpus: Corpus, texts: TextExtractions, shown: str) -> dict[str, Any]:
+    from benchie_cli.metrics.reoie2016 import Extraction
+
+    predicted = {t: [Extraction(p, a, c) for p, a, c in xs] for t, xs in texts.items()}
+    return _reoie2016_numbers(corpus, predicted, shown).numbers
+
+
+# --------------------------------------------------------------------------- WiRe57
+
+
+def _wire57_read(path: str, text: str) -> Any:
+    from benchie_cli.metrics import wire57
+
+    return wire57.read_reference(path, text)
+
+
+def _wire57_runs(corpus: Corpus, data: bytes, shown: str, name: str, facts: FileFacts) -> list[Run]:
+    """Every system of a WiRe57 export, a run each (``NAME/system`` when several)."""
+    from benchie_cli.metrics import wire57
+
+    try:
+        export = wire57.read_export(shown, _text(data, shown))
+        systems = wire57.by_system(corpus.gold, export)
+    except ValueError as exc:
+        raise _located(exc) from None
+    if not systems:
+        raise BenchieError("no system's tuple in the export", path=shown)
+    runs = []
+    for system, predictions in systems.items():
+        try:
+            numbers = wire57.to_json(wire57.system_score(corpus.gold, predictions))
+        except ValueError as exc:
+            raise BenchieError(f"{system}: {exc}", path=shown) from None
+        facts_of = FileFacts(facts.path, facts.sha256)
+        facts_of.extractions = sum(len(v) for v in predictions.values())
+        facts_of.lines = facts.lines
+        name_of = system if len(systems) == 1 else f"{name}/{system}"
+        runs.append(Run(name_of, facts_of, numbers, len(export.keys() - corpus.gold.keys())))
+    return runs
+
+
+def wire57_sentences(corpus: Corpus) -> dict[str, str]:
+    """WiRe57's sentence id of each reference sentence's text (its ``sent``), by the key
+    CaRB compares sentence texts under: how the suite places a tab file's lines."""
+    import json
+
+    from benchie_cli.metrics.carb_metric import sentence_key
+
+    data = json.loads(corpus.files[0].data)
+    return {
+        sentence_key(s["sent"]): s["id"]
+        for sentences in data.values()
+        for s in sentences
+        if isinstance(s, dict) and isinstance(s.get("sent"), str)
+    }
+
+
+def _wire57_texts(corpus: Corpus, texts: TextExtractions, shown: str) -> dict[str, Any]:
+    from benchie_cli.metrics import wire57
+    from benchie_cli.metrics.carb_metric import sentence_key
+
+    ids = wire57_sentences(corpus)
+    predictions: dict[str, list[wire57.Predicted]] = {}
+    for text, extractions in texts.items():
+        sid = ids.get(sentence_key(text))
+        if sid is None:
+            continue
+        for pred, args, _ in extractions:
+            arg2 = args[1] if len(args) > 1 else ""
+            predictions.setdefault(sid, []).append(
+                wire57.Predicted(args[0] if args else "", pred, arg2, tuple(args[2:]))
+            )
+    if not predictions:
+        raise _none_known(shown, corpus, len(texts))
+    try:
+        return wire57.to_json(wire57.system_score(corpus.gold, predictions))
+    except ValueError as exc:
+        raise BenchieError(str(exc), path=shown) from None
+
+
+# --------------------------------------------------------------------------- the registry
+
+
+@dataclass(frozen=True, slots=True)
+class CorpusEntry:
+    """How one benchmark's gold is loaded and a submission scored against it."""
+
+    load: Loader
+    #: ``--input-format`` values its submissions may have (the first: what ``auto`` is).
+    formats: tuple[str, ...]
+    #: Scores one file's bytes in a format (None: WiRe57's export, several systems).
+    score: Callable[[Corpus, bytes, str, str], Scored] | None
+    #: Scores extractions keyed by sentence text (the suite).
+    score_texts: Callable[[Corpus, TextExtractions, str], dict[str, Any]]
+
+
+CORPORA: dict[str, CorpusEntry] = {
+    "oie2016": CorpusEntry(_oie2016_load, tuple(OIE2016_FORMATS), _oie2016_score, _oie2016_texts),
+    "reoie2016": CorpusEntry(
+        _single_file_load("reoie2016", _reoie2016_read),
+        ("carb",),
+        _reoie2016_score,
+        _reoie2016_texts,
+    ),
+    "wire57": CorpusEntry(
+        _single_file_load("wire57", _wire57_read), ("wire57",), None, _wire57_texts
+    ),
+}
+
+
+def reader_for(corpus: Corpus, path: str, input_format: str) -> str:
+    """The input format of a submission: ``--input-format``, or detected for ``auto``."""
+    formats = CORPORA[corpus.benchmark].formats
+    fmt = input_format
+    if fmt == "auto":
+        if len(formats) == 1:
+            return formats[0]
+        if path == "-":
+            raise BenchieError(
+                f"--benchmark {corpus.benchmark}: give --input-format for standard input "
+                "(it is not detected)"
+            )
+        from benchie_cli.native import detect
+
+        fmt = detect(path)
+    if fmt not in formats:
+        raise BenchieError(
+            f"--benchmark {corpus.benchmark} reads {', '.join(formats)} submissions "
+            f"(its original scorer's readers), not {fmt}",
+            path=display_name(path),
+        )
+    return fmt
+
+
+def score_file(corpus: Corpus, path: str, name: str, input_format: str) -> list[Run]:
+    """One submission file scored: a run, or one per system of a WiRe57 export."""
+    shown = display_name(path)
+    fmt = reader_for(corpus, path, input_format)
+    facts, data = read_submission(path)
+    facts.lines = data.count(b"\n") + (0 if data.endswith(b"\n") or not data else 1)
+    if corpus.benchmark == "wire57":
+        return _wire57_runs(corpus, data, shown, name, facts)
+    scorer = CORPORA[corpus.benchmark].score
+    assert scorer is not None
+    scored = scorer(corpus, data, shown, fmt)
+    if scored.extractions == 0:
+        raise BenchieError(
+            f"no extraction read as {fmt}: an empty file, or another format (--input-format)",
+            path=shown,
+        )
+    facts.extractions = scored.extractions
+    return [Run(name, facts, scored.numbers, scored.outside)]
+
+
+def score_texts(corpus: Corpus, texts: TextExtractions, shown: str) -> dict[str, Any]:
+    """The metric's numbers of extractions keyed by sentence text (those of other
+    sentences are left out first, as if the file held only the benchmark's lines)."""
+    return CORPORA[corpus.benchmark].score_texts(corpus, texts, shown)
+
+
+# --------------------------------------------------------------------------- reports
+
+
+def signature(corpus: Corpus) -> str:
+    """What the numbers depend on: benchmark, split, metric, version and the gold's hash."""
+    return (
+        f"benchie|benchmark:{corpus.benchmark}|split:{corpus.split}|metric:{corpus.metric}"
+        f"|gold:{corpus.version}@{corpus.sha256[:12]}|v:{__version__}"
+    )
+
+
+def _f1(run: Run) -> float:
+    f1 = run.numbers.get("f1")
+    return f1 if isinstance(f1, float) and not math.isnan(f1) else -1.0
+
+
+def gold_json(corpus: Corpus) -> dict[str, Any]:
+    """The ``gold`` object of a report: which files, byte for byte."""
+    store_dir = BENCHMARKS[corpus.benchmark].store_dir
+    return {
+        "benchmark": corpus.benchmark,
+        "version": corpus.version,
+        "split": corpus.split,
+        "language": "en",
+        "sha256": corpus.sha256,
+        "files": [
+            {"path": f"{store_dir}/{f.display_path}", "sha256": f.sha256} for f in corpus.files
+        ],
+    }
+
+
+def build_report(
+    corpus: Corpus,
+    runs: Sequence[Run],
+    *,
+    failures: Sequence[Failure] = (),
+    input_format: str = "auto",
+) -> dict[str, Any]:
+    """The report: systems in the order given, ranked by the metric's F1."""
+    metric = corpus.metric
+    f1s = [_f1(r) for r in runs]
+    report: dict[str, Any] = {
+        "schema": 1,
+        "benchie_version": __version__,
+        "benchmark": corpus.benchmark,
+        "metric": metric,
+        "signature": signature(corpus),
+        "gold": gold_json(corpus),
+        "options": {
+            "benchmark": corpus.benchmark,
+            "split": corpus.split,
+            "metric": metric,
+            **({"input_format": input_format} if input_format != "auto" else {}),
+        },
+        "systems": [
+            {
+                "name": r.name,
+                "rank": 1 + sum(1 for other in f1s if other > f1),
+                "file": r.facts.path,
+                "sha256": r.facts.sha256,
+                "lines": r.facts.lines,
+                "extractions": r.facts.extractions,
+                metric: r.numbers,
+            }
+            for r, f1 in zip(runs, f1s, strict=True)
+        ],
+    }
+    if failures:
+        report["failures"] = [f.as_json() for f in failures]
+    return report
+
+
+def _cell(value: Any) -> str:
+    return (
+        "nan"
+        if value is None or (isinstance(value, float) and math.isnan(value))
+        else (f"{value:.4f}")
+    )
+
+
+def _rows(report: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
+    metric = report["metric"]
+    systems = sorted(report["systems"], key=lambda s: (s["rank"], s["name"]))
+    curve = any("auc" in s[metric] for s in systems)
+    columns = ["#", "system", "P", "R", "F1", *(["AUC"] if curve else []), "extractions"]
+    rows = [
+        [
+            str(s["rank"]),
+            s["name"],
+            *(_cell(s[metric].get(k)) for k in ("precision", "recall", "f1")),
+            *([_cell(s[metric].get("auc"))] if curve else []),
+            str(s["extractions"]),
+        ]
+        for s in systems
+    ]
+    return columns, rows
+
+
+def _failures(report: dict[str, Any]) -> list[str]:
+    return [f"FAILED {f['name']}: {f['error']}" for f in report.get("failures", [])]
+
+
+def to_table(report: dict[str, Any]) -> str:
+    """The report as a fixed-width table, the signature below."""
+    columns, rows = _rows(report)
+    lines = render([columns, *rows], [0, *range(2, len(columns))])
+    return "\n".join([*lines, *_failures(report), "", report["signature"]]) + "\n"
+
+
+def to_markdown(report: dict[str, Any]) -> str:
+    """The report as a markdown table, the signature below."""
+    columns, rows = _rows(report)
+    lines = [
+        "| " + " | ".join(columns) + " |",
+        "|" + "|".join(["---:", "---"] + ["---:"] * (len(columns) - 2)) + "|",
+        *("| " + " | ".join(c.replace("|", "\\|") for c in row) + " |" for row in rows),
+    ]
+    if report.get("failures"):
+        lines += ["", *(f"- {line}" for line in _failures(report))]
+    return "\n".join([*lines, "", f"`{report['signature']}`"]) + "\n"
+
+
+def exit_code_of(failures: Iterable[Failure]) -> int:
+    """The exit status when no submission could be scored: the worst failure's."""
+    return max((int(f.exit_code) for f in failures), default=int(ExitCode.USAGE))
