@@ -110,10 +110,12 @@ def test_version_names_package_and_default_gold(cli: RunCli, flag: str) -> None:
 def test_gold_list_table(cli: RunCli) -> None:
     result = cli("gold", "list")
     assert result.exit_code == 0
-    header, rule, *rows, carb = result.stdout.splitlines()
+    header, rule, *rows, carb, oie2016_paper, oie2016 = result.stdout.splitlines()
     assert header.split() == ["version", "language", "facets"]
     assert set(rule) <= {"-", " "}
     assert carb.split() == ["carb", "1.0.0", "en", "splits:", "test,", "dev"]  # after BenchIE's
+    for row, version in ((oie2016_paper, "1.0.0"), (oie2016, "2.0.0")):  # then OIE2016's
+        assert row.split() == ["oie2016", version, "en", "splits:", "test,", "dev,", "train"]
     cells = [r.replace(" (default)", "").split()[:2] for r in rows]
     assert cells == [[v, lang] for v in VERSIONS for lang in ("en", "de", "zh")]
     assert [("(default)" in r) for r in rows] == [v == V for v in VERSIONS for _ in range(3)]
@@ -143,6 +145,16 @@ def test_gold_list_json(cli: RunCli) -> None:
             "language": "en",
             "splits": ["test", "dev"],
         },
+        *(
+            {
+                "benchmark": "oie2016",
+                "version": version,
+                "released": True,
+                "language": "en",
+                "splits": ["test", "dev", "train"],
+            }
+            for version in ("1.0.0", "2.0.0")
+        ),
     ]
 
 
@@ -273,6 +285,8 @@ def test_verify_repository_gold(cli: RunCli) -> None:
         "1.0.0: released, shipped with benchie-cli, 4 file(s)",
         "1.1.0: released, shipped with benchie-cli, 4 file(s)",
         "carb 1.0.0: released, shipped with benchie-cli, 4 file(s)",
+        "oie2016 1.0.0: released, shipped with benchie-cli, 4 file(s)",
+        "oie2016 2.0.0: released, shipped with benchie-cli, 4 file(s)",
         "ok: 8 file(s) in 2 version(s) match their manifests",
     ]
 

@@ -66,7 +66,7 @@ benchmark_option = click.option(
     type=click.Choice(tuple(BENCHMARKS)),
     default=DEFAULT_BENCHMARK,
     show_default=True,
-    help="Whose gold: BenchIE's, or the CaRB benchmark's (gold/carb/), whose --gold-version "
+    help="Whose gold: BenchIE's, or another benchmark's (gold/NAME/), whose --gold-version "
     "defaults to its latest version.",
 )
 #: ``--gold-version`` of ``gold info`` and ``gold stats``: a version of the ``--benchmark``.
@@ -79,12 +79,21 @@ gold_version_option = click.option(
 )
 
 
-def _carb_version(carb: GoldStore, gold_version: str) -> str:
-    """The CaRB version a command reads: ``--gold-version`` when given on the command line,
-    else CaRB's latest, as for ``score --benchmark carb``: BenchIE's default version (or
-    $BENCHIE_GOLD_VERSION) names a BenchIE version, not CaRB's."""
-    from benchie_cli.metrics.carb_benchmark import latest_version
+def _benchmark_store(root: Path, benchmark: str) -> GoldStore:
+    """Another benchmark's part of the gold directory (``<root>/<name>/``)."""
+    return GoldStore(root / BENCHMARKS[benchmark].store_dir, benchmark=benchmark)
 
+
+def _carb_version(carb: GoldStore, gold_version: str) -> str:
+    """The version of another benchmark a command reads: ``--gold-version`` when given on
+    the command line, else the benchmark's latest, as for ``score --benchmark``: BenchIE's
+    default version (or $BENCHIE_GOLD_VERSION) names a BenchIE version, not another's."""
+    from benchie_cli.metrics.benchmarks import latest_version
+
+    if not carb.versions():
+        from benchie_cli.metrics.benchmarks import missing
+
+        raise BenchieError(missing(carb.benchmark))
     source = click.get_current_context().get_parameter_source("gold_version")
     if source == click.core.ParameterSource.COMMANDLINE:
         return gold_version
@@ -156,31 +165,33 @@ def gold_list(gold_dir: str | None, fmt: str) -> None:
                     ", ".join(f if d is None else f"{f} (from {d})" for f, d in facets),
                 ]
             )
-    _list_carb(store.root, doc, rows)
+    for name in BENCHMARKS:
+        if name != DEFAULT_BENCHMARK:
+            _list_benchmark(store.root, name, doc, rows)
     emit(fmt, doc, rows)
 
 
-def _list_carb(root: Path, doc: list[dict[str, Any]], rows: list[list[str]]) -> None:
-    """``gold list``'s rows of the CaRB benchmark (``<root>/carb/``), after BenchIE's."""
-    from benchie_cli.metrics.carb_benchmark import carb_store
-
-    carb = carb_store(root)
+def _list_benchmark(
+    root: Path, name: str, doc: list[dict[str, Any]], rows: list[list[str]]
+) -> None:
+    """``gold list``'s rows of another benchmark (``<root>/<name>/``), after BenchIE's."""
+    carb = _benchmark_store(root, name)
     pulled = carb.versions()
     for version in sorted(set(pulled) | set(tracked_versions(carb.root)), key=version_key):
         if version not in pulled:
             remote = dvc_remote_of(carb.root, version)
             doc.append(
-                {"benchmark": "carb", "version": version, "pulled": False, "dvc_remote": remote}
+                {"benchmark": name, "version": version, "pulled": False, "dvc_remote": remote}
             )
             kept = f" (remote {remote})" if remote else ""
             pull = f"`dvc pull {_relative(carb.root / version)}.dvc`{kept}"
-            rows.append([f"carb {version} (not pulled)", "-", pull])
+            rows.append([f"{name} {version} (not pulled)", "-", pull])
             continue
         manifest = carb.manifest(version)
         splits = [str(e.facet) for e in manifest.files if e.kind == "gold"]
         doc.append(
             {
-                "benchmark": "carb",
+                "benchmark": name,
                 "version": version,
                 "released": manifest.released,
                 "language": "en",
@@ -188,7 +199,7 @@ def _list_carb(root: Path, doc: list[dict[str, Any]], rows: list[list[str]]) -> 
             }
         )
         draft = "" if manifest.released else " (draft)"
-        rows.append([f"carb {version}{draft}", "en", "splits: " + ", ".join(splits)])
+        rows.append([f"{name} {version}{draft}", "en", "splits: " + ", ".join(splits)])
 
 
 @gold.command("info", epilog=EPILOG_EXIT)
@@ -204,8 +215,8 @@ def gold_info(gold_version: str, benchmark: str, gold_dir: str | None, fmt: str)
       benchie gold info --gold-version 1.0.0
       benchie gold info --benchmark carb
     """
-    if benchmark == "carb":
-        _carb_info(gold_version, gold_dir, fmt)
+    if benchmark != DEFAULT_BENCHMARK:
+        _carb_info(benchmark, gold_version, gold_dir, fmt)
         return
     manifest = _store(gold_dir).manifest(gold_version)
     rows = [["file", "language", "facet", "sha256", "sentences", "synsets"]]
@@ -228,13 +239,12 @@ def gold_info(gold_version: str, benchmark: str, gold_dir: str | None, fmt: str)
     emit(fmt, manifest.as_json(), rows)
 
 
-def _carb_info(gold_version: str, gold_dir: str | None, fmt: str) -> None:
-    """``gold info --benchmark carb``: a CaRB version's manifest. The JSON is the manifest
-    as written, as for BenchIE's, so it keeps the ``benchmark`` and ``splits`` keys that the
-    parsed manifest does not model; the table lists each file's split and kind."""
-    from benchie_cli.metrics.carb_benchmark import carb_store
-
-    carb = carb_store(resolve_gold_dir(gold_dir)[0])
+def _carb_info(benchmark: str, gold_version: str, gold_dir: str | None, fmt: str) -> None:
+    """``gold info --benchmark NAME``: another benchmark's version's manifest. The JSON is
+    the manifest as written, as for BenchIE's, so it keeps the ``benchmark`` and ``splits``
+    keys that the parsed manifest does not model; the table lists each file's split and
+    kind."""
+    carb = _benchmark_store(resolve_gold_dir(gold_dir)[0], benchmark)
     version = _carb_version(carb, gold_version)
     manifest = carb.manifest(version)  # checks the version and the manifest's form
     rows = [["file", "split", "kind", "sha256", "sentences"]]
@@ -244,7 +254,8 @@ def _carb_info(gold_version: str, gold_dir: str | None, fmt: str) -> None:
     if fmt == "table":
         status = "released" if manifest.released else "draft"
         click.echo(
-            f"carb gold {manifest.version} ({status}): {manifest.description} ({manifest.license})"
+            f"{benchmark} gold {manifest.version} ({status}): {manifest.description} "
+            f"({manifest.license})"
         )
     doc = orjson.loads(read_whole(str(carb.root / version / MANIFEST), what="manifest"))
     emit(fmt, doc, rows)
@@ -269,7 +280,12 @@ def gold_stats(
       benchie gold stats --lang en --format json
       benchie gold stats --benchmark carb
     """
-    if benchmark == "carb":
+    if benchmark != DEFAULT_BENCHMARK:
+        if benchmark != "carb":
+            raise BenchieError(
+                f"gold stats counts BenchIE's and CaRB's gold; {benchmark}'s counts are in "
+                f"`benchie gold info --benchmark {benchmark}` and docs/{benchmark}.md"
+            )
         if lang not in (None, "en"):
             raise BenchieError(f"CaRB's gold is English only; --lang {lang} does not apply")
         _carb_stats(gold_version, gold_dir, fmt)
@@ -354,9 +370,9 @@ def gold_verify(gold_version: str | None, benchmark: str | None, gold_dir: str |
       benchie gold verify
       benchie gold verify --benchmark carb --gold-version 1.0.0
     """
-    if benchmark == "carb":
+    if benchmark not in (None, DEFAULT_BENCHMARK):
         root, _ = resolve_gold_dir(gold_dir)
-        if not _verify_carb(root, gold_version, alone=True):
+        if not _verify_carb(root, benchmark, gold_version, alone=True):
             sys.exit(int(ExitCode.FAILED))
         return
     store = _store(gold_dir)
@@ -384,7 +400,12 @@ def gold_verify(gold_version: str | None, benchmark: str | None, gold_dir: str |
         if gold_version is None:
             click.echo(f"{version}: tracked by DVC, not pulled (not verified)")
     files = sum(len(store.manifest(v).files) for v in versions)
-    carb_failed = gold_version is None and benchmark is None and not _verify_carb(store.root)
+    others = [b for b in BENCHMARKS if b != DEFAULT_BENCHMARK]
+    carb_failed = (
+        gold_version is None
+        and benchmark is None
+        and not all([_verify_carb(store.root, b) for b in others])
+    )
     if problems:
         differ = len(problems) - len(not_shipped)
         if differ:
@@ -402,14 +423,18 @@ def gold_verify(gold_version: str | None, benchmark: str | None, gold_dir: str |
     click.echo(f"ok: {files} file(s) in {len(versions)} version(s) match their manifests")
 
 
-def _verify_carb(root: Path, gold_version: str | None = None, *, alone: bool = False) -> bool:
-    """``gold verify`` of the CaRB benchmark's versions (``<root>/carb/``), if any, or of
+def _verify_carb(
+    root: Path, name: str, gold_version: str | None = None, *, alone: bool = False
+) -> bool:
+    """``gold verify`` of another benchmark's versions (``<root>/<name>/``), if any, or of
     ``gold_version`` alone: one line per version on stdout, an error per problem on stderr;
-    whether all is well. ``alone`` (``--benchmark carb``) requires a version and ends with
+    whether all is well. ``alone`` (``--benchmark NAME``) requires a version and ends with
     the ``ok:`` line that BenchIE's verification prints for its own."""
-    from benchie_cli.metrics.carb_benchmark import carb_store
+    carb = _benchmark_store(root, name)
+    if alone and not carb.versions() and gold_version is None:
+        from benchie_cli.metrics.benchmarks import missing
 
-    carb = carb_store(root)
+        raise BenchieError(missing(name))
     if gold_version is not None:
         versions = [gold_version]
     else:
@@ -421,22 +446,28 @@ def _verify_carb(root: Path, gold_version: str | None = None, *, alone: bool = F
             problems.append((f"{version}/{MANIFEST}", mismatch))
     if problems:
         set_verdict(int(ExitCode.FAILED))
-    for name, problem in problems:
-        click.echo(f"{display_name(str(carb.root / name))}: error: {problem}", err=True)
+    for file_name, problem in problems:
+        click.echo(f"{display_name(str(carb.root / file_name))}: error: {problem}", err=True)
     for version in versions:
         manifest = carb.manifest(version)
         status = "released" if manifest.released else "draft (may still change)"
         if version in carb.shipped:
-            status += ", shipped with benchie-cli"
-        click.echo(f"carb {version}: {status}, {len(manifest.files)} file(s)")
+            external = BENCHMARKS[name].external
+            status += (
+                ", the published file, added by you" if external else ", shipped with benchie-cli"
+            )
+        click.echo(f"{name} {version}: {status}, {len(manifest.files)} file(s)")
     for version in sorted(set(tracked_versions(carb.root)) - set(carb.versions())):
         if gold_version is None:
-            click.echo(f"carb {version}: tracked by DVC, not pulled (not verified)")
+            click.echo(f"{name} {version}: tracked by DVC, not pulled (not verified)")
+    label = BENCHMARKS[name].label
     if problems:
-        click.echo(f"benchie: {len(problems)} problem(s) in the CaRB benchmark's gold", err=True)
+        click.echo(f"benchie: {len(problems)} problem(s) in the {label} benchmark's gold", err=True)
     elif alone:
         files = sum(len(carb.manifest(v).files) for v in versions)
-        click.echo(f"ok: {files} file(s) in {len(versions)} CaRB version(s) match their manifests")
+        click.echo(
+            f"ok: {files} file(s) in {len(versions)} {label} version(s) match their manifests"
+        )
     return not problems
 
 
