@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from benchie_cli import LANGUAGES, __version__
 from benchie_cli.errors import BenchieError, ExitCode
-from benchie_cli.metrics.registry import BASE_FACET, FACET_NAMES, METRICS
+from benchie_cli.metrics.registry import BASE_FACET, FACET_NAMES, METRICS, PLATFORM_METRICS
 from benchie_cli.textio import atomic_write
 
 if TYPE_CHECKING:
@@ -172,7 +172,7 @@ def parse_spec(data: bytes) -> PlatformSpec:
         )
     languages = _names(doc, "languages", LANGUAGES, ())
     facets = _names(doc, "facets", FACET_NAMES, (BASE_FACET,))
-    metrics = _names(doc, "metrics", tuple(METRICS), ("benchie",))
+    metrics = _names(doc, "metrics", PLATFORM_METRICS, ("benchie",))
     if "benchie" not in metrics:
         raise ValueError("'metrics': must include 'benchie' (CaRB's numbers come beside BenchIE's)")
     if "carb" in metrics and not set(languages) & set(_carb_languages()):

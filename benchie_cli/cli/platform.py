@@ -12,7 +12,7 @@ from benchie_cli import LANGUAGES, default_gold_version
 from benchie_cli.cli.common import GOLD_VERSION_SHOWN, say
 from benchie_cli.cli.group import EPILOG_EXIT, BenchieGroup
 from benchie_cli.errors import BenchieError
-from benchie_cli.metrics.registry import BASE_FACET, FACET_NAMES, METRICS
+from benchie_cli.metrics.registry import BASE_FACET, FACET_NAMES, PLATFORM_METRICS
 
 
 @click.group(cls=BenchieGroup, epilog=EPILOG_EXIT)
@@ -86,7 +86,7 @@ def platform_score(input_dir: Path, output_dir: Path) -> None:
     "--metric",
     "metrics",
     multiple=True,
-    type=click.Choice(tuple(METRICS)),
+    type=click.Choice(PLATFORM_METRICS),
     help="A metric (repeatable): benchie, and carb for CaRB's numbers beside it (English) "
     "[default: benchie].",
 )

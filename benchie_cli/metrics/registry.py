@@ -127,6 +127,9 @@ METRICS: dict[str, Metric] = {
 }
 #: The metric of a report without a ``metric`` key (every report before ``--metric``).
 DEFAULT_METRIC = "benchie"
+#: The metrics a Codabench competition scores (``platform``): BenchIE's, and CaRB's beside
+#: it. The other metrics score other gold, which a BenchIE competition does not pin.
+PLATFORM_METRICS = ("benchie", "carb")
 #: The metrics CaRB's scorer computes (the default and OpenIE6's ``--single_match``): one
 #: reading of a file gives both.
 CARB_FAMILY = ("carb", "carb-ss")
