@@ -32,6 +32,7 @@ WORKDIR /src
 COPY .dvc/config .dvc/config
 COPY gold/*.dvc gold/
 COPY gold/carb/*.dvc gold/carb/
+COPY gold/oie2016/*.dvc gold/oie2016/
 COPY dvc-store/ dvc-store/
 RUN /opt/dvc/bin/dvc config --local core.no_scm true \
  && /opt/dvc/bin/dvc pull --quiet

@@ -519,6 +519,12 @@ def prepare_native(
     for line in summary(conversion, shown):
         say(line)
     a = conversion.alignment
+    if len(a.unaligned) > a.aligned_sentences:  # most of it is another benchmark's output
+        say(
+            f"{shown}: hint: most of its sentences are not this gold's: output for another "
+            "benchmark? `benchie score --suite FILE` scores it on every benchmark, "
+            "`--benchmark NAME` on one (README, 'Every benchmark the field reports')"
+        )
     if strict and (a.unaligned or a.ambiguous):
         first = min((*a.unaligned, *a.ambiguous), key=lambda s: s.line)
         raise BenchieError(

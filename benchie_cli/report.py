@@ -210,6 +210,21 @@ def _failure_lines(report: dict[str, Any]) -> list[str]:
     return [f"FAILED {f['name']}: {f['error']}" for f in report.get("failures", [])]
 
 
+def gold_lines(report: dict[str, Any]) -> list[str]:
+    """Under a table: each gold file with errors no review covers, so that a pasted table
+    never hides that the gold was scored as its reader repaired it."""
+    lines = []
+    for f in report["gold"].get("files", []):
+        findings = f.get("findings")
+        new = findings["errors"] - findings["reviewed_errors"] if findings else 0
+        if new:
+            lines.append(
+                f"gold {f['path']}: {new:,} error(s) its reader skipped or repaired "
+                "(docs/gold-store.md, 'Gold with errors')"
+            )
+    return lines
+
+
 def to_table(report: dict[str, Any]) -> str:
     """The leaderboard as a fixed-width table for the terminal, failures and signature
     below it."""
@@ -225,6 +240,7 @@ def to_table(report: dict[str, Any]) -> str:
     right = [0, *range(2, len(columns))]
     lines = render([columns, *_rows(report)], right)
     lines.extend(_failure_lines(report))
+    lines.extend(gold_lines(report))
     lines.append("")
     lines.append(report["signature"])
     return "\n".join(lines) + "\n"
@@ -252,5 +268,7 @@ def to_markdown(report: dict[str, Any]) -> str:
     ]
     if report.get("failures"):
         lines += ["", *(f"- {line}" for line in _failure_lines(report))]
+    if gold_lines(report):
+        lines += ["", *(f"- {line}" for line in gold_lines(report))]
     lines += ["", f"`{report['signature']}`"]
     return "\n".join(lines) + "\n"

@@ -73,7 +73,9 @@ def read_report(path: str) -> tuple[dict[str, Any], bytes]:
         report = orjson.loads(data)
     except orjson.JSONDecodeError as exc:
         raise BenchieError(f"not a JSON report ({exc})", path=shown) from None
-    if not isinstance(report, dict) or "schema" not in report or "systems" not in report:
+    if isinstance(report, dict) and report.get("suite") is True and "systems" not in report:
+        _check_suite_shape(report, shown)
+    elif not isinstance(report, dict) or "schema" not in report or "systems" not in report:
         raise BenchieError("not a `benchie score` JSON report", path=shown)
     if report.get("schema") != REPORT_SCHEMA:
         raise BenchieError(
@@ -86,8 +88,24 @@ def read_report(path: str) -> tuple[dict[str, Any], bytes]:
             f"{__version__}: verify it with that version",
             path=shown,
         )
-    _check_shape(report, shown)
+    if report.get("suite") is not True:
+        _check_shape(report, shown)
     return report, data
+
+
+def _check_suite_shape(report: dict[str, Any], shown: str) -> None:
+    """The fields a ``score --suite`` report must have to be re-derived (exit 2 when not)."""
+    try:
+        ok = (
+            isinstance(report["file"]["path"], str)
+            and isinstance(report["file"]["sha256"], str)
+            and isinstance(report["input_format"], str)
+            and isinstance(report["rows"], list)
+        )
+    except (KeyError, TypeError):
+        ok = False
+    if not ok:
+        raise BenchieError("not a complete `benchie score --suite` JSON report", path=shown)
 
 
 def _carb_metrics(metric: str) -> list[str] | None:
@@ -291,7 +309,7 @@ def rederive(
     resolved = resolve_report_gold(report, gold_dir, gold_file)
     results: list[SystemResult] = []
     with no_cyclic_gc():
-        compiled = load_compiled(resolved)
+        compiled = load_compiled(resolved, cached=False)  # never trust the cache here
         texts = dict(zip(compiled.sent_ids, compiled.texts, strict=True))
         scorer = Scorer(compiled, options)
         for system, path in zip(systems, submissions, strict=True):
@@ -365,7 +383,7 @@ def _rederive_carb(
     root, _ = resolve_gold_dir(gold_dir)
     resolved = GoldStore(root).resolve(gold["version"], opts["lang"], BASE_FACET)
     with no_cyclic_gc():
-        compiled = load_compiled(resolved)
+        compiled = load_compiled(resolved, cached=False)  # never trust the cache here
     texts = dict(zip(compiled.sent_ids, compiled.texts, strict=True))
     for path in submissions:
         prepare(path, input_format, lambda: texts)
@@ -520,6 +538,8 @@ def verify(
     from benchie_cli.report import to_json
 
     report, given = read_report(report_path)
+    if report.get("suite") is True:
+        return _verify_suite(report_path, report, given, submissions, gold_dir)
     paths = submissions or [s["file"] for s in report["systems"]]
     for path in [] if submissions else paths:  # names a report gives: files, nothing else
         if not os.path.isfile(path):
@@ -527,7 +547,19 @@ def verify(
                 "is not a regular file (named by the report); give the submissions as arguments",
                 path=display_name(path),
             )
-    rebuilt = rederive(report, paths, gold_dir=gold_dir, gold_file=gold_file, jobs=jobs)
+    changed: list[Mismatch] = []
+    if len(paths) == len(report["systems"]):  # (else rederive says how many to give)
+        changed = _changed_submissions(report["systems"], paths)
+    try:
+        rebuilt = rederive(report, paths, gold_dir=gold_dir, gold_file=gold_file, jobs=jobs)
+    except BenchieError as exc:
+        if not changed:
+            raise
+        # Another file, which does not even read as the report's did: its bytes are the
+        # difference (exit 1), and why it cannot be re-derived is a note.
+        verdict = Verdict(display_name(report_path), len(report["systems"]), False, changed)
+        verdict.notes.append(f"not re-derived from the given file(s): {exc}")
+        return verdict
     data = to_json(rebuilt)
     verdict = Verdict(display_name(report_path), len(report["systems"]), data == given)
     if not verdict.identical:
@@ -545,4 +577,74 @@ def verify(
         verdict.notes.append(
             f"{len(report['failures'])} failure entr(ies) copied from the report, not re-derived"
         )
+    return verdict
+
+
+def _file_sha256(path: str) -> str:
+    """The sha256 of a submission's bytes, streamed (a submission may be large)."""
+    from benchie_cli.textio import read_whole
+
+    if path == "-" or not os.path.isfile(path):
+        return hashlib.sha256(read_whole(path, what="submission")).hexdigest()
+    digest = hashlib.sha256()
+    try:
+        with open(path, "rb") as fh:
+            for block in iter(lambda: fh.read(1 << 20), b""):
+                digest.update(block)
+    except OSError as exc:
+        raise BenchieError(f"cannot read: {exc.strerror or exc}", path=display_name(path)) from None
+    return digest.hexdigest()
+
+
+def _changed_submissions(systems: list[dict[str, Any]], paths: list[str]) -> list[Mismatch]:
+    """Each system whose submission is not the file the report scored (by sha256): checked
+    before anything is re-derived, since another file may not even read as the first did."""
+    seen: dict[str, str] = {}
+    out = []
+    for n, (system, path) in enumerate(zip(systems, paths, strict=True)):
+        if path == "-":
+            continue  # read once, by the re-derivation itself
+        sha = seen.get(path) or seen.setdefault(path, _file_sha256(path))
+        if sha != system["sha256"]:
+            out.append(Mismatch(f"systems[{n}].sha256", _show(system["sha256"]), _show(sha)))
+    return out
+
+
+def _verify_suite(
+    report_path: str,
+    report: dict[str, Any],
+    given: bytes,
+    submissions: list[str],
+    gold_dir: str | None,
+) -> Verdict:
+    """A ``score --suite`` report re-derived: the file it names (or the one given) checked
+    by sha256 first, then the suite run again with the format it read, against the store."""
+    from benchie_cli.metrics import benchmarks as bm
+    from benchie_cli.metrics import suite
+    from benchie_cli.report import to_json
+
+    if len(submissions) > 1:
+        raise BenchieError(f"a suite report scores one file; {len(submissions)} given")
+    path = submissions[0] if submissions else report["file"]["path"]
+    if not submissions and not os.path.isfile(path):
+        raise BenchieError(
+            "is not a regular file (named by the report); give the system output as argument",
+            path=display_name(path),
+        )
+    facts, _ = bm.read_submission(path)
+    verdict = Verdict(display_name(report_path), len(report["rows"]), False)
+    if facts.sha256 != report["file"]["sha256"]:
+        verdict.mismatches.append(
+            Mismatch("file.sha256", _show(report["file"]["sha256"]), _show(facts.sha256))
+        )
+        return verdict
+    root, _ = resolve_gold_dir(gold_dir)
+    rebuilt = suite.run(path, report["input_format"], root)
+    rebuilt["file"]["path"] = report["file"]["path"]
+    data = to_json(rebuilt)
+    verdict.identical = data == given
+    if not verdict.identical:
+        verdict.mismatches = diff(report, rebuilt) or [
+            Mismatch("(bytes)", "the report's", "re-derived: same content, other formatting")
+        ]
     return verdict

@@ -13,6 +13,8 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import signal
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -280,6 +282,67 @@ def test_the_other_benchmarks_file_is_named(cli: RunCli, tmp_path: Path, pin: Pi
     assert f"it is Re-OIE2016's: `benchie benchmark add reoie2016 {src}`" in res.stderr
 
 
+OIE2016_TEST = "7b2137fd993c8e241ecd1c7c724d12cb90e0e38152c40afb4b933c158ccb6aa3"
+WIRE57_EXPORT = "5e01d4551ea089af0dae38d9e9551e1160f5c5d9574ee162bc754eb88814f4aa"
+
+
+@pytest.mark.parametrize(
+    ("known", "name", "says"),
+    [
+        (
+            OIE2016_TEST,
+            "reoie2016",
+            "this is OIE2016's test split (Span_OIE's evaluate/OIE2016.txt), shipped with "
+            "benchie as gold/oie2016/2.0.0/test/test.oie: score against it with `benchie score "
+            "--benchmark oie2016 --split test SUBMISSION`; Re-OIE2016's gold is "
+            "evaluate/Re-OIE2016.json",
+        ),
+        (
+            WIRE57_EXPORT,
+            "wire57",
+            "this is WiRe57's systems' export, a submission: score it with `benchie score "
+            "--benchmark wire57 {src}`; the reference is data/WiRe57_343-manual-oie.json",
+        ),
+    ],
+    ids=["oie2016-test-split", "wire57-systems-export"],
+)
+def test_a_file_mistaken_for_the_published_one_is_named(
+    cli: RunCli,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    known: str,
+    name: str,
+    says: str,
+) -> None:
+    """The files people take for the published ones are said to be what they are, not a
+    download to try again (the real files may not be in tests: a stand-in takes the hash)."""
+    src = tmp_path / "mistaken.json"
+    src.write_bytes(b"not the published file\n")
+    assert known in external.KNOWN_OTHER_FILES
+    monkeypatch.setitem(
+        external.KNOWN_OTHER_FILES, _sha(src.read_bytes()), external.KNOWN_OTHER_FILES[known]
+    )
+    root = _gold(tmp_path)
+    res = cli("benchmark", "add", name, src, "--gold-dir", root)
+    assert res.exit_code == ExitCode.FAILED
+    line = res.stderr.strip()
+    assert "\n" not in line and line.startswith(f"benchie: {src}: error: sha256 ")
+    assert line.endswith(says.format(src=src))
+    assert "download it again" not in line
+    assert _tree(root) == {}
+
+
+def test_the_shipped_oie2016_test_split_is_named(cli: RunCli, tmp_path: Path) -> None:
+    """The real file: OIE2016's test split, which benchie ships (when it is pulled)."""
+    shipped = Path(__file__).resolve().parents[1] / "gold/oie2016/2.0.0/test/test.oie"
+    if not shipped.is_file() or _sha(shipped.read_bytes()) != OIE2016_TEST:
+        pytest.skip("gold/oie2016/2.0.0 is not pulled")
+    res = cli("benchmark", "add", "reoie2016", shipped, "--gold-dir", _gold(tmp_path))
+    assert res.exit_code == ExitCode.FAILED
+    assert res.stderr.startswith(f"benchie: {shipped}: error: sha256 {OIE2016_TEST}")
+    assert "this is OIE2016's test split" in res.stderr
+
+
 @pytest.mark.parametrize("name", NAMES)
 @pytest.mark.parametrize("existing", [False, True], ids=["new", "existing-dir"])
 def test_content_its_reader_refuses_is_refused_and_nothing_written(
@@ -349,7 +412,9 @@ def test_another_copy_already_present_is_refused(
     pin("reoie2016", _write(other, {"Carl sleeps .": [_reoie_tuple("sleeps", "Carl")]}))
     res = cli("benchmark", "add", "reoie2016", other, "--gold-dir", root)
     assert res.exit_code == ExitCode.USAGE
-    assert "already in" in res.stderr and "never replaced" in res.stderr
+    where = root / "reoie2016" / "1.0.0"
+    assert res.stderr.startswith(f"benchie: {where}: error: Re-OIE2016 1.0.0 is already added")
+    assert "another file" in res.stderr and "never replaced" in res.stderr
     assert _tree(root) == before
 
 
@@ -362,7 +427,10 @@ def test_a_damaged_copy_already_present_is_refused(
     (root / "wire57" / "1.0.0" / "test" / src.name).write_bytes(b"{}")
     res = cli("benchmark", "add", "wire57", src, "--gold-dir", root)
     assert res.exit_code == ExitCode.USAGE
+    where = root / "wire57" / "1.0.0"
+    assert res.stderr.startswith(f"benchie: {where}: error: WiRe57 1.0.0 is already added")
     assert "cannot be used" in res.stderr and "differs from its manifest" in res.stderr
+    assert res.stderr.count("error:") == 1
 
 
 def test_unknown_benchmark_and_missing_file(cli: RunCli, tmp_path: Path) -> None:
@@ -426,9 +494,12 @@ def test_a_hand_edited_manifest_is_refused_by_the_store(
     external.add("wire57", src, root)
     manifest = root / "wire57" / "1.0.0" / "manifest.json"
     manifest.write_bytes(manifest.read_bytes().replace(b"no licence", b"CC0"))
-    with pytest.raises(BenchieError, match=r"not that of the gold 1\.0\.0") as caught:
+    with pytest.raises(BenchieError, match="the added copy's manifest was edited") as caught:
         external.store(root, "wire57").listed("1.0.0", "gold", "test")
     assert caught.value.exit_code == ExitCode.FAILED
+    message = caught.value.message
+    assert f"remove {root / 'wire57' / '1.0.0'} and add the published file again" in message
+    assert "`benchie benchmark add wire57 FILE`" in message and "gold new" not in message
 
 
 def test_the_manifest_pins_are_those_of_the_published_files() -> None:
@@ -480,11 +551,25 @@ def test_a_read_only_gold_dir_is_a_clean_error(
         root.chmod(0o755)
     assert res.exit_code == ExitCode.USAGE
     assert res.stderr == (
-        f"benchie: error: the gold directory {root} is not writable: add the benchmark to a "
+        f"benchie: {root}: error: the gold directory is not writable: add the benchmark to a "
         "gold directory you can write (--gold-dir DIR or $BENCHIE_GOLD_DIR), and score with "
         "the same one\n"
     )
     assert _tree(root) == {}
+
+
+def test_messages_about_a_path_start_with_it(
+    cli: RunCli, tmp_path: Path, stand_in: Callable[[str], tuple[Path, bytes]]
+) -> None:
+    src, _ = stand_in("wire57")
+    root = _gold(tmp_path)
+    (root / "wire57").write_bytes(b"not a directory")
+    res = cli("benchmark", "add", "wire57", src, "--gold-dir", root)
+    assert res.exit_code == ExitCode.USAGE
+    assert res.stderr == (
+        f"benchie: {root / 'wire57'}: error: not a directory: remove it, or give another gold "
+        "directory (--gold-dir)\n"
+    )
 
 
 def test_a_failed_write_keeps_nothing(
@@ -534,6 +619,105 @@ def test_an_interrupted_add_keeps_nothing(
     assert _tree(root) == before
 
 
+@pytest.mark.parametrize("existing", [False, True], ids=["new", "existing-dir"])
+def test_losing_the_race_to_the_same_file_is_success(
+    cli: RunCli,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    stand_in: Callable[[str], tuple[Path, bytes]],
+    existing: bool,
+) -> None:
+    """Two adds of the published file at once: the one whose rename comes second finds the
+    same file and manifest in place, which is what it wanted: exit 0, "nothing written"."""
+    src, data = stand_in("wire57")
+    root = _gold(tmp_path)
+    if existing:
+        (root / "wire57").mkdir()
+    real = os.rename
+
+    def the_other_run_renames_first(a: object, b: object) -> None:
+        monkeypatch.setattr(os, "rename", real)
+        external.add("wire57", src, root)  # the other run, started at the same time
+        real(a, b)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os, "rename", the_other_run_renames_first)
+    res = cli("benchmark", "add", "wire57", src, "--gold-dir", root)
+    assert res.exit_code == 0, res.stderr
+    assert res.stderr.startswith("benchie: WiRe57 1.0.0 is already in ")
+    assert f"same file (sha256 {_sha(data)}); nothing written" in res.stderr
+    alone = _gold(tmp_path, "alone")
+    external.add("wire57", src, alone)
+    assert _tree(root) == _tree(alone)  # the other run's version, and no temporary left
+
+
+def test_losing_the_race_to_another_file_is_refused(
+    cli: RunCli,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    pin: PinFile,
+    stand_in: Callable[[str], tuple[Path, bytes]],
+) -> None:
+    src, _ = stand_in("reoie2016")
+    other = tmp_path / "other" / "Re-OIE2016.json"
+    other.parent.mkdir()
+    other_data = _write(other, {"Carl sleeps .": [_reoie_tuple("sleeps", "Carl")]})
+    root = _gold(tmp_path)
+    real = os.rename
+
+    def another_file_arrives_first(a: object, b: object) -> None:
+        monkeypatch.setattr(os, "rename", real)
+        pin("reoie2016", other_data)
+        manifest = external.manifest_bytes_for("reoie2016", _sha(other_data), len(other_data), 1)
+        monkeypatch.setitem(SHIPPED_BY_BENCHMARK, "reoie2016", {"1.0.0": _sha(manifest)})
+        external.add("reoie2016", other, root)
+        real(a, b)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os, "rename", another_file_arrives_first)
+    res = cli("benchmark", "add", "reoie2016", src, "--gold-dir", root)
+    assert res.exit_code == ExitCode.USAGE
+    where = root / "reoie2016" / "1.0.0"
+    assert res.stderr.startswith(f"benchie: {where}: error: Re-OIE2016 1.0.0 is already added")
+    assert "another file" in res.stderr and "never replaced" in res.stderr
+    assert (where / "test" / "Re-OIE2016.json").read_bytes() == other_data  # left alone
+    assert not list(root.rglob(".add-*"))
+
+
+@pytest.mark.parametrize("existing", [False, True], ids=["new", "existing-dir"])
+def test_a_ctrl_c_as_the_temporary_directory_is_made_leaves_nothing(
+    cli: RunCli,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    stand_in: Callable[[str], tuple[Path, bytes]],
+    existing: bool,
+) -> None:
+    """A real SIGINT arriving the moment ``mkdtemp`` has made the directory, before it
+    returns: handled as benchie's entry point does (SystemExit(130)), it must not leave the
+    empty ``.add-*`` directory behind."""
+    src, _ = stand_in("reoie2016")
+    root = _gold(tmp_path)
+    if existing:
+        (root / "reoie2016").mkdir()
+    before = _tree(root)
+    real = tempfile.mkdtemp
+
+    def made_then_interrupted(*args: str, **kwargs: str) -> str:
+        made = real(*args, **kwargs)
+        os.kill(os.getpid(), signal.SIGINT)
+        return str(made)
+
+    def stop(signum: int, frame: object) -> None:
+        raise SystemExit(128 + signum)
+
+    monkeypatch.setattr(tempfile, "mkdtemp", made_then_interrupted)
+    previous = signal.signal(signal.SIGINT, stop)
+    try:
+        res = cli("benchmark", "add", "reoie2016", src, "--gold-dir", root)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert res.exit_code == 130
+    assert _tree(root) == before
+
+
 # --------------------------------------------------------------------------- list
 
 
@@ -572,6 +756,44 @@ def test_list_shows_added_and_missing_benchmarks(
     assert missing["add"] == "benchie benchmark add wire57 WiRe57_343-manual-oie.json"
     assert missing["url"] == "https://github.com/rali-udem/WiRe57"
     assert doc["carb", None]["state"] == "absent"
+
+
+def test_list_checks_an_added_copy_against_its_manifest(
+    cli: RunCli, tmp_path: Path, stand_in: Callable[[str], tuple[Path, bytes]]
+) -> None:
+    """A copy changed after it was added is "damaged", never "added" with the changed
+    file's hash; the listing is a report and still exits 0."""
+    src, data = stand_in("reoie2016")
+    root = _gold(tmp_path)
+    external.add("reoie2016", src, root)
+    version_dir = root / "reoie2016" / "1.0.0"
+    path = version_dir / "test" / "Re-OIE2016.json"
+    tampered = data.replace(b"Carl", b"Karl")
+    path.write_bytes(tampered)
+    res = cli("benchmark", "list", "--gold-dir", root)
+    assert res.exit_code == 0, res.stderr
+    row = next(line for line in res.stdout.splitlines() if line.startswith("reoie2016"))
+    assert row.split()[:3] == ["reoie2016", "1.0.0", "damaged"]
+    assert row.endswith(
+        "added, but differs from its manifest: `benchie gold verify --benchmark reoie2016`"
+    )
+    assert _sha(tampered) not in res.stdout
+    res = cli("benchmark", "list", "--gold-dir", root, "--format", "json")
+    assert res.exit_code == 0, res.stderr
+    entry = next(d for d in json.loads(res.stdout) if d["benchmark"] == "reoie2016")
+    assert entry["state"] == "damaged" and "sha256" not in entry
+    assert entry["problems"] == [
+        f"1.0.0/test/Re-OIE2016.json: sha256 {_sha(tampered)} != manifest {_sha(data)}"
+    ]
+    assert entry["verify"] == "benchie gold verify --benchmark reoie2016"
+
+    path.write_bytes(data)  # the file restored, the manifest edited (its pin differs)
+    manifest = version_dir / "manifest.json"
+    manifest.write_bytes(manifest.read_bytes().replace(b"no licence", b"CC0"))
+    res = cli("benchmark", "list", "--gold-dir", root)
+    assert res.exit_code == 0, res.stderr
+    row = next(line for line in res.stdout.splitlines() if line.startswith("reoie2016"))
+    assert row.split()[2] == "damaged" and "its manifest was edited" in row
 
 
 def test_list_shows_the_shipped_benchmarks_of_the_checkout(cli: RunCli, gold_dir: Path) -> None:

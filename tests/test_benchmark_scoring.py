@@ -113,7 +113,8 @@ def test_metric_oie2016_implies_its_benchmark_and_splits_differ(
         (("--benchmark", "oie2016", "--split", "nope"), 2, "Invalid value for '--split'"),
         (("--benchmark", "carb", "--split", "all"), 2, "carb has the splits test, dev"),
         (("--benchmark", "oie2016", "--metric", "carb"), 2, "OIE2016's metric only"),
-        (("--metric", "wire57,carb"), 2, "own gold"),
+        (("--metric", "wire57,carb"), 2, "metrics of different benchmarks"),
+        (("--benchmark", "benchie", "--metric", "wire57"), 2, "own gold"),
         (("--metric", "carb,carb"), 2, "named twice"),
         (("--benchmark", "oie2016", "--lang", "de"), 2, "English only"),
         (("--benchmark", "oie2016", "--facet", "concat"), 2, "do not apply"),
@@ -310,12 +311,116 @@ def test_the_suite_refuses_what_it_cannot_do_exactly(cli: RunCli, tmp_path: Path
     clausie = tmp_path / "clausie.txt"
     clausie.write_bytes(gzip.decompress((CARB_DATA / "clausie_output.txt.gz").read_bytes()))
     result = cli("score", "--suite", "--input-format", "clausie", clausie)
-    assert result.exit_code == 2 and "rescale confidences over the whole file" in result.stderr
+    assert result.exit_code == 2 and "rescales confidences over the whole file" in result.stderr
     result = cli("score", "--suite", "--metric", "carb", clausie)
     assert result.exit_code == 2 and "--metric does not apply" in result.stderr
     result = cli("score", "--suite", clausie, clausie)
-    assert result.exit_code == 2 and "one system output file" in result.stderr
+    assert result.exit_code == 2 and "one system output (2 given)" in result.stderr
 
 
 def test_gold_dir_is_the_repository_store() -> None:
     assert (GOLD_DIR / "oie2016" / "2.0.0" / "manifest.json").is_file()
+
+
+# --------------------------------------------------------------------------- QA findings
+
+
+def test_the_suite_reads_gzip_and_stdin_as_the_file_and_verifies(
+    cli: RunCli, tmp_path: Path, suite_input: Path
+) -> None:
+    plain = _json(cli, tmp_path / "p.json", "--suite", suite_input)
+    packed = _json(
+        cli,
+        tmp_path / "g.json",
+        "--suite",
+        "--input-format",
+        "openie4",
+        CARB_DATA / "openie4_output.txt.gz",
+    )
+    piped = cli(
+        "score",
+        "--suite",
+        "--input-format",
+        "openie4",
+        "--format",
+        "json",
+        "-",
+        input=suite_input.read_bytes(),
+    )
+    assert piped.exit_code == 0, piped.stderr
+    for other in (packed, orjson.loads(piped.stdout_bytes)):
+        for a, b in zip(plain["rows"], other["rows"], strict=True):  # type: ignore[arg-type]
+            if "skipped" not in a:
+                assert a[a["metric"]] == b[b["metric"]]
+    verified = cli("verify", tmp_path / "p.json")
+    assert verified.exit_code == 0, verified.stdout + verified.stderr
+    changed = tmp_path / "changed.txt"
+    changed.write_bytes(suite_input.read_bytes()[:-200])
+    refused = cli("verify", tmp_path / "p.json", changed)
+    assert refused.exit_code == 1 and "file.sha256" in refused.stdout + refused.stderr
+
+
+def test_the_suite_never_writes_into_the_store_and_fails_on_a_damaged_gold(
+    cli: RunCli, tmp_path: Path, suite_input: Path
+) -> None:
+    import shutil
+
+    root = tmp_path / "gold"
+    shutil.copytree(GOLD_DIR, root)
+    inside = root / "oie2016" / "2.0.0" / "test" / "test.oie"
+    before = inside.read_bytes()
+    result = cli("score", "--suite", "--gold-dir", root, suite_input, "-o", inside)
+    assert result.exit_code == 2 and "inside the gold store" in result.stderr
+    assert inside.read_bytes() == before
+    with (root / "carb" / "1.0.0" / "test" / "carb_test.tsv").open("ab") as fh:
+        fh.write(b"x")
+    damaged = cli("score", "--suite", "--gold-dir", root, suite_input)
+    assert damaged.exit_code == 1 and "differs from its manifest" in damaged.stderr
+
+
+def test_compressed_input_is_bounded_and_checked(cli: RunCli, tmp_path: Path) -> None:
+    bomb = tmp_path / "bomb.gz"
+    bomb.write_bytes(gzip.compress(b"\n" * (65 << 20), compresslevel=1))
+    broken = tmp_path / "broken.gz"
+    broken.write_bytes(b"\x1f\x8bnot really gzip")
+    cut = tmp_path / "cut.gz"
+    cut.write_bytes((OIE2016_DATA / "openie4_output.txt.gz").read_bytes()[:5000])
+    for path, message in (
+        (bomb, "decompresses to more than 64 MiB"),
+        (broken, "not a valid gzip file"),
+        (cut, "a truncated gzip file"),
+    ):
+        result = cli("score", "--benchmark", "oie2016", "--input-format", "openie4", path)
+        assert result.exit_code == 2 and message in result.stderr, result.stderr
+
+
+def test_what_the_originals_do_silently_is_said(cli: RunCli, tmp_path: Path) -> None:
+    """ReVerb's sentence numbers that name other sentences than the line's own text, and two
+    texts that collide under the sentence key: scored as the original does, and said."""
+    sentences = (GOLD_DIR / "oie2016" / "2.0.0" / "sentences.txt").read_text("utf-8").splitlines()
+    reverb = tmp_path / "reverb.txt"
+    reverb.write_text(
+        "".join(f"f\t{n}\ta\tb\tc\t0\t1\t1\t2\t2\t3\t0.5\t{sentences[n % 3]}\n" for n in (1, 2, 3)),
+        "utf-8",
+    )  # line n names sentence n but carries the text of sentence n % 3 + 1: all 3 differ
+    said = cli("score", "--benchmark", "oie2016", "--input-format", "reverb", reverb)
+    assert "3 of its 3 lines name by number (column 2) a sentence" in said.stderr, said.stderr
+    strict = cli("score", "--benchmark", "oie2016", "--input-format", "reverb", "--strict", reverb)
+    assert strict.exit_code == ExitCode.FAILED
+    first = gzip.decompress((OIE2016_DATA / "openie4_output.txt.gz").read_bytes()).decode()
+    line = first.splitlines()[0]
+    text = line.split("\t")[5]
+    twin = line.replace(text, text.replace(" ,", ","), 1)
+    collide = tmp_path / "collide.txt"
+    collide.write_text(first + twin + "\n", "utf-8")
+    result = cli("score", "--benchmark", "oie2016", "--input-format", "openie4", collide)
+    assert "1 of its sentence texts differ from another only where" in result.stderr
+
+
+def test_other_benchmarks_output_scored_against_benchie_gets_a_hint(
+    cli: RunCli, suite_input: Path
+) -> None:
+    result = cli("score", "--input-format", "openie4", suite_input)
+    assert result.exit_code == 0
+    assert "hint: most of its sentences are not this gold's" in result.stderr
+    assert "benchie score --suite FILE" in result.stderr

@@ -125,7 +125,9 @@ def test_gold_verify_in_the_image(image: Image) -> None:
         "1.0.0: released, shipped with benchie-cli, 4 file(s)",
         "1.1.0: released, shipped with benchie-cli, 4 file(s)",
         "carb 1.0.0: released, shipped with benchie-cli, 4 file(s)",
-        "ok: 8 file(s) in 2 version(s) match their manifests",
+        "oie2016 1.0.0: released, shipped with benchie-cli, 4 file(s)",
+        "oie2016 2.0.0: released, shipped with benchie-cli, 4 file(s)",
+        "ok: 20 file(s) in 5 version(s) of 3 benchmark(s) match their manifests",
     ]
 
 

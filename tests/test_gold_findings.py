@@ -207,3 +207,60 @@ def test_benchie_fl_systems_score_against_its_gold(
     assert scored["unknown_sentence_ids"] == 0
     strict = cli("score", "--strict", "--gold-file", gold, FL / f"{system}.tsv")
     assert strict.exit_code == ExitCode.FAILED
+
+
+def test_verify_never_trusts_a_cache_that_hides_the_errors(
+    cli: RunCli, tiny: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Someone who can write the cache can forge a consistent entry (the trust model:
+    README, 'Trust and limits'); ``verify`` parses the gold's bytes instead, so a report
+    scored through a forged entry does not verify."""
+    import marshal
+
+    from benchie_cli.gold.store import resolve_gold_file
+    from benchie_cli.metrics import index_cache
+    from benchie_cli.metrics.matching import CompiledGold
+
+    cache = tmp_path / "cache"  # this test's own: the forged entry must not outlive it
+    monkeypatch.setenv("BENCHIE_CACHE_DIR", str(cache))
+    gold, submission = tiny
+    out = tmp_path / "r.json"
+    assert cli("score", "--gold-file", gold, submission, "-o", out).exit_code == 0
+    resolved = resolve_gold_file(str(gold), "en", "default")
+    entry = index_cache.entry_path(cache, resolved)
+    content = list(marshal.loads(entry.read_bytes().split(b"\n", 1)[1]))
+    content[-1] = (0, 0, ())  # no findings
+    content[3] = [2 * n for n in content[3]]  # twice the synsets: a lower recall
+    entry.write_bytes(index_cache.encode_entry(resolved, CompiledGold.from_data(tuple(content))))
+    forged = tmp_path / "forged.json"
+    quiet = cli("score", "--strict", "--gold-file", gold, submission, "-o", forged)
+    assert quiet.exit_code == 0 and "error(s) its reader" not in quiet.stderr  # the forgery
+    verified = cli("verify", "--gold-file", gold, forged)
+    assert verified.exit_code == 1
+    assert "systems[0].fn" in verified.stdout + verified.stderr
+    assert "gold.files[0].findings" in verified.stdout + verified.stderr
+
+
+def test_errors_are_kept_past_any_number_of_warnings(cli: RunCli, tmp_path: Path) -> None:
+    """10,000 diagnostics are kept; errors beyond them too (up to 1,000), so that 12,000
+    whitespace warnings before two stray lines hide neither."""
+    gold = tmp_path / "g.txt"
+    gold.write_text(
+        "sent_id:1\tA b c .\n1--> Cluster 1:\nA --> b --> c\n"
+        + " \n" * 12_000
+        + "stray one\nstray two\n",
+        "utf-8",
+    )
+    result = cli("score", "--gold-file", gold, tmp_path / "missing.tsv")
+    assert f"gold {gold} has 2 error(s)" in result.stderr
+    assert f"{gold}:12004: error:" in result.stderr and f"{gold}:12005: error:" in result.stderr
+    assert "more:" not in result.stderr  # both shown, nothing left to count
+
+
+def test_the_table_says_the_gold_had_errors(cli: RunCli, tiny: tuple[Path, Path]) -> None:
+    gold, submission = tiny
+    for fmt in ("table", "markdown"):
+        result = cli("score", "--format", fmt, "--gold-file", gold, submission)
+        assert f"gold {gold}: 2 error(s) its reader skipped or repaired" in result.stdout
+    shipped = cli("score", "--gold-version", "1.0.0", example("en", "clausie"))
+    assert "its reader skipped" not in shipped.stdout  # reviewed errors are not new

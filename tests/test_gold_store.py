@@ -115,7 +115,16 @@ def test_gold_list_table(cli: RunCli) -> None:
     assert set(rule) <= {"-", " "}
     assert carb.split() == ["carb", "1.0.0", "en", "splits:", "test,", "dev"]  # after BenchIE's
     for row, version in ((oie2016_paper, "1.0.0"), (oie2016, "2.0.0")):  # then OIE2016's
-        assert row.split() == ["oie2016", version, "en", "splits:", "test,", "dev,", "train"]
+        assert row.split() == [
+            "oie2016",
+            version,
+            "en",
+            "splits:",
+            "all,",
+            "test,",
+            "dev,",
+            "train",
+        ]
     cells = [r.replace(" (default)", "").split()[:2] for r in rows]
     assert cells == [[v, lang] for v in VERSIONS for lang in ("en", "de", "zh")]
     assert [("(default)" in r) for r in rows] == [v == V for v in VERSIONS for _ in range(3)]
@@ -287,7 +296,7 @@ def test_verify_repository_gold(cli: RunCli) -> None:
         "carb 1.0.0: released, shipped with benchie-cli, 4 file(s)",
         "oie2016 1.0.0: released, shipped with benchie-cli, 4 file(s)",
         "oie2016 2.0.0: released, shipped with benchie-cli, 4 file(s)",
-        "ok: 8 file(s) in 2 version(s) match their manifests",
+        "ok: 20 file(s) in 5 version(s) of 3 benchmark(s) match their manifests",
     ]
 
 

@@ -310,3 +310,42 @@ def test_reader_errors_name_the_line(reader: data.Reader, lines: list[str], line
     with pytest.raises(BenchieError) as caught:
         reader(lines, "f.txt")
     assert (caught.value.path, caught.value.line) == ("f.txt", line)
+
+
+def test_collisions_count_the_texts_group_drops() -> None:
+    texts = {
+        " ,": [ex("a", "b")],
+        "John met Mary .": [ex("met", "John", "Mary")],
+        ",": [ex("c", "d")],
+        "John met Mary": [ex("saw", "John", "Mary")],
+    }
+    # " ," and "," share the key "", "John met Mary ." and "John met Mary" "JohnmetMary":
+    # group keeps the last text of each
+    assert m.group(texts) == {"": [ex("c", "d")], "JohnmetMary": [ex("saw", "John", "Mary")]}
+    assert m.dropped_texts(texts) == [" ,", "John met Mary ."]
+    assert m.collisions(texts) == 2
+    assert m.collisions({"a": [], "b": []}) == 0 and m.dropped_texts({}) == []
+
+
+def _reverb(number: str, text: str | None, arg1: str = "A") -> str:
+    cols = ["f.txt", number, arg1, "met", "B", "0", "1", "1", "2", "2", "3", "0.5"]
+    return "\t".join(cols if text is None else [*cols, text, "NNP VBD NNP"]) + "\n"
+
+
+def test_reverb_mismatches() -> None:
+    sentences = ["Ann met Bob .", "Carl -LRB- a cook -RRB- met Dan ."]
+    lines = [
+        _reverb("1", "Ann met Bob."),  # the same sentence under the key: no mismatch
+        _reverb("2", "Carl ( a cook ) met Dan ."),  # bracket escapes undone: the same
+        _reverb("1", "Carl ( a cook ) met Dan ."),  # number 1, text of sentence 2
+        _reverb("0", "Ann met Bob ."),  # 0 counts from the end, as the reader does
+        _reverb("2", None),  # no text column: not checked
+        _reverb("2", " "),  # an empty one neither
+        _reverb("9", "Ann met Bob ."),  # a number read_reverb refuses: not checked
+        "f.txt\t1\tshort\n",  # too few columns: not checked
+    ]
+    assert data.reverb_mismatches(lines, sentences) == (2, 4)
+    # the reader itself still follows the number
+    got = data.read_reverb(lines[:6], "r.txt", sentences=sentences)
+    assert [len(got[s]) for s in sentences] == [2, 4]
+    assert data.reverb_mismatches([], sentences) == (0, 0)

@@ -293,6 +293,26 @@ def test_system_reader(tmp_path: Path) -> None:
     }
 
 
+def test_system_reader_counts_skipped_lines() -> None:
+    text = "S\t1\tp\ta\n\nS\t3\tshort\n   \nT\n\tS\t2\tp\t\n"
+    # the short line, "T", and the last one (three columns once stripped); not the blanks
+    system, skipped = r.read_system_counted("s.txt", text)
+    assert system == r.read_system("s.txt", text) == {"S": [Extraction("p", ("a",), 1.0)]}
+    assert skipped == 3
+    assert r.read_system_counted("s.txt", "S\t1\tp\ta\n\n") == (system, 0)
+
+
+@pytest.mark.parametrize("depth", [5_000, 100_000])
+def test_deep_gold_nesting_is_an_error(tmp_path: Path, depth: int) -> None:
+    deep = '{"S .": [{"arg1": ' + '{"arg1": ' * depth + "1" + "}" * depth + "}]}"
+    path = tmp_path / "deep.json"
+    path.write_text(deep, encoding="utf-8")
+    with pytest.raises(ReOieError, match=r"^g\.json: nesting too deep for a JSON reader$"):
+        r.read_gold_json("g.json", deep)
+    with pytest.raises(ReOieError, match=r"deep\.json: nesting too deep for a JSON reader$"):
+        r.read_gold_json(str(path))
+
+
 def test_original_crashes_become_errors() -> None:
     with pytest.raises(ReOieError, match="no tuple"):
         r.score({}, {"S": [_ex("p", "a")]})
@@ -304,6 +324,21 @@ def test_sentence_keys_merge_last_wins() -> None:
     # two texts of one key: the last one's extractions replace the first's
     grouped = r.group({"A (b) .": [_ex("x")], "A -LRB- b -RRB-": [_ex("y")]})
     assert grouped == {"Ab": [_ex("y")]}
+
+
+def test_collisions_count_the_texts_group_drops() -> None:
+    texts = {
+        "A ,": [_ex("x")],
+        "B .": [_ex("b")],
+        "A,": [_ex("y")],
+        "A -COMMA-": [_ex("no escape")],  # not a Penn Treebank escape: its own key
+        "(A)": [_ex("z")],
+    }
+    # "A ,", "A," and "(A)" share the key "A": the first two are dropped, "(A)" is kept
+    assert r.group(texts)["A"] == [_ex("z")]
+    assert r.dropped_texts(texts) == ["A ,", "A,"]
+    assert r.collisions(texts) == 2
+    assert r.collisions({"A": [], "B": []}) == 0 and r.dropped_texts({}) == []
 
 
 def test_command(gold_path: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -264,3 +264,56 @@ def test_original_crashes_become_errors(files: tuple[str, str]) -> None:
         w.system_score(reference, {})
     with pytest.raises(WireError, match="'D 1': a reference sentence without tuples"):
         w.system_score({"D 1": []}, {"D 1": [Predicted("a", "b", "c")]})
+
+
+@pytest.mark.parametrize("depth", [5_000, 100_000])
+def test_deep_nesting_is_an_error_not_a_recursion_error(tmp_path: Path, depth: int) -> None:
+    deep = '{"D 1": [{"arg1": ' + '{"arg1": ' * depth + "1" + "}" * depth + "}]}"
+    path = tmp_path / "deep.json"
+    path.write_text(deep, encoding="utf-8")
+    for read in (w.read_export, w.read_reference, w.duplicate_keys):
+        with pytest.raises(WireError, match=r"^x\.json: nesting too deep for a JSON reader$"):
+            read("x.json", deep)  # json.loads on the text
+        with pytest.raises(WireError, match=r"deep\.json: nesting too deep for a JSON reader$"):
+            read(str(path))  # json.load on the file
+
+
+def test_duplicate_keys(tmp_path: Path) -> None:
+    tuple_ = '{"arg1": "Bob", "rel": "sleeps", "arg2": "", "extractor": "s"}'
+    twice = '{"arg1": "Ann", "rel": "x", "rel": "sleeps", "arg2": "", "extractor": "s"}'
+    text = f'{{"D 1": [{tuple_}], "D 2": [{twice}], "D 1": [{tuple_}], "D 1": []}}'
+    # the reader keeps the last value at the first position, as json.load does
+    export = w.read_export("x.json", text)
+    assert list(export) == ["D 1", "D 2"] and export["D 1"] == []
+    assert export["D 2"][0].rel == "sleeps"
+    # "D 1" three times: two repetitions; then the one inside D 2's tuple
+    assert w.duplicate_keys("x.json", text) == ['$["D 1"]', '$["D 1"]', '$["D 2"][0]["rel"]']
+    path = tmp_path / "ref.json"
+    path.write_text(json.dumps(REFERENCE), encoding="utf-8")
+    assert w.duplicate_keys(str(path)) == []
+    text = '{"D": [{"id": "D 1", "tuples": []}], "E": [], "D": []}'
+    assert w.duplicate_keys("ref.json", text) == ['$["D"]']
+    assert w.read_reference("ref.json", text) == {}
+    with pytest.raises(WireError, match=r"^x\.json:1: not JSON"):
+        w.duplicate_keys("x.json", "{")
+
+
+def test_a_system_without_match_is_named(files: tuple[str, str]) -> None:
+    reference = w.read_reference(files[0])
+    nothing = {"D 2": [Predicted("Zed", "naps", "", extractor="sysC")]}
+    with pytest.raises(
+        WireError,
+        match=r"^system sysC: 0 matches \(1 predictions on the reference sentences, "
+        r"4 reference tuples\): WiRe57's scorer divides by zero for it$",
+    ):
+        w.system_score(reference, nothing, system="sysC")
+    with pytest.raises(WireError, match=r"^0 matches \(0 predictions"):
+        w.system_score(reference, {})
+    # a tuple the scorer cannot compare: the system first, then the sentence
+    with pytest.raises(WireError, match=r"^system s: sentence 'D 1': a reference sentence"):
+        w.system_score({"D 1": []}, {"D 1": [Predicted("a", "b", "c")]}, system="s")
+    # score_all names the system it stops at
+    export = w.read_export(files[1])
+    export["D 2"].append(Predicted("Zed", "naps", "", extractor="sysC"))
+    with pytest.raises(WireError, match=r"^system sysC: 0 matches"):
+        w.score_all(reference, export)

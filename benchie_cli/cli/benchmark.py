@@ -15,6 +15,7 @@ from benchie_cli.cli.group import EPILOG_EXIT, BenchieGroup
 from benchie_cli.errors import BenchieError
 from benchie_cli.gold.external import EXTERNAL, added_versions, get, store
 from benchie_cli.gold.store import (
+    MANIFEST,
     GoldStore,
     dvc_remote_of,
     resolve_gold_dir,
@@ -67,7 +68,8 @@ def benchmark_add(name: str, file: str, gold_dir: str | None) -> None:
     refused, exit 1) and must read (exit 2 if not). It is kept as version 1.0.0 of NAME in
     the gold store, with a manifest pinned like any gold's; GOLD/NAME/.gitignore keeps the
     copy out of git. Nothing is written unless all of it is. Adding the same file again
-    writes nothing (exit 0); a different copy already there is refused (exit 2).
+    writes nothing (exit 0), also when another run adds it at the same time; a different
+    copy already there is refused (exit 2).
 
     \b
     Examples:
@@ -87,8 +89,9 @@ def benchmark_add(name: str, file: str, gold_dir: str | None) -> None:
 )
 def benchmark_list(gold_dir: str | None, fmt: str) -> None:
     """List every benchmark: the shipped ones with their versions (present, or tracked by
-    DVC and not pulled), and the external ones, added (version and sha256) or missing (with
-    the command that adds them).
+    DVC and not pulled), and the external ones, added (version and sha256, each file checked
+    against its manifest: "damaged" if it differs) or missing (with the command that adds
+    them). A report: it exits 0 whatever it finds.
 
     \b
     Examples:
@@ -149,8 +152,10 @@ def _list_shipped(root: Path, name: str, doc: list[dict[str, Any]], rows: list[l
 
 
 def _list_external(root: Path, name: str, doc: list[dict[str, Any]], rows: list[list[str]]) -> None:
-    """An external benchmark's rows: each version added, with its gold file's sha256 as its
-    manifest lists it; or one row ``missing`` with where to get the file and the command."""
+    """An external benchmark's rows: each version added, checked against its manifest (and
+    the manifest against its pin) as every run that reads it does, with its gold file's
+    sha256; ``damaged`` when a file or the manifest was changed since (with the command
+    that says what); or one row ``missing`` with where to get the file and the command."""
     e = get(name)
     base = {"benchmark": name, "label": e.label, "external": True}
     versions = added_versions(root, name)
@@ -169,6 +174,7 @@ def _list_external(root: Path, name: str, doc: list[dict[str, Any]], rows: list[
         rows.append([name, "-", "missing", f"`{e.add_command}` (from {e.url})"])
         return
     gold_store = store(root, name)
+    verify = f"benchie gold verify --benchmark {name}"
     for version in versions:
         try:
             manifest = gold_store.manifest(version)
@@ -179,6 +185,28 @@ def _list_external(root: Path, name: str, doc: list[dict[str, Any]], rows: list[
             rows.append([name, version, "unusable", problem])
             continue
         path = f"{name}/{version}/{entry.path}"
+        detail = f"added, but differs from its manifest: `{verify}`"
+        try:
+            problems = [f"{file}: {problem}" for file, problem in gold_store.verify([version])]
+            if not problems and gold_store.shipped_mismatch(version) is not None:
+                problems = [f"{version}/{MANIFEST}: edited since it was added"]
+                detail = f"added, but its manifest was edited: `{verify}`"
+        except (BenchieError, OSError) as exc:  # a file that cannot be read
+            problems = [exc.message if isinstance(exc, BenchieError) else str(exc)]
+            detail = f"added, but cannot be read: `{verify}`"
+        if problems:
+            doc.append(
+                {
+                    **base,
+                    "version": version,
+                    "state": "damaged",
+                    "path": path,
+                    "problems": problems,
+                    "verify": verify,
+                }
+            )
+            rows.append([name, version, "damaged", detail])
+            continue
         doc.append(
             {**base, "version": version, "state": "added", "sha256": entry.sha256, "path": path}
         )

@@ -135,7 +135,9 @@ if TYPE_CHECKING:
     "--split",
     type=click.Choice(SPLITS),
     default=None,
-    help="The benchmark's split [default: test for carb, all for oie2016].",
+    help="The benchmark's split: "
+    + "; ".join(f"{b.name}: {', '.join(b.splits)}" for b in BENCHMARKS.values() if b.splits)
+    + " [default: the first].",
 )
 @input_format_option
 @retokenize_option
@@ -175,6 +177,9 @@ def score(
       benchie score --facet concat -o report.json mine=out.tsv
       benchie score --lang en examples/submissions/en/ -o leaderboard.html
       cat out.tsv | benchie score --lang de --format markdown -
+      benchie score --benchmark carb --metric carb,carb-ss openie4_output.txt
+      benchie score --benchmark oie2016 --split test --input-format openie4 out.txt
+      benchie score --suite openie4_output.txt
     """
     from benchie_cli import api
     from benchie_cli.metrics.scoring import SystemResult
@@ -208,8 +213,8 @@ def score(
         if benchmark == DEFAULT_BENCHMARK:
             having = [b.name for b in BENCHMARKS.values() if split in b.splits]
             raise BenchieError(
-                f"--split {split} chooses a split of {' or '.join(having)}: it needs "
-                f"--benchmark {having[0]}"
+                f"BenchIE's gold has no splits: --split {split} chooses a split of "
+                f"{' or '.join(having)}, so it needs --benchmark {having[0]}"
             )
         raise BenchieError(
             f"--split {split}: {benchmark} has the splits {', '.join(BENCHMARKS[benchmark].splits)}"
@@ -382,13 +387,16 @@ def _score_suite(
             f"--suite scores each benchmark with its own gold and metrics; {', '.join(refused)} "
             "does not apply (score one benchmark with --benchmark for that)"
         )
-    if len(submissions) != 1 or submissions[0] == STDIN:
-        raise BenchieError("--suite scores one system output file (not standard input)")
+    if len(submissions) != 1:
+        raise BenchieError(
+            f"--suite scores one system output ({len(submissions)} given): run it once per system"
+        )
     if fmt == "html":
         raise BenchieError("--suite writes table, markdown or json (not html)")
     root, _ = resolve_gold_dir(gold_dir)
     check_output(output, [submissions[0]])
-    report = suite.run(submissions[0], input_format, root)
+    suite.check_output(output, root)
+    report = suite.run(submissions[0], input_format, root, say=say)
     from benchie_cli.report import to_json
 
     data = {

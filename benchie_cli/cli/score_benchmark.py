@@ -51,17 +51,24 @@ def score_benchmark(
         try:
             scored = bm.score_file(corpus, submission.path, submission.name, input_format)
             outside = max(r.outside for r in scored)
-            if outside:
-                what = (
-                    f"{outside:,} of its sentences are not in {benchmark}'s {split} split: "
-                    "the original scorer ignores them"
+            said = [
+                *(
+                    [
+                        f"{outside:,} of its sentences are not in {benchmark}'s {split} split: "
+                        "the original scorer ignores them"
+                    ]
+                    if outside
+                    else []
+                ),
+                *dict.fromkeys(w for r in scored for w in r.warnings),
+            ]
+            if said and strict:
+                raise BenchieError(
+                    f"{said[0]} (an error under --strict)",
+                    path=display_name(submission.path),
+                    exit_code=ExitCode.FAILED,
                 )
-                if strict:
-                    raise BenchieError(
-                        f"{what} (an error under --strict)",
-                        path=display_name(submission.path),
-                        exit_code=ExitCode.FAILED,
-                    )
+            for what in said:
                 say(f"{display_name(submission.path)}: warning: {what}")
             runs.extend(scored)
         except BenchieError as exc:

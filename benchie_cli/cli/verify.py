@@ -42,14 +42,17 @@ def verify(
     SUBMISSIONs are the report's systems in order (default: each system's `file`). Exit 1
     names every field that differs (`systems[0].f1: report ... != re-derived ...`); exit 2
     for a report of another schema or version, or one that is not JSON. A report of `score
-    --benchmark carb` is re-derived against the CaRB version and split it names, reading
-    each submission with the input format it records.
+    --benchmark NAME` (carb, oie2016, reoie2016, wire57) is re-derived against the version
+    and split it names, reading each submission with the input format it records; a report
+    of `score --suite` against every benchmark of the store again. The index cache is never
+    read: the gold is parsed from its bytes.
 
     \b
     Examples:
       benchie verify report.json examples/submissions/en/clausie.tsv
       benchie verify report.json
       benchie verify carb-report.json openie4_output.txt
+      benchie verify suite.json
     """
     from benchie_cli.verify import MISMATCHES_SHOWN
     from benchie_cli.verify import verify as run_verify

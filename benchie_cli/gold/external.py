@@ -146,6 +146,21 @@ PINNED_SHA256: dict[str, str] = {
     "wire57": "e482065c91d9da6c6cf28d2dae42cce4138600eeab07cd66e17f9c711da2eb8e",
 }
 
+#: The sha256 of files people take for a published one, and what each is: said instead of
+#: "download it again" (``{file}``: the file as given). Not a corrupt download: another file.
+KNOWN_OTHER_FILES: dict[str, str] = {
+    "7b2137fd993c8e241ecd1c7c724d12cb90e0e38152c40afb4b933c158ccb6aa3": (
+        "this is OIE2016's test split (Span_OIE's evaluate/OIE2016.txt), shipped with benchie "
+        "as gold/oie2016/2.0.0/test/test.oie: score against it with `benchie score "
+        "--benchmark oie2016 --split test SUBMISSION`; Re-OIE2016's gold is "
+        "evaluate/Re-OIE2016.json"
+    ),
+    "5e01d4551ea089af0dae38d9e9551e1160f5c5d9574ee162bc754eb88814f4aa": (
+        "this is WiRe57's systems' export, a submission: score it with `benchie score "
+        "--benchmark wire57 {file}`; the reference is data/WiRe57_343-manual-oie.json"
+    ),
+}
+
 Say = Callable[[str], None]
 
 
@@ -303,8 +318,10 @@ def add(name: str, source_path: Path, root: Path, *, say: Say | None = None) -> 
     The file is read once (bounded); a sha256 other than :data:`PINNED_SHA256`'s is refused
     (exit 1: not the published file), as is a file the benchmark's reader cannot read (exit
     2). The version is built in a temporary directory beside its place and renamed into it:
-    it appears whole or not at all, also on Ctrl-C. Already present with the same file:
-    said, nothing written; present with another: refused (exit 2). ``say`` receives the
+    it appears whole or not at all, also on Ctrl-C. Already present with the same file
+    (or put in place meanwhile by another run with the same file and manifest): said,
+    nothing written; present with another: refused (exit 2). A file known to be mistaken
+    for the published one (:data:`KNOWN_OTHER_FILES`) is named. ``say`` receives the
     one-line outcome."""
     e = get(name)
     source = str(source_path)
@@ -314,11 +331,12 @@ def add(name: str, source_path: Path, root: Path, *, say: Say | None = None) -> 
     pinned = PINNED_SHA256[name]
     if sha != pinned:
         other = next((n for n, p in PINNED_SHA256.items() if p == sha and n != name), None)
-        hint = (
-            f"it is {EXTERNAL[other].label}'s: `benchie benchmark add {other} {shown}`"
-            if other is not None
-            else f"download it again from {e.download_url}"
-        )
+        if other is not None:
+            hint = f"it is {EXTERNAL[other].label}'s: `benchie benchmark add {other} {shown}`"
+        elif sha in KNOWN_OTHER_FILES:
+            hint = KNOWN_OTHER_FILES[sha].format(file=shown)
+        else:
+            hint = f"download it again from {e.download_url}"
         raise BenchieError(
             f"sha256 {sha} is not that of the published {e.file} ({pinned}, from {e.url}): "
             f"this file is not the published one ({len(data):,} bytes); {hint}",
@@ -329,14 +347,13 @@ def add(name: str, source_path: Path, root: Path, *, say: Say | None = None) -> 
     target = bench_dir / e.version
     if os.path.lexists(target):
         _check_present(e, root, target, sha)
-        if say is not None:
-            say(
-                f"{e.label} {e.version} is already in {display_name(str(target))} with the "
-                f"same file (sha256 {sha}); nothing written"
-            )
+        _say_present(e, target, sha, say)
         return target
     _check_writable(root, bench_dir)
     counts = _write(e, data, sha, shown, root, bench_dir, target)
+    if counts is None:  # another run added the same file meanwhile: it is in place
+        _say_present(e, target, sha, say)
+        return target
     if say is not None:
         sentences, tuples = counts
         say(
@@ -347,50 +364,80 @@ def add(name: str, source_path: Path, root: Path, *, say: Say | None = None) -> 
     return target
 
 
-def _check_present(e: External, root: Path, target: Path, sha: str) -> None:
-    """A version already in place: the same published file, intact (return), or refused."""
+def _say_present(e: External, target: Path, sha: str, say: Say | None) -> None:
+    if say is not None:
+        say(
+            f"{e.label} {e.version} is already in {display_name(str(target))} with the "
+            f"same file (sha256 {sha}); nothing written"
+        )
+
+
+def _check_present(
+    e: External, root: Path, target: Path, sha: str, manifest: bytes | None = None
+) -> None:
+    """A version already in place: the same published file, intact (return), or refused.
+    ``manifest``, if given, must be the bytes of the manifest in place, too (the manifest
+    pin checks them otherwise: the same thing, for the published file)."""
     where = display_name(str(target))
     try:
         present = store(root, e.name).listed(e.version, "gold", e.split)
-    except BenchieError as exc:
+        same_manifest = manifest is None or (target / MANIFEST).read_bytes() == manifest
+    except OSError as exc:
         raise BenchieError(
-            f"{e.label} {e.version} is already in {where} but cannot be used ({exc.message}); "
-            f"remove {where} and run `{e.add_command}` again"
+            f"{e.label} {e.version} is already added but cannot be used ({exc.strerror or exc}); "
+            f"remove it and run `{e.add_command}` again",
+            path=where,
         ) from None
-    if present.sha256 != sha:
+    except BenchieError as exc:
+        problem = f"{exc.path}: {exc.message}" if exc.path else exc.message
         raise BenchieError(
-            f"{e.label} {e.version} is already in {where} with another file (sha256 "
-            f"{present.sha256}, not the published {sha}): a version is never replaced; "
-            f"remove {where} to add the published file"
+            f"{e.label} {e.version} is already added but cannot be used ({problem}); "
+            f"remove it and run `{e.add_command}` again",
+            path=where,
+        ) from None
+    if present.sha256 != sha or not same_manifest:
+        what = (
+            f"another file (sha256 {present.sha256}, not the published {sha})"
+            if present.sha256 != sha
+            else "the same file but another manifest"
+        )
+        raise BenchieError(
+            f"{e.label} {e.version} is already added with {what}: a version is never "
+            f"replaced; remove it to add the published file",
+            path=where,
         )
 
 
 def _check_writable(root: Path, bench_dir: Path) -> None:
     """Before anything is written: the directory the version goes into can be written."""
     directory = bench_dir if os.path.lexists(bench_dir) else root
+    where = display_name(str(directory))
     if not directory.is_dir():
         raise BenchieError(
-            f"{display_name(str(directory))} is not a directory: remove it, or give another "
-            "gold directory (--gold-dir)"
+            "not a directory: remove it, or give another gold directory (--gold-dir)", path=where
         )
     if not os.access(directory, os.W_OK | os.X_OK):
         raise BenchieError(
-            f"the gold directory {display_name(str(directory))} is not writable: add the "
-            "benchmark to a gold directory you can write (--gold-dir DIR or $BENCHIE_GOLD_DIR), "
-            "and score with the same one"
+            "the gold directory is not writable: add the benchmark to a gold directory you "
+            "can write (--gold-dir DIR or $BENCHIE_GOLD_DIR), and score with the same one",
+            path=where,
         )
 
 
 def _write(
     e: External, data: bytes, sha: str, shown: str, root: Path, bench_dir: Path, target: Path
-) -> tuple[int, int]:
+) -> tuple[int, int] | None:
     """Build the version in a temporary directory, check that the benchmark's reader reads
-    the bytes kept, and rename it into place; ``(sentences, tuples)`` read.
+    the bytes kept, and rename it into place; ``(sentences, tuples)`` read, or ``None`` when
+    another run put the same version in place meanwhile (same file, same manifest: nothing
+    of this one is kept; another file there is refused).
 
     A first add builds the whole ``<name>/`` directory (with its ``.gitignore``) beside it
     in ``root`` and renames it; a later one builds the version inside ``<name>/``. The
     temporary directory holds a ``.gitignore`` of its own from the start, so that even one
-    left by a killed run (SIGKILL) is never committed."""
+    left by a killed run (SIGKILL) is never committed. It is created and recorded with the
+    stop signals held back, so that a Ctrl-C never falls between the two (the ``finally``
+    removes whatever is recorded)."""
     from benchie_cli.gold.lifecycle import signals_deferred
 
     fresh = not os.path.lexists(bench_dir)
@@ -398,7 +445,8 @@ def _write(
     _remove_stale_temporaries(parent, e.name)
     tmp: Path | None = None
     try:
-        tmp = Path(tempfile.mkdtemp(prefix=f"{_TMP_PREFIX}{e.name}-", dir=parent))
+        with signals_deferred():  # created and recorded together: a Ctrl-C cannot leak it
+            tmp = Path(tempfile.mkdtemp(prefix=f"{_TMP_PREFIX}{e.name}-", dir=parent))
         (tmp / GITIGNORE).write_bytes(GITIGNORE_BYTES)
         version_dir = tmp / e.version if fresh else tmp
         gold_path = version_dir / e.split / e.file
@@ -406,7 +454,8 @@ def _write(
         gold_path.write_bytes(data)
         parsed = _parse(e, str(gold_path), shown)  # the bytes kept, as they will be read
         sentences, tuples = len(parsed), sum(len(v) for v in parsed.values())
-        (version_dir / MANIFEST).write_bytes(manifest_bytes_for(e.name, sha, len(data), sentences))
+        manifest = manifest_bytes_for(e.name, sha, len(data), sentences)
+        (version_dir / MANIFEST).write_bytes(manifest)
         (version_dir / ATTRIBUTION).write_bytes(attribution(e.name, sha))
         if not fresh:
             (tmp / GITIGNORE).unlink()  # <name>/.gitignore covers the version once renamed
@@ -415,14 +464,18 @@ def _write(
             try:
                 os.rename(tmp, bench_dir if fresh else target)
             except OSError:
-                if os.path.lexists(target):  # another add of the same benchmark won
-                    raise BenchieError(
-                        f"{e.label} {e.version} was added meanwhile by another run; nothing "
-                        "of this one was kept"
-                    ) from None
-                raise
-            if not fresh:
-                _ensure_gitignore(bench_dir)
+                if not os.path.lexists(target):
+                    raise
+                placed = False  # another add of the same benchmark won the race
+            else:
+                placed = True
+                if not fresh:
+                    _ensure_gitignore(bench_dir)
+        if not placed:
+            # What the other run put there arrived whole (a rename): the same file and
+            # manifest is what this run wanted (exit 0); anything else is refused.
+            _check_present(e, root, target, sha, manifest)
+            return None
     except OSError as exc:
         where = exc.filename if isinstance(exc.filename, str) else str(root)
         raise BenchieError(
@@ -463,7 +516,8 @@ def _ensure_gitignore(bench_dir: Path) -> None:
         raise BenchieError(
             f"the benchmark was added to {display_name(str(bench_dir))}, but its .gitignore "
             f"could not be written ({exc.message}): write a .gitignore holding `*` there, or "
-            "the copy may be committed by mistake"
+            "the copy may be committed by mistake",
+            path=display_name(str(path)),
         ) from None
 
 

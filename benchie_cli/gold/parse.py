@@ -144,7 +144,10 @@ class _Parser:
             self.errors += 1
         else:
             self.warnings += 1
-        if len(self.diagnostics) < MAX_DIAGNOSTICS:
+        # Errors are kept first: warnings past the limit must not hide them (up to
+        # MAX_KEPT_ERRORS errors are kept beyond it, so that Findings can name them).
+        keep_error = severity == "error" and self.errors <= MAX_KEPT_ERRORS
+        if len(self.diagnostics) < MAX_DIAGNOSTICS or keep_error:
             self.diagnostics.append(Diagnostic(self.path, line, severity, code, message))
         else:
             self.diagnostics_omitted += 1

@@ -89,10 +89,11 @@ class Review(NamedTuple):
             "skipped or repaired; the scores are those of the gold as read, not as written "
             "(--strict refuses it)"
         ]
-        lines += [self.diagnostic(e).format() for e in self.new[:SHOWN]]
-        if count > SHOWN:
+        shown = [self.diagnostic(e).format() for e in self.new[:SHOWN]]
+        lines += shown
+        if count > len(shown):
             lines.append(
-                f"... {count - SHOWN:,} more: `benchie validate --kind gold "
+                f"... {count - len(shown):,} more: `benchie validate --kind gold "
                 f"{shlex.quote(printable_path(self.path))}` lists them all"
             )
         return lines

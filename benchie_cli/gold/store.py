@@ -365,6 +365,16 @@ class GoldStore:
         sha = self._manifest_sha256[version]
         if sha == pinned:
             return None
+        from benchie_cli.metrics.registry import BENCHMARKS  # (kept local: message only)
+
+        if self.benchmark in BENCHMARKS and BENCHMARKS[self.benchmark].external:
+            where = printable_path(str(self.root / version))
+            return (
+                f"manifest sha256 {sha} is not that of the manifest `benchie benchmark add` "
+                f"writes for the published file ({pinned}): the added copy's manifest was "
+                f"edited; to restore it, remove {where} and add the published file again "
+                f"(`benchie benchmark add {self.benchmark} FILE`)"
+            )
         return (
             f"manifest sha256 {sha} is not that of the gold {version} benchie-cli "
             f"{__version__} released ({pinned}): released gold never changes; give a "

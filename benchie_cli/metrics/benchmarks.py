@@ -18,9 +18,9 @@ metric with the original's numbers, unrounded, and is ranked by its F1.
 from __future__ import annotations
 
 import hashlib
+import io
 import math
 import re
-import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,12 +28,12 @@ from typing import Any, NamedTuple
 
 from benchie_cli import __version__
 from benchie_cli.batch import Failure
-from benchie_cli.errors import BenchieError, ExitCode
+from benchie_cli.errors import BenchieError, ExitCode, printable_path
 from benchie_cli.gold.store import GoldStore, ResolvedGold, is_version, version_key
 from benchie_cli.metrics.registry import BENCHMARKS
 from benchie_cli.submission import FileFacts
 from benchie_cli.tables import render
-from benchie_cli.textio import display_name, read_whole
+from benchie_cli.textio import MAX_WHOLE_BYTES, display_name, read_whole
 
 #: One extraction as the tab formats hold it, for :func:`score_texts` (the suite).
 TextExtractions = Mapping[str, Sequence[tuple[str, tuple[str, ...], float]]]
@@ -72,14 +72,6 @@ class Corpus:
         return [p for f in self.files for p in f.inputs]
 
 
-class Scored(NamedTuple):
-    """What scoring one file's extractions gives, before it becomes a :class:`Run`."""
-
-    extractions: int
-    numbers: dict[str, Any]
-    outside: int
-
-
 Loader = Callable[[GoldStore, str, str], Corpus]
 
 
@@ -92,6 +84,10 @@ class Run(NamedTuple):
     numbers: dict[str, Any]
     #: Sentences of the file that are not the split's: the original ignores them.
     outside: int = 0
+    #: (gold sentences with output, gold sentences).
+    coverage: tuple[int, int] = (0, 0)
+    #: What the original does silently that the user must know (said on stderr).
+    warnings: tuple[str, ...] = ()
 
 
 # --------------------------------------------------------------------------- the store
@@ -135,6 +131,12 @@ def load(root: Path, benchmark: str, version: str | None, split: str) -> Corpus:
 # --------------------------------------------------------------------------- reading
 
 
+def present(root: Path, benchmark: str) -> bool:
+    """Whether the store has some version of the benchmark (the suite skips one without)."""
+    gold_store = store(root, benchmark)
+    return gold_store.root.is_dir() and bool(gold_store.versions())
+
+
 def _text(data: bytes, shown: str) -> str:
     try:
         return data.decode("utf-8")
@@ -155,15 +157,38 @@ def _located(exc: Exception) -> BenchieError:
     return BenchieError(message, path=path) if sep else BenchieError(text)
 
 
-def read_submission(path: str) -> tuple[FileFacts, bytes]:
-    """A submission's bytes, read once (``-``: standard input), and their facts."""
-    data = sys.stdin.buffer.read() if path == "-" else read_whole(path, what="submission")
-    facts = FileFacts(path, hashlib.sha256(data).hexdigest())
-    if path.endswith(".gz"):
-        import gzip
+GZIP = b"\x1f\x8b"
 
-        data = gzip.decompress(data)
+
+def read_submission(path: str) -> tuple[FileFacts, bytes]:
+    """A submission's bytes, read once and bounded (``-``: standard input), and their facts;
+    a gzip-compressed file is decompressed, within the same bound."""
+    shown = display_name(path)
+    data = read_whole(path, what="submission")
+    facts = FileFacts(path, hashlib.sha256(data).hexdigest())
+    if data.startswith(GZIP):
+        data = gunzip(data, shown)
     return facts, data
+
+
+def gunzip(data: bytes, shown: str) -> bytes:
+    """``data`` decompressed, refused beyond the limit of a whole file (a gzip bomb costs
+    no more memory than the limit) or when it is not valid gzip."""
+    import zlib
+
+    out = zlib.decompressobj(wbits=31)  # gzip framing
+    try:
+        text = out.decompress(data, MAX_WHOLE_BYTES + 1)
+    except zlib.error as exc:
+        raise BenchieError(f"not a valid gzip file ({exc})", path=shown) from None
+    if len(text) > MAX_WHOLE_BYTES or out.unconsumed_tail:
+        raise BenchieError(
+            f"decompresses to more than {MAX_WHOLE_BYTES >> 20} MiB, the limit for a submission",
+            path=shown,
+        )
+    if not out.eof:
+        raise BenchieError("a truncated gzip file", path=shown)
+    return text
 
 
 def _none_known(shown: str, corpus: Corpus, count: int) -> BenchieError:
@@ -171,6 +196,51 @@ def _none_known(shown: str, corpus: Corpus, count: int) -> BenchieError:
         f"none of its {count:,} sentence(s) is a sentence of {BENCHMARKS[corpus.benchmark].label}"
         f"'s {corpus.split} split: another split (--split), format (--input-format) or file",
         path=shown,
+    )
+
+
+def _nothing(shown: str) -> BenchieError:
+    return BenchieError(
+        "no extraction read: an empty file, or another format (--input-format)", path=shown
+    )
+
+
+#: CaRB's reader of each format the tab-keyed benchmarks may also read through it (as the
+#: suite does, docs/suite.md): OpenIE 4, OpenIE 5 and CaRB's tab format.
+CARB_READ = {"openie4": "openie4", "openie5": "openie5", "carb": "tabbed"}
+
+
+def carb_texts(
+    data: bytes, shown: str, fmt: str
+) -> dict[str, list[tuple[str, tuple[str, ...], float]]]:
+    """The file read by CaRB's reader of its format: extractions by sentence text."""
+    from benchie_cli.metrics.carb_data import READERS
+
+    lines = io.StringIO(_text(data, shown), newline=None)
+    read = READERS[CARB_READ[fmt]](lines, shown)
+    return {t: [(x.pred, x.args, x.confidence) for x in xs] for t, xs in read.items()}
+
+
+class Scored(NamedTuple):
+    """What scoring one file's extractions gives, before it becomes a :class:`Run`."""
+
+    extractions: int
+    numbers: dict[str, Any]
+    #: Sentences of the file that are not the split's: the original ignores them.
+    outside: int
+    #: (gold sentences with output, gold sentences).
+    coverage: tuple[int, int]
+    #: What the original does silently that a user must know (said on stderr).
+    warnings: tuple[str, ...] = ()
+
+
+def _collided(count: int) -> tuple[str, ...]:
+    if not count:
+        return ()
+    return (
+        f"{count:,} of its sentence texts differ from another only where the scorer's "
+        "sentence key ignores (spaces, punctuation, bracket escapes): as by the original, "
+        "only one text's extractions are scored for each key",
     )
 
 
@@ -192,7 +262,7 @@ def _oie2016_load(gold_store: GoldStore, version: str, split: str) -> Corpus:
     return Corpus("oie2016", version, split, files, gold, sentences)
 
 
-#: Input formats (``--input-format``) OIE2016's readers read, and the reader of each.
+#: Input formats (``--input-format``) oie-benchmark's readers read, and the reader of each.
 OIE2016_FORMATS = {
     "clausie": "clausie",
     "openie4": "openie4",
@@ -204,38 +274,52 @@ OIE2016_FORMATS = {
 }
 
 
-def _oie2016_score(corpus: Corpus, data: bytes, shown: str, fmt: str) -> Scored:
+def _oie2016_own(corpus: Corpus, data: bytes, shown: str, fmt: str) -> Scored:
     from benchie_cli.metrics import oie2016_data as od
 
     reader = OIE2016_FORMATS[fmt]
     lines = od.split_lines(data)
-    if reader == "reverb":
-        predicted = od.read_reverb(lines, shown, sentences=corpus.sentences)
-    else:
-        predicted = od.READERS[reader](lines, shown)
-    return _oie2016_numbers(corpus, predicted, shown)
+    if reader != "reverb":
+        return _oie2016_numbers(corpus, od.READERS[reader](lines, shown), shown)
+    predicted = od.read_reverb(lines, shown, sentences=corpus.sentences)
+    scored = _oie2016_numbers(corpus, predicted, shown)
+    wrong, checked = od.reverb_mismatches(od.split_lines(data), corpus.sentences)
+    if checked and 2 * wrong > checked:
+        return scored._replace(
+            warnings=(
+                *scored.warnings,
+                f"{wrong:,} of its {checked:,} lines name by number (column 2) a sentence of "
+                "sentences.txt other than their own (column 13): oie-benchmark's reader takes "
+                "the number, as here, so they are scored against other sentences (its "
+                "published ReVerb curve has the same fault); were its numbers for another "
+                "input file?",
+            )
+        )
+    return scored
 
 
 def _oie2016_numbers(corpus: Corpus, predicted: Mapping[str, Any], shown: str) -> Scored:
     from benchie_cli.metrics import oie2016
 
     if not predicted:
-        raise BenchieError(
-            "no extraction read: an empty file, or another format (--input-format)", path=shown
-        )
+        raise _nothing(shown)
     keys = oie2016.group(dict(predicted)).keys()
-    outside = len(keys - oie2016.group(corpus.gold).keys())
+    gold_keys = oie2016.group(corpus.gold).keys()
+    outside = len(keys - gold_keys)
     if outside == len(keys):
         raise _none_known(shown, corpus, len(predicted))
     numbers = oie2016.to_json(oie2016.score(corpus.gold, dict(predicted)))
-    return Scored(sum(len(v) for v in predicted.values()), numbers, outside)
+    coverage = (len(keys & gold_keys), len(gold_keys))
+    known = {t: x for t, x in predicted.items() if oie2016.sentence_key(t) in gold_keys}
+    warnings = _collided(oie2016.collisions(known))
+    return Scored(sum(len(v) for v in predicted.values()), numbers, outside, coverage, warnings)
 
 
-def _oie2016_texts(corpus: Corpus, texts: TextExtractions, shown: str) -> dict[str, Any]:
+def _oie2016_texts(corpus: Corpus, texts: TextExtractions, shown: str) -> Scored:
     from benchie_cli.metrics.oie2016_data import Extraction
 
     predicted = {t: [Extraction(p, a, c) for p, a, c in xs] for t, xs in texts.items()}
-    return _oie2016_numbers(corpus, predicted, shown).numbers
+    return _oie2016_numbers(corpus, predicted, shown)
 
 
 # --------------------------------------------------------------------------- Re-OIE2016
@@ -263,32 +347,38 @@ def _reoie2016_numbers(corpus: Corpus, predicted: Mapping[str, Any], shown: str)
     from benchie_cli.metrics import reoie2016
 
     if not predicted:
-        raise BenchieError(
-            "no extraction read: an empty file, or another format (--input-format)", path=shown
-        )
+        raise _nothing(shown)
     keys = reoie2016.group(dict(predicted)).keys()
-    outside = len(keys - reoie2016.group(corpus.gold).keys())
+    gold_keys = reoie2016.group(corpus.gold).keys()
+    outside = len(keys - gold_keys)
     if outside == len(keys):
         raise _none_known(shown, corpus, len(predicted))
     numbers = reoie2016.to_json(reoie2016.score(corpus.gold, dict(predicted)))
-    return Scored(sum(len(v) for v in predicted.values()), numbers, outside)
+    coverage = (len(keys & gold_keys), len(gold_keys))
+    known = {t: x for t, x in predicted.items() if reoie2016.sentence_key(t) in gold_keys}
+    warnings = _collided(reoie2016.collisions(known))
+    return Scored(sum(len(v) for v in predicted.values()), numbers, outside, coverage, warnings)
 
 
-def _reoie2016_score(corpus: Corpus, data: bytes, shown: str, fmt: str) -> Scored:
+def _reoie2016_own(corpus: Corpus, data: bytes, shown: str, fmt: str) -> Scored:
     from benchie_cli.metrics import reoie2016
 
     try:
-        predicted = reoie2016.read_system(shown, _text(data, shown))
+        predicted, skipped = reoie2016.read_system_counted(shown, _text(data, shown))
     except ValueError as exc:
         raise _located(exc) from None
-    return _reoie2016_numbers(corpus, predicted, shown)
+    scored = _reoie2016_numbers(corpus, predicted, shown)
+    if skipped:
+        said = f"{skipped:,} line(s) of fewer than 4 columns skipped, as by Re-OIE2016's reader"
+        return scored._replace(warnings=(*scored.warnings, said))
+    return scored
 
 
-def _reoie2016_texts(corpus: Corpus, texts: TextExtractions, shown: str) -> dict[str, Any]:
+def _reoie2016_texts(corpus: Corpus, texts: TextExtractions, shown: str) -> Scored:
     from benchie_cli.metrics.reoie2016 import Extraction
 
     predicted = {t: [Extraction(p, a, c) for p, a, c in xs] for t, xs in texts.items()}
-    return _reoie2016_numbers(corpus, predicted, shown).numbers
+    return _reoie2016_numbers(corpus, predicted, shown)
 
 
 # --------------------------------------------------------------------------- WiRe57
@@ -305,29 +395,39 @@ def _wire57_runs(corpus: Corpus, data: bytes, shown: str, name: str, facts: File
     from benchie_cli.metrics import wire57
 
     try:
-        export = wire57.read_export(shown, _text(data, shown))
+        text = _text(data, shown)
+        export = wire57.read_export(shown, text)
         systems = wire57.by_system(corpus.gold, export)
+        repeated = wire57.duplicate_keys(shown, text)
     except ValueError as exc:
         raise _located(exc) from None
+    warnings: tuple[str, ...] = ()
+    if repeated:
+        warnings = (
+            f"{len(repeated):,} JSON key(s) given more than once (first: {repeated[0][:80]}): "
+            "as WiRe57's scorer, only the last value of each is read",
+        )
     if not systems:
         raise BenchieError("no system's tuple in the export", path=shown)
     runs = []
+    outside = len(export.keys() - corpus.gold.keys())
     for system, predictions in systems.items():
         try:
-            numbers = wire57.to_json(wire57.system_score(corpus.gold, predictions))
+            numbers = wire57.to_json(wire57.system_score(corpus.gold, predictions, system=system))
         except ValueError as exc:
-            raise BenchieError(f"{system}: {exc}", path=shown) from None
+            raise BenchieError(printable_path(str(exc)), path=shown) from None
         facts_of = FileFacts(facts.path, facts.sha256)
         facts_of.extractions = sum(len(v) for v in predictions.values())
         facts_of.lines = facts.lines
-        name_of = system if len(systems) == 1 else f"{name}/{system}"
-        runs.append(Run(name_of, facts_of, numbers, len(export.keys() - corpus.gold.keys())))
+        name_of = printable_path(system if len(systems) == 1 else f"{name}/{system}")
+        coverage = (len(predictions.keys() & corpus.gold.keys()), len(corpus.gold))
+        runs.append(Run(name_of, facts_of, numbers, outside, coverage, warnings))
     return runs
 
 
 def wire57_sentences(corpus: Corpus) -> dict[str, str]:
     """WiRe57's sentence id of each reference sentence's text (its ``sent``), by the key
-    CaRB compares sentence texts under: how the suite places a tab file's lines."""
+    CaRB compares sentence texts under: how a tab-keyed file's lines find their sentence."""
     import json
 
     from benchie_cli.metrics.carb_metric import sentence_key
@@ -341,15 +441,19 @@ def wire57_sentences(corpus: Corpus) -> dict[str, str]:
     }
 
 
-def _wire57_texts(corpus: Corpus, texts: TextExtractions, shown: str) -> dict[str, Any]:
+def _wire57_texts(corpus: Corpus, texts: TextExtractions, shown: str) -> Scored:
     from benchie_cli.metrics import wire57
     from benchie_cli.metrics.carb_metric import sentence_key
 
+    if not texts:
+        raise _nothing(shown)
     ids = wire57_sentences(corpus)
     predictions: dict[str, list[wire57.Predicted]] = {}
+    outside = 0
     for text, extractions in texts.items():
         sid = ids.get(sentence_key(text))
         if sid is None:
+            outside += 1
             continue
         for pred, args, _ in extractions:
             arg2 = args[1] if len(args) > 1 else ""
@@ -359,9 +463,12 @@ def _wire57_texts(corpus: Corpus, texts: TextExtractions, shown: str) -> dict[st
     if not predictions:
         raise _none_known(shown, corpus, len(texts))
     try:
-        return wire57.to_json(wire57.system_score(corpus.gold, predictions))
+        numbers = wire57.to_json(wire57.system_score(corpus.gold, predictions))
     except ValueError as exc:
         raise BenchieError(str(exc), path=shown) from None
+    coverage = (len(predictions.keys() & corpus.gold.keys()), len(corpus.gold))
+    count = sum(len(v) for v in predictions.values())
+    return Scored(count, numbers, outside, coverage)
 
 
 # --------------------------------------------------------------------------- the registry
@@ -372,21 +479,24 @@ class CorpusEntry:
     """How one benchmark's gold is loaded and a submission scored against it."""
 
     load: Loader
-    #: ``--input-format`` values its submissions may have (the first: what ``auto`` is).
-    formats: tuple[str, ...]
-    #: Scores one file's bytes in a format (None: WiRe57's export, several systems).
-    score: Callable[[Corpus, bytes, str, str], Scored] | None
-    #: Scores extractions keyed by sentence text (the suite).
-    score_texts: Callable[[Corpus, TextExtractions, str], dict[str, Any]]
+    #: ``--input-format`` values its original scorer's readers read.
+    own: tuple[str, ...]
+    #: Scores one file's bytes in one of its own formats (None: WiRe57's export, several
+    #: systems, :func:`_wire57_runs`).
+    score_own: Callable[[Corpus, bytes, str, str], Scored] | None
+    #: Scores extractions keyed by sentence text: the tab-keyed formats its scorer has no
+    #: reader of, read by CaRB's reader of them (:data:`CARB_READ`), as the suite does.
+    score_texts: Callable[[Corpus, TextExtractions, str], Scored]
+
+    @property
+    def formats(self) -> tuple[str, ...]:
+        return (*self.own, *(f for f in CARB_READ if f not in self.own))
 
 
 CORPORA: dict[str, CorpusEntry] = {
-    "oie2016": CorpusEntry(_oie2016_load, tuple(OIE2016_FORMATS), _oie2016_score, _oie2016_texts),
+    "oie2016": CorpusEntry(_oie2016_load, tuple(OIE2016_FORMATS), _oie2016_own, _oie2016_texts),
     "reoie2016": CorpusEntry(
-        _single_file_load("reoie2016", _reoie2016_read),
-        ("carb",),
-        _reoie2016_score,
-        _reoie2016_texts,
+        _single_file_load("reoie2016", _reoie2016_read), ("carb",), _reoie2016_own, _reoie2016_texts
     ),
     "wire57": CorpusEntry(
         _single_file_load("wire57", _wire57_read), ("wire57",), None, _wire57_texts
@@ -394,54 +504,69 @@ CORPORA: dict[str, CorpusEntry] = {
 }
 
 
-def reader_for(corpus: Corpus, path: str, input_format: str) -> str:
-    """The input format of a submission: ``--input-format``, or detected for ``auto``."""
-    formats = CORPORA[corpus.benchmark].formats
-    fmt = input_format
-    if fmt == "auto":
-        if len(formats) == 1:
-            return formats[0]
-        if path == "-":
-            raise BenchieError(
-                f"--benchmark {corpus.benchmark}: give --input-format for standard input "
-                "(it is not detected)"
-            )
-        from benchie_cli.native import detect
-
-        fmt = detect(path)
-    if fmt not in formats:
+def _detected(corpus: Corpus, path: str, data: bytes) -> str:
+    """The format ``auto`` reads: JSON is WiRe57's export; the rest as ``native`` detects."""
+    if data.lstrip()[:1] == b"{":
+        if corpus.benchmark == "wire57":
+            return "wire57"
         raise BenchieError(
-            f"--benchmark {corpus.benchmark} reads {', '.join(formats)} submissions "
-            f"(its original scorer's readers), not {fmt}",
+            "a JSON file: WiRe57's systems' export is scored with --benchmark wire57, and a "
+            "benchmark's gold is added with `benchie benchmark add`, not scored",
+            path=display_name(path),
+        )
+    from benchie_cli.native import detect
+
+    if path == "-" or data.startswith(GZIP):
+        raise BenchieError(
+            f"--benchmark {corpus.benchmark}: give --input-format for standard input or a "
+            "compressed file (it is not detected)",
+            path=display_name(path),
+        )
+    fmt = detect(path)
+    if fmt == "benchie":
+        raise BenchieError(
+            "its format was not recognised as a system output "
+            f"({', '.join(CORPORA[corpus.benchmark].formats)}): give --input-format; a "
+            "BenchIE TSV file is scored against BenchIE's gold (no --benchmark)",
             path=display_name(path),
         )
     return fmt
 
 
+def reader_for(corpus: Corpus, path: str, input_format: str, data: bytes) -> str:
+    """The input format of a submission: ``--input-format``, or detected for ``auto``."""
+    formats = CORPORA[corpus.benchmark].formats
+    fmt = _detected(corpus, path, data) if input_format == "auto" else input_format
+    if fmt not in formats:
+        raise BenchieError(
+            f"--benchmark {corpus.benchmark} reads {', '.join(formats)} submissions, not {fmt}",
+            path=display_name(path),
+        )
+    return fmt
+
+
+def score_bytes(corpus: Corpus, data: bytes, shown: str, fmt: str) -> Scored:
+    """One file's bytes in ``fmt`` scored: its scorer's own reader, or CaRB's reader of a
+    tab-keyed format (docs/suite.md)."""
+    entry = CORPORA[corpus.benchmark]
+    if fmt in entry.own and entry.score_own is not None:
+        return entry.score_own(corpus, data, shown, fmt)
+    return entry.score_texts(corpus, carb_texts(data, shown, fmt), shown)
+
+
 def score_file(corpus: Corpus, path: str, name: str, input_format: str) -> list[Run]:
     """One submission file scored: a run, or one per system of a WiRe57 export."""
     shown = display_name(path)
-    fmt = reader_for(corpus, path, input_format)
     facts, data = read_submission(path)
+    fmt = reader_for(corpus, path, input_format, data)
     facts.lines = data.count(b"\n") + (0 if data.endswith(b"\n") or not data else 1)
-    if corpus.benchmark == "wire57":
+    if fmt == "wire57":
         return _wire57_runs(corpus, data, shown, name, facts)
-    scorer = CORPORA[corpus.benchmark].score
-    assert scorer is not None
-    scored = scorer(corpus, data, shown, fmt)
+    scored = score_bytes(corpus, data, shown, fmt)
     if scored.extractions == 0:
-        raise BenchieError(
-            f"no extraction read as {fmt}: an empty file, or another format (--input-format)",
-            path=shown,
-        )
+        raise _nothing(shown)
     facts.extractions = scored.extractions
-    return [Run(name, facts, scored.numbers, scored.outside)]
-
-
-def score_texts(corpus: Corpus, texts: TextExtractions, shown: str) -> dict[str, Any]:
-    """The metric's numbers of extractions keyed by sentence text (those of other
-    sentences are left out first, as if the file held only the benchmark's lines)."""
-    return CORPORA[corpus.benchmark].score_texts(corpus, texts, shown)
+    return [Run(name, facts, scored.numbers, scored.outside, scored.coverage, scored.warnings)]
 
 
 # --------------------------------------------------------------------------- reports

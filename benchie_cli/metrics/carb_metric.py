@@ -289,9 +289,13 @@ def _columns(golds: Sequence[_Gold], predicted: Sequence[Extraction]) -> list[Co
     return columns
 
 
-def _stats(golds: Sequence[_Gold], predicted: Sequence[Extraction]) -> SentenceStats:
+def _stats(
+    golds: Sequence[_Gold], predicted: Sequence[Extraction], columns: list[Column] | None = None
+) -> SentenceStats:
+    """One sentence's statistics under CaRB (s,m); ``columns``: :func:`_columns` of the same
+    tuples, when the caller computed them (both variants share them)."""
     confidences = sorted({e.confidence for e in predicted}, reverse=True)
-    columns = _columns(golds, predicted)
+    columns = _columns(golds, predicted) if columns is None else columns
     by_confidence: dict[float, list[int]] = {}
     for j, e in enumerate(predicted):
         by_confidence.setdefault(e.confidence, []).append(j)
@@ -318,11 +322,13 @@ def _stats(golds: Sequence[_Gold], predicted: Sequence[Extraction]) -> SentenceS
     return SentenceStats(len(golds), tuple(levels))
 
 
-def _stats_single(golds: Sequence[_Gold], predicted: Sequence[Extraction]) -> SentenceStats:
+def _stats_single(
+    golds: Sequence[_Gold], predicted: Sequence[Extraction], columns: list[Column] | None = None
+) -> SentenceStats:
     """:func:`_stats` of the single-match variant: the recall sum too comes from a greedy
     one-to-one matching, by recall, made independently of the one by precision."""
     confidences = sorted({e.confidence for e in predicted}, reverse=True)
-    columns = _columns(golds, predicted)
+    columns = _columns(golds, predicted) if columns is None else columns
     by_confidence: dict[float, list[int]] = {}
     for j, e in enumerate(predicted):
         by_confidence.setdefault(e.confidence, []).append(j)
@@ -380,6 +386,25 @@ def corpus_stats(gold: Extractions, predicted: Extractions, *, single: bool = Fa
         if key not in gold_groups:
             outside.update(map(_CONFIDENCE, exs))
     return CorpusStats(sentences, outside)
+
+
+def corpus_stats_both(gold: Extractions, predicted: Extractions) -> tuple[CorpusStats, CorpusStats]:
+    """:func:`corpus_stats` of (s,m) and of (s,s) at once: each pair of tuples is compared
+    once for both (the statistics are those each computes alone)."""
+    gold_groups, predicted_groups = group(gold), group(predicted)
+    default: dict[str, SentenceStats] = {}
+    single: dict[str, SentenceStats] = {}
+    for key, exs in gold_groups.items():
+        golds = [_Gold(g) for g in exs]
+        mine = predicted_groups.get(key, ())
+        columns = _columns(golds, mine)
+        default[key] = _stats(golds, mine, columns)
+        single[key] = _stats_single(golds, mine, columns)
+    outside: set[float] = set()
+    for key, exs in predicted_groups.items():
+        if key not in gold_groups:
+            outside.update(map(_CONFIDENCE, exs))
+    return CorpusStats(default, outside), CorpusStats(single, outside)
 
 
 # --------------------------------------------------------------------------- corpus

@@ -33,7 +33,14 @@ from benchie_cli.batch import Failure
 from benchie_cli.errors import BenchieError, Diagnostic, ExitCode
 from benchie_cli.gold.store import ResolvedGold
 from benchie_cli.metrics.carb_data import Extractions, from_submission, read_gold
-from benchie_cli.metrics.carb_metric import CarbScore, score
+from benchie_cli.metrics.carb_metric import (
+    CarbScore,
+    auc,
+    corpus_stats_both,
+    curve,
+    optimum,
+    score,
+)
 from benchie_cli.metrics.registry import METRICS
 from benchie_cli.mistakes import (
     Finding,
@@ -57,8 +64,16 @@ CARB_LANGUAGES = ("en",)
 def carb_scores(
     gold: Extractions, predicted: Extractions, metrics: Sequence[str]
 ) -> dict[str, CarbScore]:
-    """Each CaRB metric of ``metrics`` (``carb``, ``carb-ss``) of one reading of a file."""
-    return {m: score(gold, predicted, single=m == "carb-ss") for m in metrics}
+    """Each CaRB metric of ``metrics`` (``carb``, ``carb-ss``) of one reading of a file
+    (both at once compare each pair of tuples once)."""
+    if sorted(metrics) != ["carb", "carb-ss"]:
+        return {m: score(gold, predicted, single=m == "carb-ss") for m in metrics}
+    both = dict(zip(("carb", "carb-ss"), corpus_stats_both(gold, predicted), strict=True))
+    out = {}
+    for m in metrics:
+        points = curve(both[m].sentences.values(), both[m].outside)
+        out[m] = CarbScore(points, auc(points), optimum(points))
+    return out
 
 
 def check_language(lang: str) -> None:
@@ -420,6 +435,14 @@ def _rows(report: dict[str, Any]) -> tuple[tuple[str, ...], list[list[str]]]:
     ]
 
 
+def _note(report: dict[str, Any]) -> str:
+    """What the side-by-side table's difference columns are."""
+    metrics = _carb_metrics(report)
+    if metrics == ["carb"]:
+        return SIDE_BY_SIDE_NOTE
+    return "diff = " + " / ".join(METRICS[m].label for m in metrics) + " - BenchIE"
+
+
 def _signatures(report: dict[str, Any]) -> list[str]:
     """The report's signatures: BenchIE's (or the first CaRB metric's), then each other
     metric's."""
@@ -438,7 +461,7 @@ def to_table(report: dict[str, Any]) -> str:
     lines = render([list(columns), *rows], [0, *range(2, len(columns))])
     lines.extend(_failure_lines(report))
     if report["metric"].startswith("benchie"):
-        lines.append(SIDE_BY_SIDE_NOTE)
+        lines.append(_note(report))
     lines.append("")
     lines.extend(_signatures(report))
     return "\n".join(lines) + "\n"
@@ -455,7 +478,7 @@ def to_markdown(report: dict[str, Any]) -> str:
     if report.get("failures"):
         lines += ["", *(f"- {line}" for line in _failure_lines(report))]
     if report["metric"].startswith("benchie"):
-        lines += ["", SIDE_BY_SIDE_NOTE]
+        lines += ["", _note(report)]
     for signature in _signatures(report):
         lines += ["", f"`{signature}`"]
     return "\n".join(lines) + "\n"

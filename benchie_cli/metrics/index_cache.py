@@ -191,16 +191,25 @@ def _agrees(compiled: CompiledGold, parsed: Gold) -> bool:
     pair an index with other gold."""
     sentences = list(parsed.sentences.values())
     return (
-        compiled.sent_ids == [s.sent_id for s in sentences]
+        compiled.findings == parsed.findings()
+        and compiled.sent_ids == [s.sent_id for s in sentences]
         and compiled.synsets == [len(s.clusters) for s in sentences]
         and [len(i.cluster_of) for i in compiled.indexes]
         == [sum(len(c.triples) for c in s.clusters) for s in sentences]
     )
 
 
-def load_compiled(gold: ResolvedGold, parsed: Gold | None = None) -> CompiledGold:
+def load_compiled(
+    gold: ResolvedGold, parsed: Gold | None = None, *, cached: bool = True
+) -> CompiledGold:
     """The compiled index of ``gold`` from the cache, or built from ``gold.data`` (the bytes
-    that were hashed) and cached; a caller that has parsed them passes the result."""
+    that were hashed) and cached; a caller that has parsed them passes the result.
+    ``cached=False`` builds it from the bytes whatever the cache holds, and writes nothing:
+    ``verify`` re-derives a report independently of the cache that the run may have used."""
+    if not cached:
+        if parsed is None:
+            parsed = parse_gold_bytes(gold.data, gold.display_path)
+        return CompiledGold.build(parsed, gold.facet)
     directory = cache_dir()
     path = entry_path(directory, gold) if directory is not None else None
     if path is not None:

@@ -54,9 +54,11 @@ __all__ = [
     "SentenceStats",
     "auc",
     "best_f1",
+    "collisions",
     "corpus_stats",
     "curve",
     "dat_rows",
+    "dropped_texts",
     "f1",
     "group",
     "lexical_match",
@@ -79,6 +81,22 @@ def group(extractions: Extractions) -> Extractions:
     whose order under Python 2 is that of the hashes, so which text wins there is arbitrary
     but fixed; no published input has two such texts."""
     return {sentence_key(text): exs for text, exs in extractions.items()}
+
+
+def dropped_texts(extractions: Extractions) -> list[str]:
+    """The sentence texts whose extractions :func:`group` drops, in order: every text but
+    the last of those sharing a :func:`sentence_key` (``"a ,"`` and ``"a,"``, say). Which
+    of them the original keeps is arbitrary (see :func:`group`), how many it drops is not:
+    this only makes the drop visible."""
+    last = {sentence_key(text): text for text in extractions}
+    return [text for text in extractions if last[sentence_key(text)] != text]
+
+
+def collisions(extractions: Extractions) -> int:
+    """How many sentence texts lose their extractions to another text with the same
+    :func:`sentence_key` (:func:`dropped_texts`): the number of texts minus the number of
+    keys. 0 when no two texts collide."""
+    return len(extractions) - len({sentence_key(text) for text in extractions})
 
 
 # --------------------------------------------------------------------------- matching

@@ -43,6 +43,7 @@ __all__ = [
     "read_stanford",
     "read_system",
     "read_tabbed",
+    "reverb_mismatches",
 ]
 
 #: What Python 2's ``str.strip()`` removes from a byte string: ASCII whitespace only.
@@ -244,6 +245,38 @@ def read_reverb(
             raise _error(f"sentence number {cols[1][:20]!r} is not in the sentences", path, n)
         _add(d, text, Extraction(cols[3], (cols[2], cols[4]), _confidence(cols[11], path, n)))
     return d
+
+
+def reverb_mismatches(lines: Iterable[str], sentences: Sequence[str]) -> tuple[int, int]:
+    """(mismatched, checked): of the ReVerb lines that carry their own sentence text
+    (column 13, non-empty after stripping), how many name by their number (column 2) a
+    sentence of ``sentences`` whose :func:`~benchie_cli.metrics.carb_metric.sentence_key`
+    differs from that text's. :func:`read_reverb` follows the number, as the original does,
+    so such a line's extraction is scored against another sentence; with
+    oie-benchmark's shipped ReVerb output and ``raw_sentences/all.txt`` nearly every line
+    does, hence ReVerb's near-zero published curve. Lines :func:`read_reverb` refuses (too
+    few columns, a number that is not a sentence) are not counted."""
+    from benchie_cli.metrics.carb_metric import sentence_key
+
+    mismatched = checked = 0
+    keys: dict[int, str] = {}
+    for line in lines:
+        cols = _columns(line)
+        if len(cols) < 13 or not cols[12].strip(WHITESPACE):
+            continue
+        try:
+            if "_" in cols[1] or not cols[1].isascii():  # as read_reverb
+                raise ValueError
+            number = int(cols[1])
+            key = keys.get(number)
+            if key is None:
+                key = keys[number] = sentence_key(sentences[number - 1])
+        except (ValueError, IndexError):
+            continue
+        checked += 1
+        if sentence_key(cols[12]) != key:
+            mismatched += 1
+    return mismatched, checked
 
 
 def read_tabbed(lines: Iterable[str], path: str = "<tabbed>") -> Extractions:

@@ -185,6 +185,14 @@ def metric_choice(choice: str, benchmark: str) -> str:
             raise ValueError(f"unknown metric {name!r} (available: {', '.join(METRICS)})")
         if name not in allowed:
             home = [b.name for b in BENCHMARKS.values() if name in b.metrics]
+            others = {h for n in names for h in BENCHMARKS if n in BENCHMARKS[h].metrics}
+            if benchmark == DEFAULT_BENCHMARK and not any(
+                set(BENCHMARKS[h].metrics) >= set(names) for h in others
+            ):
+                raise ValueError(
+                    f"{choice}: metrics of different benchmarks; one run scores one "
+                    "benchmark's gold (`benchie score --suite FILE` scores every benchmark)"
+                )
             if benchmark == DEFAULT_BENCHMARK:
                 raise ValueError(
                     f"metric {name!r} scores against {BENCHMARKS[home[0]].label}'s own gold: "

@@ -44,7 +44,9 @@ __all__ = [
     "ReOieError",
     "ReOieScore",
     "SentenceResult",
+    "collisions",
     "corpus_results",
+    "dropped_texts",
     "group",
     "lexical_match",
     "printed",
@@ -52,6 +54,7 @@ __all__ = [
     "read_gold_json",
     "read_gold_text",
     "read_system",
+    "read_system_counted",
     "score",
     "sentence_key",
     "sentence_result",
@@ -136,6 +139,8 @@ def read_gold_json(path: str, text: str | None = None) -> Extractions:
                 data = json.load(fh)
     except json.JSONDecodeError as e:
         raise _error(f"not JSON: {e.msg}", path, e.lineno) from None
+    except RecursionError:  # Python's JSON reader gives up on deep nesting
+        raise _error("nesting too deep for a JSON reader", path) from None
     if not isinstance(data, dict):
         raise _error("$: the gold must be a JSON object {sentence: [tuple, ...]}", path)
     gold: Extractions = {}
@@ -174,20 +179,30 @@ def read_gold(path: str) -> Extractions:
 def read_system(path: str, text: str | None = None) -> Extractions:
     """The scorer's system format (``GeneralReader``):
     ``sentence<TAB>confidence<TAB>predicate<TAB>arg0[<TAB>arg1...]`` after stripping the
-    line. Lines with fewer than four columns are skipped silently. The confidence is
-    Python's ``float`` (so ``nan``, ``inf``, `` 1e-3`` and ``1_0`` are accepted); one it
-    rejects is an error, as the original crashes on it."""
+    line. Lines with fewer than four columns are skipped silently (:func:`read_system_counted`
+    counts them). The confidence is Python's ``float`` (so ``nan``, ``inf``, `` 1e-3`` and
+    ``1_0`` are accepted); one it rejects is an error, as the original crashes on it."""
+    return read_system_counted(path, text)[0]
+
+
+def read_system_counted(path: str, text: str | None = None) -> tuple[Extractions, int]:
+    """:func:`read_system`'s extractions, and the number of lines it skipped that were not
+    blank: lines with text but fewer than four columns, whose content the scorer drops
+    without a word (a blank line drops nothing and is not counted)."""
     system: Extractions = {}
+    skipped = 0
     for n, line in _lines(path, text):
         cols = line.strip().split("\t")
         if len(cols) < 4:
+            if cols != [""]:
+                skipped += 1
             continue
         try:
             confidence = float(cols[1])
         except ValueError:
             raise _error(f"confidence {cols[1][:40]!r} is not a number", path, n) from None
         system.setdefault(cols[0], []).append(Extraction(cols[2], tuple(cols[3:]), confidence))
-    return system
+    return system, skipped
 
 
 def group(extractions: Extractions) -> Extractions:
@@ -195,6 +210,21 @@ def group(extractions: Extractions) -> Extractions:
     texts share a key, the last one's extractions replace the earlier ones' at the first
     one's position; the replaced ones are not scored at all."""
     return {sentence_key(text): exs for text, exs in extractions.items()}
+
+
+def dropped_texts(extractions: Extractions) -> list[str]:
+    """The sentence texts whose extractions :func:`group` drops, in order: every text but
+    the last of those sharing a :func:`sentence_key` (``"a ,"`` and ``"a,"``, say). The
+    original drops them too; this only makes it visible."""
+    last = {sentence_key(text): text for text in extractions}
+    return [text for text in extractions if last[sentence_key(text)] != text]
+
+
+def collisions(extractions: Extractions) -> int:
+    """How many sentence texts lose their extractions to another text with the same
+    :func:`sentence_key` (:func:`dropped_texts`): the number of texts minus the number of
+    keys. 0 when no two texts collide."""
+    return len(extractions) - len({sentence_key(text) for text in extractions})
 
 
 # --------------------------------------------------------------------------- matching

@@ -3,42 +3,43 @@ one table (docs/suite.md).
 
 The output is one file of a format that names each extraction's sentence by its text
 (OpenIE 4, OpenIE 5, or the CaRB tab format), run over the sentences of every benchmark.
-Each benchmark takes the lines of its own sentences and scores them as its original scorer
-scores a file of just those lines:
+Each benchmark takes the lines of its own sentences and scores them as its own command
+(``score --benchmark NAME --input-format FMT``) scores a file of just those lines:
 
 - BenchIE, every facet of the default gold version (English): the lines are aligned to the
   gold by sentence text (README, "Native formats");
 - CaRB (s,m) and (s,s), CaRB's test split: read by CaRB's reader of the format; lines of
   other sentences are left out (CaRB would use their confidences as thresholds);
-- OIE2016 (split ``all``), read by oie-benchmark's reader of the format;
-- Re-OIE2016 and WiRe57 when added (``benchie benchmark add``): the CaRB tab format is
-  Re-OIE2016's own; other formats, and WiRe57 always, are read by CaRB's reader of the
-  format and passed on as the tuples it reads (WiRe57's sentences matched by text).
+- OIE2016 (split ``all``), read by oie-benchmark's reader of the format when it has one;
+- Re-OIE2016 and WiRe57 when added (``benchie benchmark add``).
 
-A benchmark absent from the store, or none of whose sentences is in the file, is a row that
-says so (with the command that adds an external one). Formats whose readers rescale
+The file is read once; CaRB's reader reads it once for every benchmark that reads it so.
+Only a benchmark absent from the store, or none of whose sentences is in the file, is a row
+without numbers; anything else (a gold that differs from its manifest, an unreadable line)
+fails the run, as it fails the benchmark's own command. Formats whose readers rescale
 confidences over the whole file (ClausIE, PropS) are refused: a benchmark's numbers would
 then depend on the other benchmarks' lines.
 """
 
 from __future__ import annotations
 
-import hashlib
-import io
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from benchie_cli import __version__
-from benchie_cli.errors import BenchieError
-from benchie_cli.metrics.registry import BENCHMARKS, METRICS
+from benchie_cli.errors import BenchieError, ExitCode
+from benchie_cli.metrics import benchmarks as bm
+from benchie_cli.metrics.registry import BENCHMARKS, DEFAULT_BENCHMARK, METRICS
 from benchie_cli.tables import render
-from benchie_cli.textio import display_name, read_whole
+from benchie_cli.textio import display_name
 
 #: The formats the suite reads (each benchmark's reader of it is named above).
-FORMATS = ("openie4", "openie5", "carb")
-#: CaRB's reader of each format.
-_CARB_READER = {"openie4": "openie4", "openie5": "openie5", "carb": "tabbed"}
+FORMATS = tuple(bm.CARB_READ)
+#: A row whose benchmark has output for fewer of its gold sentences than this share is
+#: said on stderr: the file was probably run on another benchmark's sentences.
+LOW_COVERAGE = 0.5
 
 
 @dataclass(slots=True)
@@ -50,9 +51,20 @@ class Row:
     split: str
     numbers: dict[str, Any] | None = None
     signature: str | None = None
+    #: The gold scored against: version and sha256 (the signature shows 12 digits).
+    gold: dict[str, str] = field(default_factory=dict)
+    #: (gold sentences with output, gold sentences).
+    coverage: tuple[int, int] = (0, 0)
     #: Why there are no numbers (absent gold, no sentence of the benchmark).
     skipped: str | None = None
     facet: str | None = None
+    #: What the benchmark's scorer does silently that a user must know (said on stderr).
+    warnings: tuple[str, ...] = ()
+
+    @property
+    def label(self) -> str:
+        label = METRICS[self.metric].label
+        return f"{label} ({self.facet})" if self.facet else label
 
     def as_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -63,143 +75,17 @@ class Row:
         }
         if self.skipped is not None:
             out["skipped"] = self.skipped
-        else:
-            out["signature"] = self.signature
-            out[self.metric] = self.numbers
+            return out
+        out["signature"] = self.signature
+        out["gold"] = self.gold
+        out["sentences"] = {"with_output": self.coverage[0], "gold": self.coverage[1]}
+        out[self.metric] = self.numbers
         return out
 
 
-def _detect(path: str, input_format: str) -> str:
-    fmt = input_format
-    if fmt == "auto":
-        from benchie_cli.native import detect
-
-        fmt = detect(path)
-    if fmt not in FORMATS:
-        raise BenchieError(
-            f"--suite reads {', '.join(FORMATS)} files (each line names its sentence by its "
-            f"text), not {fmt}: ClausIE's and PropS's readers rescale confidences over the "
-            "whole file, BenchIE TSV names BenchIE's sentences only (score each benchmark "
-            "with --benchmark)",
-            path=display_name(path),
-        )
-    return fmt
-
-
-def _benchie_rows(root: Path, path: str, fmt: str, sha256: str, given: str) -> list[Row]:
-    """BenchIE's every facet: the file converted once (aligned to the gold's sentences by
-    text), then scored per facet with the default options, as ``score --facet F`` would."""
-    from benchie_cli import api
-    from benchie_cli.metrics.scoring import ScoreOptions, Scorer
-    from benchie_cli.native import convert_in_place
-    from benchie_cli.report import signature
-    from benchie_cli.textio import release_spooled
-
-    try:
-        base = api.load_gold("en", gold_dir=root, say=lambda _: None)
-    except BenchieError as exc:
-        return [Row("benchie", "benchie", "-", skipped=exc.message)]
-    facets = base.facets()
-    try:
-        conversion = convert_in_place(path, fmt, base.sentences, "en")
-    except BenchieError as exc:
-        return [Row("benchie", "benchie", "-", facet=f, skipped=exc.message) for f in facets]
-    rows = []
-    try:
-        if conversion.sha256 != sha256:
-            raise BenchieError("changed while the suite read it", path=display_name(path))
-        for facet, resolved in facets.items():
-            gold = api.Gold(resolved, base.store, released=base.released)
-            options = ScoreOptions("en", facet)
-            row = Row("benchie", "benchie", "-", facet=facet)
-            try:
-                result = Scorer(gold.compiled, options, mistakes=gold.mistake_check()).score(
-                    path, "system"
-                )
-            except BenchieError as exc:
-                row.skipped = exc.message
-                rows.append(row)
-                continue
-            (p, r, f1), (tp, fp, fn) = result.scores, result.totals
-            row.numbers = {"precision": p, "recall": r, "f1": f1, "tp": tp, "fp": fp, "fn": fn}
-            if result.curve is not None:  # confidences: BenchIE's curve (README, "Confidences")
-                row.numbers["auc"] = result.curve.auc
-            row.signature = signature(resolved, options, api.recorded_format(given, [path]))
-            rows.append(row)
-    finally:
-        release_spooled()
-    return rows
-
-
-def _carb_rows(root: Path, data: bytes, shown: str, fmt: str) -> list[Row]:
-    from benchie_cli.metrics import carb_benchmark as cb
-    from benchie_cli.metrics.carb_data import READERS
-    from benchie_cli.metrics.carb_metric import outside
-    from benchie_cli.metrics.carb_report import carb_scores
-
-    metrics = BENCHMARKS["carb"].metrics
-    split = BENCHMARKS["carb"].splits[0]
-    try:
-        gold_store = cb.carb_store(root)
-        version = cb.latest_version(gold_store)
-        resolved, _ = cb.resolve_split(gold_store, version, split)
-    except BenchieError as exc:
-        return [Row("carb", m, split, skipped=exc.message) for m in metrics]
-    gold = cb.load_gold(resolved)
-    is_outside = outside(gold)
-    lines = io.StringIO(data.decode("utf-8"), newline=None)
-    predicted = READERS[_CARB_READER[fmt]](lines, shown, confidence_only=is_outside)
-    predicted = {t: x for t, x in predicted.items() if not is_outside(t)}
-    if not predicted:
-        return [Row("carb", m, split, skipped="none of its sentences is CaRB's") for m in metrics]
-    scores = carb_scores(gold, predicted, metrics)
-    rows = []
-    for m in metrics:
-        p, r, f1 = scores[m].optimal
-        numbers = {"precision": p, "recall": r, "f1": f1, "auc": scores[m].auc}
-        rows.append(Row("carb", m, split, numbers, cb.signature(resolved, split, m)))
-    return rows
-
-
-def _texts(
-    data: bytes, shown: str, fmt: str
-) -> dict[str, list[tuple[str, tuple[str, ...], float]]]:
-    """The file read by CaRB's reader of its format: extractions by sentence text."""
-    from benchie_cli.metrics.carb_data import READERS
-
-    lines = io.StringIO(data.decode("utf-8"), newline=None)
-    read = READERS[_CARB_READER[fmt]](lines, shown)
-    return {t: [(x.pred, x.args, x.confidence) for x in xs] for t, xs in read.items()}
-
-
-def _corpus_row(root: Path, benchmark: str, data: bytes, shown: str, fmt: str) -> Row:
-    from benchie_cli.metrics import benchmarks as bm
-
-    split = BENCHMARKS[benchmark].splits[0]
-    row = Row(benchmark, BENCHMARKS[benchmark].metrics[0], split)
-    try:
-        corpus = bm.load(root, benchmark, None, split)
-    except BenchieError as exc:
-        row.skipped = exc.message
-        return row
-    entry = bm.CORPORA[benchmark]
-    try:
-        if entry.score is not None and fmt in entry.formats:
-            row.numbers = entry.score(corpus, data, shown, fmt).numbers
-        else:
-            row.numbers = bm.score_texts(corpus, _texts(data, shown, fmt), shown)
-    except BenchieError as exc:
-        if "none of its" not in exc.message:
-            raise
-        row.skipped = f"none of its sentences is {BENCHMARKS[benchmark].label}'s"
-        return row
-    row.signature = bm.signature(corpus)
-    return row
-
-
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class _Input:
-    """The system output as every benchmark's runner takes it."""
+    """The system output as every benchmark takes it, with what is read once for all."""
 
     root: Path
     path: str
@@ -209,42 +95,231 @@ class _Input:
     sha256: str
     #: ``--input-format`` as given (what BenchIE's signature records).
     given: str
+    #: The file read by CaRB's reader of its format (read on first use, once).
+    _texts: bm.TextExtractions | None = None
+
+    def texts(self) -> bm.TextExtractions:
+        if self._texts is None:
+            self._texts = bm.carb_texts(self.data, self.shown, self.fmt)
+        return self._texts
+
+
+def _detect(path: str, data: bytes, input_format: str) -> str:
+    fmt = input_format
+    if fmt == "auto":
+        from benchie_cli.native import detect
+
+        if data.lstrip()[:1] == b"{":
+            raise BenchieError(
+                "a JSON file: --suite reads a system output of OpenIE 4, OpenIE 5 or CaRB "
+                "tab lines (a WiRe57 export is scored with --benchmark wire57)",
+                path=display_name(path),
+            )
+        fmt = detect(path) if not data.startswith(bm.GZIP) else "compressed"  # (raw bytes)
+    if fmt not in FORMATS:
+        why = {
+            "clausie": "its reader rescales confidences over the whole file, so a benchmark's "
+            "numbers would depend on the other benchmarks' lines",
+            "props": "its reader rescales confidences over the whole file, so a benchmark's "
+            "numbers would depend on the other benchmarks' lines",
+            "benchie": "a BenchIE TSV file names BenchIE's sentences only: score it with "
+            "`benchie score` (or its format was not recognised: give --input-format)",
+            "compressed": "a compressed file's format is not detected: give --input-format",
+        }.get(fmt, "its lines do not name their sentence by its text, or not for every benchmark")
+        raise BenchieError(
+            f"--suite reads {', '.join(FORMATS)} files, not {fmt}: {why}",
+            path=display_name(path),
+        )
+    return fmt
+
+
+def _absent(root: Path, benchmark: str) -> str | None:
+    """Why a benchmark cannot be scored at all (not in the store), or None."""
+    if benchmark == DEFAULT_BENCHMARK:
+        from benchie_cli import default_gold_version
+        from benchie_cli.gold.store import GoldStore, not_pulled_hint
+
+        store = GoldStore(root)
+        version = default_gold_version()
+        if version in store.versions():
+            return None
+        return not_pulled_hint(root, version)
+    return None if bm.present(root, benchmark) else bm.missing(benchmark)
+
+
+def _none_of_its(benchmark: str) -> str:
+    return f"none of its sentences is {BENCHMARKS[benchmark].label}'s"
+
+
+def _benchie_rows(given: _Input) -> list[Row]:
+    """BenchIE's every facet: the file converted once (aligned to the gold's sentences by
+    text), then scored per facet with the default options, as ``score --facet F`` would."""
+    from benchie_cli import api
+    from benchie_cli.metrics.scoring import ScoreOptions, Scorer
+    from benchie_cli.native import convert_in_place
+    from benchie_cli.report import signature
+
+    base = api.load_gold("en", gold_dir=given.root, say=lambda _: None)
+    facets = base.facets()
+    try:
+        conversion = convert_in_place(given.path, given.fmt, base.sentences, "en")
+    except BenchieError as exc:
+        if "none of its sentences is a gold sentence" not in exc.message:
+            raise
+        return [
+            Row("benchie", "benchie", "-", facet=f, skipped=_none_of_its("benchie")) for f in facets
+        ]
+    rows = []
+    recorded = api.recorded_format(given.given, [given.path])
+    coverage = (conversion.alignment.aligned_sentences, len(base.sentences))
+    for facet, resolved in facets.items():
+        gold = api.Gold(resolved, base.store, released=base.released)
+        options = ScoreOptions("en", facet)
+        result = Scorer(gold.compiled, options, mistakes=gold.mistake_check()).score(
+            given.path, "system"
+        )
+        (p, r, f1), (tp, fp, fn) = result.scores, result.totals
+        numbers: dict[str, Any] = {
+            "precision": p,
+            "recall": r,
+            "f1": f1,
+            "tp": tp,
+            "fp": fp,
+            "fn": fn,
+        }
+        if result.curve is not None:  # confidences: BenchIE's curve (README, "Confidences")
+            numbers["auc"] = result.curve.auc
+        row = Row("benchie", "benchie", "-", numbers, facet=facet, coverage=coverage)
+        row.signature = signature(resolved, options, recorded)
+        row.gold = {"version": resolved.version, "sha256": resolved.sha256}
+        rows.append(row)
+    return rows
+
+
+def _carb_rows(given: _Input) -> list[Row]:
+    from benchie_cli.metrics import carb_benchmark as cb
+    from benchie_cli.metrics.carb_data import Extraction
+    from benchie_cli.metrics.carb_metric import group, outside
+    from benchie_cli.metrics.carb_report import carb_scores
+
+    metrics = BENCHMARKS["carb"].metrics
+    split = BENCHMARKS["carb"].splits[0]
+    gold_store = cb.carb_store(given.root)
+    resolved, _ = cb.resolve_split(gold_store, cb.latest_version(gold_store), split)
+    gold = cb.load_gold(resolved)
+    gold_keys = group(gold).keys()
+    is_outside = outside(gold)
+    predicted = {
+        t: [Extraction(p, a, c) for p, a, c in xs]
+        for t, xs in given.texts().items()
+        if not is_outside(t)
+    }
+    if not predicted:
+        return [Row("carb", m, split, skipped=_none_of_its("carb")) for m in metrics]
+    coverage = (len(group(predicted).keys()), len(gold_keys))
+    scores = carb_scores(gold, predicted, metrics)
+    rows = []
+    for m in metrics:
+        p, r, f1 = scores[m].optimal
+        numbers = {"precision": p, "recall": r, "f1": f1, "auc": scores[m].auc}
+        row = Row("carb", m, split, numbers, cb.signature(resolved, split, m), coverage=coverage)
+        row.gold = {"version": resolved.version, "sha256": resolved.sha256}
+        rows.append(row)
+    return rows
+
+
+def _corpus_row(benchmark: str, given: _Input) -> Row:
+    split = BENCHMARKS[benchmark].splits[0]
+    row = Row(benchmark, BENCHMARKS[benchmark].metrics[0], split)
+    corpus = bm.load(given.root, benchmark, None, split)
+    entry = bm.CORPORA[benchmark]
+    try:
+        if given.fmt in entry.own and entry.score_own is not None:
+            scored = entry.score_own(corpus, given.data, given.shown, given.fmt)
+        else:
+            scored = entry.score_texts(corpus, given.texts(), given.shown)
+    except BenchieError as exc:
+        if "none of its" not in exc.message:
+            raise
+        row.skipped = _none_of_its(benchmark)
+        return row
+    row.numbers = scored.numbers
+    row.coverage = scored.coverage
+    row.warnings = scored.warnings
+    row.signature = bm.signature(corpus)
+    row.gold = {"version": corpus.version, "sha256": corpus.sha256}
+    return row
 
 
 def _rows_of(benchmark: str, given: _Input) -> list[Row]:
     """The benchmark's rows of the table."""
-    if benchmark == "benchie":
-        return _benchie_rows(given.root, given.path, given.fmt, given.sha256, given.given)
+    if benchmark == DEFAULT_BENCHMARK:
+        return _benchie_rows(given)
     if benchmark == "carb":
-        return _carb_rows(given.root, given.data, given.shown, given.fmt)
-    return [_corpus_row(given.root, benchmark, given.data, given.shown, given.fmt)]
+        return _carb_rows(given)
+    return [_corpus_row(benchmark, given)]
 
 
-def run(path: str, input_format: str, root: Path) -> dict[str, Any]:
+def _skipped(benchmark: str, reason: str) -> list[Row]:
+    b = BENCHMARKS[benchmark]
+    if benchmark == DEFAULT_BENCHMARK:
+        from benchie_cli.metrics.registry import FILE_FACETS
+
+        return [Row(benchmark, "benchie", "-", facet=f, skipped=reason) for f in FILE_FACETS[:1]]
+    return [Row(benchmark, m, b.splits[0], skipped=reason) for m in b.metrics]
+
+
+def run(
+    path: str, input_format: str, root: Path, say: Callable[[str], None] = lambda _: None
+) -> dict[str, Any]:
     """The suite's report for the system output at ``path`` (read once, hashed; each
-    benchmark scores those bytes)."""
-    fmt = _detect(path, input_format)
+    benchmark scores those bytes). ``say`` gets what a user must know (low coverage)."""
+    import tempfile
+
+    from benchie_cli.textio import release_spooled, stand_in
+
+    facts, data = bm.read_submission(path)  # read once (decompressed if gzip)
     shown = display_name(path)
-    data = read_whole(path, what="submission")
+    copy = tempfile.TemporaryFile()  # noqa: SIM115 (kept open for the run by stand_in)
+    copy.write(data)
+    copy.flush()
+    stand_in(path, copy, facts.sha256)  # every later read sees these bytes, stdin too
+    rows: list[Row] = []
     try:
-        data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise BenchieError(f"not UTF-8 ({exc})", path=shown) from None
-    sha256 = hashlib.sha256(data).hexdigest()
-    rows = [
-        row
-        for name in BENCHMARKS
-        for row in _rows_of(name, _Input(root, path, data, shown, fmt, sha256, input_format))
-    ]
+        fmt = _detect(path, data, input_format)
+        from benchie_cli.api import recorded_format
+
+        recorded = recorded_format(input_format, [path])
+        given = _Input(root, path, data, shown, fmt, facts.sha256, input_format)
+        for name in BENCHMARKS:
+            reason = _absent(root, name)
+            rows.extend(_skipped(name, reason) if reason else _rows_of(name, given))
+    finally:
+        release_spooled()
     if all(r.skipped is not None for r in rows):
-        reasons = "; ".join(f"{r.benchmark}: {r.skipped}" for r in rows)
+        reasons = "; ".join(
+            dict.fromkeys(f"{BENCHMARKS[r.benchmark].label}: {r.skipped}" for r in rows)
+        )
         raise BenchieError(f"no benchmark could score it ({reasons})", path=shown)
+    for r in rows:
+        for warning in r.warnings:
+            say(f"{shown}: warning: {r.label}: {warning}")
+        covered, total = r.coverage
+        if r.skipped is None and total and covered < LOW_COVERAGE * total:
+            say(
+                f"{shown}: warning: {r.label}: output for {covered:,} of its {total:,} gold "
+                "sentences: the others count as missed (a file run on another benchmark's "
+                "sentences?)"
+            )
     return {
         "schema": 1,
         "benchie_version": __version__,
         "suite": True,
-        "file": {"path": path, "sha256": sha256},
-        "input_format": fmt,
+        "file": {"path": path, "sha256": facts.sha256},
+        # --input-format as score records it (auto when detection reads the file alike),
+        # and the format it was read as.
+        "input_format": recorded,
+        "read_as": fmt,
         "rows": [r.as_json() for r in rows],
     }
 
@@ -255,31 +330,37 @@ def _cell(numbers: dict[str, Any] | None, key: str) -> str:
 
 
 def _table_rows(report: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
-    columns = ["benchmark", "metric", "split", "P", "R", "F1", "AUC"]
+    columns = ["benchmark", "metric", "split", "P", "R", "F1", "AUC", "sentences"]
     rows = []
     for r in report["rows"]:
         label = METRICS[r["metric"]].label + (f" ({r['facet']})" if "facet" in r else "")
         numbers = r.get(r["metric"])
         cells = [_cell(numbers, k) for k in ("precision", "recall", "f1", "auc")]
+        sentences = r.get("sentences")
+        cover = f"{sentences['with_output']}/{sentences['gold']}" if sentences else "-"
         if "skipped" in r:
             cells = ["-", "-", "-", "-"]
-        rows.append([BENCHMARKS[r["benchmark"]].label, label, r["split"], *cells])
+        rows.append([BENCHMARKS[r["benchmark"]].label, label, r["split"], *cells, cover])
     return columns, rows
 
 
 def _notes(report: dict[str, Any]) -> list[str]:
-    return [
+    notes = [
         f"{BENCHMARKS[r['benchmark']].label}: {r['skipped']}"
         for r in report["rows"]
         if "skipped" in r
     ]
+    return list(dict.fromkeys(notes))
+
+
+_SENTENCES_NOTE = "sentences: gold sentences with output / gold sentences"
 
 
 def to_table(report: dict[str, Any]) -> str:
     """The suite as a table, what was skipped, then each row's signature."""
     columns, rows = _table_rows(report)
-    lines = render([columns, *rows], [3, 4, 5, 6])
-    lines += ["", *(f"skipped: {n}" for n in _notes(report))]
+    lines = render([columns, *rows], [3, 4, 5, 6, 7])
+    lines += [_SENTENCES_NOTE, "", *(f"skipped: {n}" for n in _notes(report))]
     lines += [r["signature"] for r in report["rows"] if "signature" in r]
     return "\n".join(lines) + "\n"
 
@@ -289,9 +370,25 @@ def to_markdown(report: dict[str, Any]) -> str:
     columns, rows = _table_rows(report)
     lines = [
         "| " + " | ".join(columns) + " |",
-        "|" + "|".join(["---"] * 3 + ["---:"] * 4) + "|",
+        "|" + "|".join(["---"] * 3 + ["---:"] * 5) + "|",
         *("| " + " | ".join(c.replace("|", "\\|") for c in row) + " |" for row in rows),
     ]
-    lines += ["", *(f"- skipped: {n}" for n in _notes(report))]
+    lines += ["", _SENTENCES_NOTE, "", *(f"- skipped: {n}" for n in _notes(report))]
     lines += ["", *(f"`{r['signature']}`  " for r in report["rows"] if "signature" in r)]
     return "\n".join(lines) + "\n"
+
+
+def check_output(output: str | None, root: Path) -> None:
+    """Refuse (exit 2) an output inside the gold store the suite reads: it would replace a
+    gold file (every file there is an input)."""
+    if output is None or output == "-":
+        return
+    target = Path(output).resolve()
+    store = root.resolve()
+    if target == store or store in target.parents:
+        raise BenchieError(
+            f"is inside the gold store {display_name(str(root))}, whose files the suite reads: "
+            "write the report elsewhere",
+            path=display_name(output),
+            exit_code=ExitCode.USAGE,
+        )

@@ -29,8 +29,8 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Iterable, Mapping, Sequence
-from typing import NamedTuple
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, NamedTuple
 
 __all__ = [
     "GoldPart",
@@ -40,6 +40,7 @@ __all__ = [
     "SystemScore",
     "WireError",
     "by_system",
+    "duplicate_keys",
     "exact_match",
     "f1",
     "printed",
@@ -101,15 +102,63 @@ Predictions = dict[str, list[Predicted]]
 # --------------------------------------------------------------------------- reading
 
 
-def _load(path: str, text: str | None = None) -> object:
-    """The JSON of ``path``, or of ``text`` (its content, read by the caller)."""
+#: ``json``'s ``object_pairs_hook``: an object's (key, value) pairs to the object.
+_Hook = Callable[[list[tuple[str, Any]]], Any]
+
+
+def _load(path: str, text: str | None = None, hook: _Hook | None = None) -> object:
+    """The JSON of ``path``, or of ``text`` (its content, read by the caller). ``hook``:
+    ``json``'s ``object_pairs_hook``. Python's JSON reader gives up on deep nesting with a
+    ``RecursionError``: a :class:`WireError` here."""
     try:
         if text is not None:
-            return json.loads(text)
+            return json.loads(text, object_pairs_hook=hook)
         with open(path, encoding="utf-8") as fh:
-            return json.load(fh)
+            return json.load(fh, object_pairs_hook=hook)
     except json.JSONDecodeError as e:
         raise WireError(f"{path}:{e.lineno}: not JSON: {e.msg}") from None
+    except RecursionError:
+        raise WireError(f"{path}: nesting too deep for a JSON reader") from None
+
+
+def duplicate_keys(path: str, text: str | None = None) -> list[str]:
+    """The JSON location of every repeated key of the file at ``path`` (or of ``text``, its
+    content), an export or a reference: ``$["TO 1"]`` for a sentence id given twice at the
+    top level, ``$["TO 1"][0]["arg1"]`` for a key repeated inside a tuple. One entry per
+    repetition (a key three times in an object gives two), an object's before those inside
+    it, else in document order; repeats inside an overwritten value are not listed. The
+    readers (:func:`read_export`, :func:`read_reference`) keep the last value of a repeated
+    key silently, at the first one's position, as ``json.load`` does in the original: this
+    lists what they overwrote. Empty for a file without repeats. Raises :class:`WireError`
+    where the readers do on the JSON itself (not JSON, nesting too deep)."""
+    repeats: list[tuple[dict[str, Any], list[str]]] = []
+
+    def hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        obj = dict(pairs)
+        if len(obj) < len(pairs):
+            seen: set[str] = set()
+            again = []
+            for key, _ in pairs:
+                if key in seen:
+                    again.append(key)
+                seen.add(key)
+            repeats.append((obj, again))  # the reference keeps ``obj`` alive: ids stay unique
+        return obj
+
+    data = _load(path, text, hook)
+    if not repeats:
+        return []
+    where = {id(obj): again for obj, again in repeats}
+    found: list[str] = []
+    stack: list[tuple[object, str]] = [(data, "$")]
+    while stack:  # depth-first, in document order, without recursion
+        value, at = stack.pop()
+        if isinstance(value, dict):
+            found.extend(at + _key(key) for key in where.get(id(value), ()))
+            stack.extend((v, at + _key(k)) for k, v in reversed(value.items()))
+        elif isinstance(value, list):
+            stack.extend((v, f"{at}[{k}]") for k, v in reversed(list(enumerate(value))))
+    return found
 
 
 def _at(path: str, where: str, message: str) -> WireError:
@@ -393,16 +442,25 @@ class SystemScore(NamedTuple):
     recall_scores: list[float]
 
 
-def system_score(reference: Reference, predictions: Predictions) -> SystemScore:
+def system_score(
+    reference: Reference, predictions: Predictions, *, system: str | None = None
+) -> SystemScore:
     """One system's micro-averaged score over every reference sentence (a sentence without
     predictions adds its reference tuples to the recall denominator only); predictions
-    for sentences outside the reference are ignored."""
+    for sentences outside the reference are ignored.
+
+    Raises :class:`WireError` where the scorer crashes on this system's tuples: no match
+    at all (it divides by zero), or one tuple it cannot compare (the message names the
+    sentence). ``system``: the system's name; the message then starts with
+    ``system NAME: ``, so that a caller scoring several systems can report the failure as
+    that system's alone (the original stops at the first such system)."""
+    named = "" if system is None else f"system {system}: "
     stats = []
     for sid, gold in reference.items():
         try:
             stats.append(sentence_stats(gold, predictions.get(sid, [])))
         except WireError as e:
-            raise WireError(f"sentence {sid!r}: {e}") from None
+            raise WireError(f"{named}sentence {sid!r}: {e}") from None
     prec_num = rec_num = 0.0
     prec_den = rec_den = 0
     for s in stats:
@@ -415,8 +473,8 @@ def system_score(reference: Reference, predictions: Predictions) -> SystemScore:
     exact_r = (sum(s.exact_recall[0] for s in stats), sum(s.exact_recall[1] for s in stats))
     if not prec_den or not rec_den or not matches:
         raise WireError(
-            f"{prec_den} predictions, {rec_den} reference tuples, {matches} matches: "
-            "the scorer divides by zero"
+            f"{named}{matches} matches ({prec_den} predictions on the reference sentences, "
+            f"{rec_den} reference tuples): WiRe57's scorer divides by zero for it"
         )
     precision, recall = prec_num / prec_den, rec_num / rec_den
     exact_precision, exact_recall = exact_p[0] / exact_p[1], exact_r[0] / exact_r[1]
@@ -438,8 +496,11 @@ def system_score(reference: Reference, predictions: Predictions) -> SystemScore:
 def score_all(
     reference: Reference, export: Mapping[str, list[Predicted]]
 ) -> dict[str, SystemScore]:
-    """Every system of the export, sorted by name."""
-    return {e: system_score(reference, p) for e, p in by_system(reference, export).items()}
+    """Every system of the export, sorted by name. The first system the scorer cannot
+    score stops it, as in the original (:func:`system_score`'s error names it)."""
+    return {
+        e: system_score(reference, p, system=e) for e, p in by_system(reference, export).items()
+    }
 
 
 # --------------------------------------------------------------------------- output
