@@ -30,7 +30,9 @@ from __future__ import annotations
 
 import math
 import sys
+from collections import Counter
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 from itertools import pairwise
 from typing import NamedTuple, TextIO
 
@@ -112,7 +114,7 @@ class _Gold(NamedTuple):
 
 
 class _Predicted(NamedTuple):
-    counts: dict[str, int]  # how often each word occurs in the bag of words
+    counts: Counter[str]  # how often each word occurs in the bag of words
     predicate: frozenset[str]
 
 
@@ -122,8 +124,10 @@ def _bag(e: Extraction) -> list[str]:
     return " ".join((e.pred, *e.args)).split(" ")
 
 
+@lru_cache(maxsize=1 << 16)
 def _predicate_lemmas(pred: str) -> frozenset[str]:
-    """The noun lemmas of the predicate's words (split at single spaces after stripping)."""
+    """The noun lemmas of the predicate's words (split at single spaces after stripping);
+    memoised, since a corpus repeats its predicates."""
     return frozenset(map(lemmatize, pred.strip(WHITESPACE).split(" ")))
 
 
@@ -132,10 +136,7 @@ def _gold(e: Extraction) -> _Gold:
 
 
 def _predicted(e: Extraction) -> _Predicted:
-    counts: dict[str, int] = {}
-    for word in _bag(e):
-        counts[word] = counts.get(word, 0) + 1
-    return _Predicted(counts, _predicate_lemmas(e.pred))
+    return _Predicted(Counter(_bag(e)), _predicate_lemmas(e.pred))
 
 
 def _matches(gold: _Gold, predicted: _Predicted) -> bool:
