@@ -229,6 +229,18 @@ def summary(runs: list[Run]) -> tuple[float, float, float, float]:
     )
 
 
+def _without_benchie(store: Path, target: Path) -> Path:
+    """A copy of the gold store without BenchIE's versions: the suite then scores the
+    benchmarks whose original scorers run here, and no other (like for like)."""
+    shutil.copytree(store, target)
+    for version in [p for p in target.iterdir() if p.name[:1].isdigit()]:
+        if version.is_dir():
+            shutil.rmtree(version)
+        else:
+            version.unlink()
+    return target
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     venv = REPO / ".venv" / "bin" / "benchie"
@@ -362,6 +374,7 @@ def main() -> None:
         out = tmp / "out"
         out.mkdir()
         suite_argv = [args.benchie, "score", "--suite", str(system), "--format", "json"]
+        same_argv = [*suite_argv, "--gold-dir", str(_without_benchie(store, tmp / "same"))]
         suite_argv += ["--gold-dir", str(store)]
         carb_argv = [f"--gold={carb_gold}", f"--openiefour={carb_part}"]
         originals = [
@@ -498,10 +511,16 @@ def main() -> None:
         if wire57_run is not None:
             spawner.run(wire57_run.argv, wire57_run.env)
 
-        runs: dict[str, list[Run]] = {"suite": [], **{o.name: [] for o in originals}}
+        spawner.run(same_argv, our_env)  # (warm-up, as for the others)
+        runs: dict[str, list[Run]] = {
+            "suite": [],
+            "same": [],
+            **{o.name: [] for o in originals},
+        }
         wire57_runs: list[Run] = []
         for _ in range(args.repeat):
             runs["suite"].append(spawner.run(suite_argv, our_env))
+            runs["same"].append(spawner.run(same_argv, our_env))
             for original in originals:
                 runs[original.name].append(spawner.run(original.argv, original.env))
             if wire57_run is not None:
@@ -533,6 +552,7 @@ def main() -> None:
 
     figures = {name: summary(rs) for name, rs in runs.items()}
     line("benchie score --suite", figures["suite"])
+    line("  without BenchIE's", figures["same"])
     for original in originals:
         line(f"  {original.name}", figures[original.name])
     theirs = [figures[o.name] for o in originals]
@@ -548,16 +568,20 @@ def main() -> None:
         print("  (not in the sum: none of the input's sentences is WiRe57's)")
     print("* not above the spawner's own peak RSS: an upper bound only")
     suite_wall, _, suite_cpu, suite_rss = figures["suite"]
-    wall_ratio, cpu_ratio = total_wall / suite_wall, total_cpu / suite_cpu
+    same_wall, _, same_cpu, _ = figures["same"]
     memory = suite_rss / figures[largest.name][3]
-    met = wall_ratio >= SPEED_GOAL and memory < 1.0
+    like = total_wall / same_wall
+    met = like >= SPEED_GOAL and memory < 1.0
     print(
-        f"\nthe suite: {wall_ratio:.1f}x faster than the originals one after another "
-        f"(CPU {cpu_ratio:.1f}x), {memory:.2f}x the largest original's peak RSS "
-        f"({largest.name}); goal >= {SPEED_GOAL:.0f}x wall and below the largest original's "
-        f"memory: {'met' if met else 'MISSED'}\n"
-        "(the sum leaves BenchIE's original scorer out; the suite includes BenchIE's three "
-        "facets)"
+        f"\nthe suite, on the benchmarks the originals score (BenchIE's versions left out of "
+        f"its store): {like:.1f}x faster than the originals one after another (CPU "
+        f"{total_cpu / same_cpu:.1f}x)\n"
+        f"the whole suite, BenchIE's three facets included: {total_wall / suite_wall:.1f}x "
+        f"(CPU {total_cpu / suite_cpu:.1f}x); {memory:.2f}x the largest original's peak RSS "
+        f"({largest.name})\n"
+        f"goal >= {SPEED_GOAL:.0f}x wall (like for like) and below the largest original's "
+        f"memory: {'met' if met else 'MISSED'} (BenchIE's original scorer is not run: its "
+        "code has a non-commercial licence)"
     )
     if problems:
         print("\n" + "\n".join(problems), file=sys.stderr)

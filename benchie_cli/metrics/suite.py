@@ -137,13 +137,15 @@ def _absent(root: Path, benchmark: str) -> str | None:
     """Why a benchmark cannot be scored at all (not in the store), or None."""
     if benchmark == DEFAULT_BENCHMARK:
         from benchie_cli import default_gold_version
-        from benchie_cli.gold.store import GoldStore, not_pulled_hint
+        from benchie_cli.gold.store import GoldStore, not_pulled_hint, tracked_versions
 
         store = GoldStore(root)
         version = default_gold_version()
         if version in store.versions():
             return None
-        return not_pulled_hint(root, version)
+        if version in tracked_versions(root):
+            return not_pulled_hint(root, version)
+        return f"no BenchIE gold {version} in {display_name(str(root))}"
     return None if bm.present(root, benchmark) else bm.missing(benchmark)
 
 
