@@ -424,3 +424,15 @@ def test_other_benchmarks_output_scored_against_benchie_gets_a_hint(
     assert result.exit_code == 0
     assert "hint: most of its sentences are not this gold's" in result.stderr
     assert "benchie score --suite FILE" in result.stderr
+
+
+def test_the_wire57_reference_given_as_an_export_is_named(
+    cli: RunCli,
+    tmp_path: Path,
+    stand_in: Callable[[str], tuple[Path, bytes]],  # noqa: F811
+) -> None:
+    root = _added(cli, tmp_path, stand_in)
+    reference = root / "wire57" / "1.0.0" / "test" / "WiRe57_343-manual-oie.json"
+    result = cli("score", "--benchmark", "wire57", "--gold-dir", root, reference)
+    assert result.exit_code == 2
+    assert "this is WiRe57's reference (the gold), not a systems' export" in result.stderr

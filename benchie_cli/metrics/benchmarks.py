@@ -394,8 +394,14 @@ def _wire57_runs(corpus: Corpus, data: bytes, shown: str, name: str, facts: File
     """Every system of a WiRe57 export, a run each (``NAME/system`` when several)."""
     from benchie_cli.metrics import wire57
 
+    text = _text(data, shown)
+    if '"words_indexes"' in text[:1 << 16]:  # the reference's parts, which no export has
+        raise BenchieError(
+            "this is WiRe57's reference (the gold), not a systems' export: add it with "
+            "`benchie benchmark add wire57 FILE`, then score an export",
+            path=shown,
+        )
     try:
-        text = _text(data, shown)
         export = wire57.read_export(shown, text)
         systems = wire57.by_system(corpus.gold, export)
         repeated = wire57.duplicate_keys(shown, text)
