@@ -664,7 +664,8 @@ def convert(
         raise BenchieError(
             f"none of its sentences is a gold sentence{f' of --lang {lang}' if lang else ''}: "
             "the wrong --lang, or output for another benchmark? (`benchie sentences` lists "
-            "the gold's)",
+            "the gold's; `benchie score --suite FILE` scores it on every benchmark, "
+            "`--benchmark NAME` on one)",
             path=name,
         )
     out.write(b"".join(buffer))

@@ -61,6 +61,12 @@ def split_line(raw: bytes) -> Fields:
     if not raw or raw.isspace():
         return None
     if b"\x00" in raw:
+        if raw.startswith(b"\x1f\x8b"):  # (only line 1 can start so: the gzip magic)
+            return (
+                "nul-byte",
+                "a gzip-compressed file: decompress it first (`gunzip -k FILE`); `score "
+                "--benchmark NAME` and `--suite` read it as it is",
+            )
         return ("nul-byte", "NUL byte in line (binary file?)")
     try:
         text = raw.decode("utf-8")

@@ -240,10 +240,21 @@ def peek_lines(path: str, limit: int) -> list[bytes]:
     return [line[:-1] if line.endswith(b"\r") else line for line in lines]
 
 
+def _nul_message(raw: bytes, lineno: int) -> str:
+    """What a line with a NUL byte says: a gzip-compressed file (its magic at line 1) is
+    named as such, since ``--benchmark`` and ``--suite`` read one and ``score`` does not."""
+    if lineno == 1 and raw.startswith(b"\x1f\x8b"):
+        return (
+            "a gzip-compressed file: decompress it first (`gunzip -k FILE`); `score "
+            "--benchmark NAME` and `--suite` read it as it is"
+        )
+    return "NUL byte in line (binary file?)"
+
+
 def decode_line(raw: bytes, path: str, lineno: int) -> str:
     """One line's text, or a :class:`BenchieError` naming the line and the bad byte."""
     if b"\x00" in raw:
-        raise BenchieError("NUL byte in line (binary file?)", path=path, line=lineno)
+        raise BenchieError(_nul_message(raw, lineno), path=path, line=lineno)
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:

@@ -60,6 +60,8 @@ class Verdict:
     identical: bool
     mismatches: list[Mismatch] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    #: What ``systems`` counts (a suite report's rows).
+    unit: str = "system(s)"
 
 
 def read_report(path: str) -> tuple[dict[str, Any], bytes]:
@@ -632,14 +634,14 @@ def _verify_suite(
             path=display_name(path),
         )
     facts, _ = bm.read_submission(path)
-    verdict = Verdict(display_name(report_path), len(report["rows"]), False)
+    verdict = Verdict(display_name(report_path), len(report["rows"]), False, unit="row(s)")
     if facts.sha256 != report["file"]["sha256"]:
         verdict.mismatches.append(
             Mismatch("file.sha256", _show(report["file"]["sha256"]), _show(facts.sha256))
         )
         return verdict
     root, _ = resolve_gold_dir(gold_dir)
-    rebuilt = suite.run(path, report["input_format"], root)
+    rebuilt = suite.run(path, report["input_format"], root, cached=False)
     rebuilt["file"]["path"] = report["file"]["path"]
     data = to_json(rebuilt)
     verdict.identical = data == given

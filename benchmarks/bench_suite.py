@@ -15,12 +15,11 @@ docstrings of ``bench_carb.py``, ``bench_oie2016.py``, ``bench_reoie2016.py`` an
 ``bench_wire57.py``), each on the benchmark's part of the same output, in the format it reads:
 
 - CaRB (s,m): CaRB's ``carb.py --openiefour`` against CaRB's test gold (the store's
-  ``carb/1.0.0/test/carb_test.tsv``), on the lines of CaRB's test sentences only. The suite
-  scores CaRB's part of the file alone (docs/suite.md); given the whole file, CaRB would use
-  the other sentences' confidences as thresholds. The lines are chosen with CaRB's own code
-  (its reader's columns, its ``Benchmark.normalizeKey`` of the line's sentence in the keys of
-  its gold reader's sentences);
-- CaRB (s,s): OpenIE6's ``carb.py --openiefour --single_match`` on the same lines and gold;
+  ``carb/1.0.0/test/carb_test.tsv``), on the whole file: the other sentences' confidences
+  are thresholds, as in the suite and ``score --benchmark carb`` (docs/suite.md). (How many
+  lines are CaRB's is counted with CaRB's own code: its reader's columns, its
+  ``Benchmark.normalizeKey`` of the line's sentence in the keys of its gold's sentences);
+- CaRB (s,s): OpenIE6's ``carb.py --openiefour --single_match`` on the same file and gold;
 - OIE2016: oie-benchmark's ``benchmark.py --openiefour`` on the whole file (the suite gives
   oie-benchmark's reader the whole file) against ``all.oie``, the store's ``oie2016/2.0.0``
   dev, train and test concatenated, as ``eval.sh`` scores ``oie_corpus/all.oie`` (its
@@ -376,7 +375,7 @@ def main() -> None:
         suite_argv = [args.benchie, "score", "--suite", str(system), "--format", "json"]
         same_argv = [*suite_argv, "--gold-dir", str(_without_benchie(store, tmp / "same"))]
         suite_argv += ["--gold-dir", str(store)]
-        carb_argv = [f"--gold={carb_gold}", f"--openiefour={carb_part}"]
+        carb_argv = [f"--gold={carb_gold}", f"--openiefour={system}"]
         originals = [
             Original(
                 "CaRB (s,m)",

@@ -15,6 +15,7 @@ import json
 import os
 import signal
 import tempfile
+import threading
 from collections.abc import Callable
 from pathlib import Path
 
@@ -702,7 +703,9 @@ def test_a_ctrl_c_as_the_temporary_directory_is_made_leaves_nothing(
 
     def made_then_interrupted(*args: str, **kwargs: str) -> str:
         made = real(*args, **kwargs)
-        os.kill(os.getpid(), signal.SIGINT)
+        # To this thread: sent to the process, the signal may go to another thread that an
+        # earlier test left running, which does not block it (a real run has none).
+        signal.pthread_kill(threading.get_ident(), signal.SIGINT)
         return str(made)
 
     def stop(signum: int, frame: object) -> None:

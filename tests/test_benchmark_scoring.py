@@ -294,7 +294,7 @@ def test_the_suite_rows_equal_each_benchmark_scored_alone(
         cli, tmp_path / "c.json", "--benchmark", "carb", "--metric", "carb,carb-ss", suite_input
     )
     for m in ("carb", "carb-ss"):
-        for key in ("precision", "recall", "f1"):
+        for key in ("precision", "recall", "f1", "auc"):
             assert rows[("carb", m, None)][m][key] == carb["systems"][0][m][key]  # type: ignore[index]
     oie = rows[("oie2016", "oie2016", None)]["oie2016"]
     assert oie["auc"] == OPENIE4_AUC  # CaRB ships the output oie-benchmark published
@@ -436,3 +436,30 @@ def test_the_wire57_reference_given_as_an_export_is_named(
     result = cli("score", "--benchmark", "wire57", "--gold-dir", root, reference)
     assert result.exit_code == 2
     assert "this is WiRe57's reference (the gold), not a systems' export" in result.stderr
+
+
+def test_verify_of_a_suite_report_never_trusts_the_cache(
+    cli: RunCli, tmp_path: Path, suite_input: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A forged index entry (twice BenchIE's synsets) fools the suite, as it fools `score`
+    (the cache is trusted like the code); `verify` parses the gold and names the rows."""
+    import marshal
+
+    from benchie_cli.gold.store import GoldStore
+    from benchie_cli.metrics import index_cache
+    from benchie_cli.metrics.matching import CompiledGold
+
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("BENCHIE_CACHE_DIR", str(cache))
+    honest = _json(cli, tmp_path / "h.json", "--suite", suite_input)
+    resolved = GoldStore(GOLD_DIR).resolve("1.1.0", "en", "default")
+    entry = index_cache.entry_path(cache, resolved)
+    content = list(marshal.loads(entry.read_bytes().split(b"\n", 1)[1]))
+    content[3] = [2 * n for n in content[3]]
+    entry.write_bytes(index_cache.encode_entry(resolved, CompiledGold.from_data(tuple(content))))
+    forged = _json(cli, tmp_path / "f.json", "--suite", suite_input)
+    assert forged["rows"][0]["benchie"]["fn"] != honest["rows"][0]["benchie"]["fn"]  # type: ignore[index]
+    assert cli("verify", tmp_path / "h.json").exit_code == 0
+    refused = cli("verify", tmp_path / "f.json")
+    assert refused.exit_code == 1
+    assert "rows[0].benchie.fn" in refused.stdout + refused.stderr

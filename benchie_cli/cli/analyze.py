@@ -17,6 +17,7 @@ from benchie_cli.cli.common import (
     RESAMPLES,
     SEED,
     check_output,
+    check_outside_store,
     gold_options,
     input_format_option,
     load_gold,
@@ -147,6 +148,8 @@ def analyze(
     if "carb" in metric.split(","):
         inputs.extend(gold.carb_reference.inputs)
     check_output(output, [*inputs, *(f for f in (bucket_file, clique_file) if f is not None)])
+    if gold.store is not None:
+        check_outside_store(output, gold.store.root)
 
     def on_outcome(outcome: object) -> None:  # (a failure is said by the API)
         if isinstance(outcome, SystemResult):

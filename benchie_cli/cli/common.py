@@ -212,6 +212,21 @@ def _is_stdin(path: str) -> bool:
     return (stdin.st_dev, stdin.st_ino) == (target.st_dev, target.st_ino)
 
 
+def check_outside_store(output: str | None, root: Path | None) -> None:
+    """Refuse (exit 2) an output inside the gold store a run reads: every file there is a
+    gold, a manifest or a benchmark's input, and a report written there would replace one."""
+    if output is None or output == STDIN or root is None:
+        return
+    target = Path(os.path.realpath(output))
+    store = Path(os.path.realpath(root))
+    if target == store or store in target.parents:
+        raise BenchieError(
+            f"is inside the gold store {display_name(str(root))}, whose files this run reads: "
+            "write the output elsewhere",
+            path=output,
+        )
+
+
 def check_output(
     output: str | None, inputs: Iterable[str | Path] = (), others: Iterable[str | None] = ()
 ) -> None:

@@ -5,6 +5,7 @@ command runs (``benchie --version`` imports none: start-up is most of a short ru
 from __future__ import annotations
 
 import importlib
+import signal
 import sys
 from typing import Any
 
@@ -67,5 +68,16 @@ class LazyGroup(BenchieGroup):
         if target is None:
             return super().get_command(ctx, cmd_name)
         module, _, attribute = target.partition(":")
-        command: click.Command = getattr(importlib.import_module(module), attribute)
+        # The stop signals wait while the command's modules load (as entry.main does for
+        # the CLI's): a signal handled in the middle of an extension module's
+        # initialisation (orjson, numpy) can crash the interpreter.
+        stops = [getattr(signal, n) for n in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, n)]
+        mask = getattr(signal, "pthread_sigmask", None)  # POSIX only
+        previous = mask(signal.SIG_BLOCK, stops) if mask is not None else None
+        try:
+            loaded = importlib.import_module(module)
+        finally:
+            if mask is not None and previous is not None:
+                mask(signal.SIG_SETMASK, previous)
+        command: click.Command = getattr(loaded, attribute)
         return command

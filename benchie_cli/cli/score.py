@@ -15,6 +15,7 @@ from benchie_cli.cli.common import (
     PROGRESS_MIN,
     check_expect_gold,
     check_output,
+    check_outside_store,
     check_stdin_once,
     exit_on_failures,
     gold_options,
@@ -214,7 +215,8 @@ def score(
             having = [b.name for b in BENCHMARKS.values() if split in b.splits]
             raise BenchieError(
                 f"BenchIE's gold has no splits: --split {split} chooses a split of "
-                f"{' or '.join(having)}, so it needs --benchmark {having[0]}"
+                f"{' or '.join(having)}, so it needs "
+                + " or ".join(f"--benchmark {h}" for h in having)
             )
         raise BenchieError(
             f"--split {split}: {benchmark} has the splits {', '.join(BENCHMARKS[benchmark].splits)}"
@@ -302,6 +304,8 @@ def score(
     reference = gold.carb_reference if set(chosen) & set(CARB_FAMILY) else None
     inputs = [*gold.resolved.inputs, *(reference.inputs if reference is not None else [])]
     check_output(output, [*paths, *inputs])
+    if gold.store is not None:
+        check_outside_store(output, gold.store.root)
     # The gold --expect-gold pins: CaRB's reference when CaRB's metrics alone are scored.
     pinned = reference if reference is not None and "benchie" not in chosen else gold.resolved
     if expected is not None and not pinned.sha256.startswith(expected):
@@ -395,7 +399,7 @@ def _score_suite(
         raise BenchieError("--suite writes table, markdown or json (not html)")
     root, _ = resolve_gold_dir(gold_dir)
     check_output(output, [submissions[0]])
-    suite.check_output(output, root)
+    check_outside_store(output, root)
     report = suite.run(submissions[0], input_format, root, say=say)
     from benchie_cli.report import to_json
 
@@ -471,6 +475,7 @@ def _score_carb_benchmark(
     if not store.manifest(version).released:
         say_once(api.draft_warning(version))
     check_output(output, [*(s.path for s in batch), *gold.inputs, *sentences.inputs])
+    check_outside_store(output, root)
     if expected is not None and not gold.sha256.startswith(expected):
         raise BenchieError(
             f"gold carb/{gold.display_path} has sha256 {gold.sha256}, "

@@ -63,7 +63,9 @@ def verify(
     for note in verdict.notes:
         click.echo(f"benchie: note: {note}", err=True)
     if verdict.identical:
-        click.echo(f"ok: {verdict.report} re-derived byte for byte ({verdict.systems} system(s))")
+        click.echo(
+            f"ok: {verdict.report} re-derived byte for byte ({verdict.systems} {verdict.unit})"
+        )
         return
     for mismatch in verdict.mismatches[:MISMATCHES_SHOWN]:
         click.echo(f"{verdict.report}: mismatch: {mismatch}", err=True)

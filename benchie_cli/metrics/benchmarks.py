@@ -284,7 +284,7 @@ def _oie2016_own(corpus: Corpus, data: bytes, shown: str, fmt: str) -> Scored:
     predicted = od.read_reverb(lines, shown, sentences=corpus.sentences)
     scored = _oie2016_numbers(corpus, predicted, shown)
     wrong, checked = od.reverb_mismatches(od.split_lines(data), corpus.sentences)
-    if checked and 2 * wrong > checked:
+    if wrong:
         return scored._replace(
             warnings=(
                 *scored.warnings,
@@ -395,7 +395,7 @@ def _wire57_runs(corpus: Corpus, data: bytes, shown: str, name: str, facts: File
     from benchie_cli.metrics import wire57
 
     text = _text(data, shown)
-    if '"words_indexes"' in text[:1 << 16]:  # the reference's parts, which no export has
+    if '"words_indexes"' in text[: 1 << 16]:  # the reference's parts, which no export has
         raise BenchieError(
             "this is WiRe57's reference (the gold), not a systems' export: add it with "
             "`benchie benchmark add wire57 FILE`, then score an export",
@@ -403,10 +403,13 @@ def _wire57_runs(corpus: Corpus, data: bytes, shown: str, name: str, facts: File
         )
     try:
         export = wire57.read_export(shown, text)
-        systems = wire57.by_system(corpus.gold, export)
         repeated = wire57.duplicate_keys(shown, text)
     except ValueError as exc:
         raise _located(exc) from None
+    try:
+        systems = wire57.by_system(corpus.gold, export)
+    except ValueError as exc:  # a reference sentence the export lacks
+        raise BenchieError(str(exc), path=shown) from None
     warnings: tuple[str, ...] = ()
     if repeated:
         warnings = (

@@ -19,9 +19,7 @@ and meet the gold by sentence text, as in CaRB. A BenchIE TSV submission
 
 from __future__ import annotations
 
-import hashlib
 import io
-import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -42,8 +40,7 @@ from benchie_cli.metrics.carb_report import (
 )
 from benchie_cli.metrics.registry import BENCHMARKS
 from benchie_cli.mistakes import MistakeCheck
-from benchie_cli.submission import FileFacts
-from benchie_cli.textio import display_name, read_whole
+from benchie_cli.textio import display_name
 
 #: The CaRB benchmark's directory in the gold store, and its splits (the default first).
 CARB_DIR = BENCHMARKS["carb"].store_dir
@@ -129,13 +126,10 @@ def score_native(
 ) -> CarbResult:
     """A system's own output (``fmt``, a key of :data:`CARB_READERS`) read by CaRB's reader
     and scored with each CaRB metric of ``metrics``; its bytes are read once and hashed."""
-    shown = display_name(path)
-    data = sys.stdin.buffer.read() if path == "-" else read_whole(path, what="submission")
-    facts = FileFacts(path, hashlib.sha256(data).hexdigest())
-    if path.endswith(".gz"):
-        import gzip
+    from benchie_cli.metrics.benchmarks import read_submission
 
-        data = gzip.decompress(data)
+    shown = display_name(path)
+    facts, data = read_submission(path)  # bounded, stdin too; gzip within the same bound
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:

@@ -9,7 +9,7 @@ Each benchmark takes the lines of its own sentences and scores them as its own c
 - BenchIE, every facet of the default gold version (English): the lines are aligned to the
   gold by sentence text (README, "Native formats");
 - CaRB (s,m) and (s,s), CaRB's test split: read by CaRB's reader of the format; lines of
-  other sentences are left out (CaRB would use their confidences as thresholds);
+  other sentences add their confidences as thresholds only, as CaRB's scorer does;
 - OIE2016 (split ``all``), read by oie-benchmark's reader of the format when it has one;
 - Re-OIE2016 and WiRe57 when added (``benchie benchmark add``).
 
@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from benchie_cli import __version__
-from benchie_cli.errors import BenchieError, ExitCode
+from benchie_cli.errors import BenchieError
 from benchie_cli.metrics import benchmarks as bm
 from benchie_cli.metrics.registry import BENCHMARKS, DEFAULT_BENCHMARK, METRICS
 from benchie_cli.tables import render
@@ -93,8 +93,11 @@ class _Input:
     shown: str
     fmt: str
     sha256: str
-    #: ``--input-format`` as given (what BenchIE's signature records).
+    #: ``--input-format`` as ``score`` records it (BenchIE's signature), found before any
+    #: conversion stands in for the file.
     given: str
+    #: Whether compiled gold may come from the index cache (``verify`` re-derives without).
+    cached: bool = True
     #: The file read by CaRB's reader of its format (read on first use, once).
     _texts: bm.TextExtractions | None = None
 
@@ -157,14 +160,18 @@ def _benchie_rows(given: _Input) -> list[Row]:
     """BenchIE's every facet: the file converted once (aligned to the gold's sentences by
     text), then scored per facet with the default options, as ``score --facet F`` would."""
     from benchie_cli import api
+    from benchie_cli.metrics.index_cache import load_compiled
     from benchie_cli.metrics.scoring import ScoreOptions, Scorer
     from benchie_cli.native import convert_in_place
     from benchie_cli.report import signature
 
     base = api.load_gold("en", gold_dir=given.root, say=lambda _: None)
     facets = base.facets()
+    compiled = {f: load_compiled(g, cached=given.cached) for f, g in facets.items()}
+    base_compiled = compiled[next(iter(facets))]
+    texts = dict(zip(base_compiled.sent_ids, base_compiled.texts, strict=True))
     try:
-        conversion = convert_in_place(given.path, given.fmt, base.sentences, "en")
+        conversion = convert_in_place(given.path, given.fmt, texts, "en")
     except BenchieError as exc:
         if "none of its sentences is a gold sentence" not in exc.message:
             raise
@@ -172,14 +179,12 @@ def _benchie_rows(given: _Input) -> list[Row]:
             Row("benchie", "benchie", "-", facet=f, skipped=_none_of_its("benchie")) for f in facets
         ]
     rows = []
-    recorded = api.recorded_format(given.given, [given.path])
-    coverage = (conversion.alignment.aligned_sentences, len(base.sentences))
+    coverage = (conversion.alignment.aligned_sentences, len(texts))
     for facet, resolved in facets.items():
         gold = api.Gold(resolved, base.store, released=base.released)
         options = ScoreOptions("en", facet)
-        result = Scorer(gold.compiled, options, mistakes=gold.mistake_check()).score(
-            given.path, "system"
-        )
+        mistakes = gold.mistake_check(texts=texts)
+        result = Scorer(compiled[facet], options, mistakes=mistakes).score(given.path, "system")
         (p, r, f1), (tp, fp, fn) = result.scores, result.totals
         numbers: dict[str, Any] = {
             "precision": p,
@@ -192,7 +197,7 @@ def _benchie_rows(given: _Input) -> list[Row]:
         if result.curve is not None:  # confidences: BenchIE's curve (README, "Confidences")
             numbers["auc"] = result.curve.auc
         row = Row("benchie", "benchie", "-", numbers, facet=facet, coverage=coverage)
-        row.signature = signature(resolved, options, recorded)
+        row.signature = signature(resolved, options, given.given)
         row.gold = {"version": resolved.version, "sha256": resolved.sha256}
         rows.append(row)
     return rows
@@ -201,7 +206,7 @@ def _benchie_rows(given: _Input) -> list[Row]:
 def _carb_rows(given: _Input) -> list[Row]:
     from benchie_cli.metrics import carb_benchmark as cb
     from benchie_cli.metrics.carb_data import Extraction
-    from benchie_cli.metrics.carb_metric import group, outside
+    from benchie_cli.metrics.carb_metric import group
     from benchie_cli.metrics.carb_report import carb_scores
 
     metrics = BENCHMARKS["carb"].metrics
@@ -210,15 +215,13 @@ def _carb_rows(given: _Input) -> list[Row]:
     resolved, _ = cb.resolve_split(gold_store, cb.latest_version(gold_store), split)
     gold = cb.load_gold(resolved)
     gold_keys = group(gold).keys()
-    is_outside = outside(gold)
-    predicted = {
-        t: [Extraction(p, a, c) for p, a, c in xs]
-        for t, xs in given.texts().items()
-        if not is_outside(t)
-    }
-    if not predicted:
+    # Every line, as CaRB's scorer and `score --benchmark carb` read the file: those of other
+    # sentences add their confidences as thresholds only.
+    predicted = {t: [Extraction(p, a, c) for p, a, c in xs] for t, xs in given.texts().items()}
+    covered = len(group(predicted).keys() & gold_keys)
+    if not covered:
         return [Row("carb", m, split, skipped=_none_of_its("carb")) for m in metrics]
-    coverage = (len(group(predicted).keys()), len(gold_keys))
+    coverage = (covered, len(gold_keys))
     scores = carb_scores(gold, predicted, metrics)
     rows = []
     for m in metrics:
@@ -272,10 +275,16 @@ def _skipped(benchmark: str, reason: str) -> list[Row]:
 
 
 def run(
-    path: str, input_format: str, root: Path, say: Callable[[str], None] = lambda _: None
+    path: str,
+    input_format: str,
+    root: Path,
+    say: Callable[[str], None] = lambda _: None,
+    *,
+    cached: bool = True,
 ) -> dict[str, Any]:
     """The suite's report for the system output at ``path`` (read once, hashed; each
-    benchmark scores those bytes). ``say`` gets what a user must know (low coverage)."""
+    benchmark scores those bytes). ``say`` gets what a user must know (low coverage);
+    ``cached=False`` never reads the index cache (``verify``)."""
     import tempfile
 
     from benchie_cli.textio import release_spooled, stand_in
@@ -292,7 +301,7 @@ def run(
         from benchie_cli.api import recorded_format
 
         recorded = recorded_format(input_format, [path])
-        given = _Input(root, path, data, shown, fmt, facts.sha256, input_format)
+        given = _Input(root, path, data, shown, fmt, facts.sha256, recorded, cached)
         for name in BENCHMARKS:
             reason = _absent(root, name)
             rows.extend(_skipped(name, reason) if reason else _rows_of(name, given))
@@ -378,19 +387,3 @@ def to_markdown(report: dict[str, Any]) -> str:
     lines += ["", _SENTENCES_NOTE, "", *(f"- skipped: {n}" for n in _notes(report))]
     lines += ["", *(f"`{r['signature']}`  " for r in report["rows"] if "signature" in r)]
     return "\n".join(lines) + "\n"
-
-
-def check_output(output: str | None, root: Path) -> None:
-    """Refuse (exit 2) an output inside the gold store the suite reads: it would replace a
-    gold file (every file there is an input)."""
-    if output is None or output == "-":
-        return
-    target = Path(output).resolve()
-    store = root.resolve()
-    if target == store or store in target.parents:
-        raise BenchieError(
-            f"is inside the gold store {display_name(str(root))}, whose files the suite reads: "
-            "write the report elsewhere",
-            path=display_name(output),
-            exit_code=ExitCode.USAGE,
-        )
