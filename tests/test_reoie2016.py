@@ -309,11 +309,13 @@ def test_deep_gold_nesting_is_an_error(tmp_path: Path, depth: int) -> None:
     path.write_text(deep, encoding="utf-8")
     # How deep a JSON reader goes depends on the Python (3.13's goes deeper): the reader's
     # own error either way, on nesting or on the structure it finds, never RecursionError.
-    said = r"(nesting too deep for a JSON reader|missing)$"
-    with pytest.raises(ReOieError, match=r"^g\.json: .*" + said):
+    with pytest.raises(ReOieError, match=r"^g\.json: "):
         r.read_gold_json("g.json", deep)
-    with pytest.raises(ReOieError, match=r"deep\.json: .*" + said):
+    with pytest.raises(ReOieError, match=r"deep\.json: "):
         r.read_gold_json(str(path))
+    if depth > 10_000:  # beyond every Python's JSON reader: the nesting is what is said
+        with pytest.raises(ReOieError, match=r"nesting too deep for a JSON reader$"):
+            r.read_gold_json("g.json", deep)
 
 
 def test_original_crashes_become_errors() -> None:

@@ -273,12 +273,14 @@ def test_deep_nesting_is_an_error_not_a_recursion_error(tmp_path: Path, depth: i
     path.write_text(deep, encoding="utf-8")
     # How deep a JSON reader goes depends on the Python (3.13's goes deeper): the reader's
     # own error either way, on nesting or on the structure it finds, never RecursionError.
-    said = r"(nesting too deep for a JSON reader|must be a string)$"
     for read in (w.read_export, w.read_reference):
-        with pytest.raises(WireError, match=r"^x\.json: .*" + said):
+        with pytest.raises(WireError, match=r"^x\.json: "):
             read("x.json", deep)  # json.loads on the text
-        with pytest.raises(WireError, match=r"deep\.json: .*" + said):
+        with pytest.raises(WireError, match=r"deep\.json: "):
             read(str(path))  # json.load on the file
+    if depth > 10_000:  # beyond every Python's JSON reader: the nesting is what is said
+        with pytest.raises(WireError, match=r"nesting too deep for a JSON reader$"):
+            w.read_export("x.json", deep)
     for text in (deep, None):
         try:
             assert w.duplicate_keys("x.json" if text else str(path), text) == []
