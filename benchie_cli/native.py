@@ -31,7 +31,7 @@ from benchie_cli.align import Aligner, AlignmentStats
 from benchie_cli.errors import BenchieError, Diagnostic
 from benchie_cli.formats import NATIVE_FORMATS
 from benchie_cli.slots import quote
-from benchie_cli.textio import decode_line, display_name, iter_lines, peek_lines
+from benchie_cli.textio import decode_line, display_name, head_lines, iter_lines, peek_lines
 
 #: The BenchIE TSV extension declaring a last confidence column (the scorer's PR curves).
 CONFIDENCE_DIRECTIVE = "#benchie-tsv confidence"
@@ -521,7 +521,16 @@ if tuple(REGISTRY) != NATIVE_FORMATS:  # the option's choices must name exactly 
 def detect(path: str) -> str:
     """The format of ``path`` by its first lines: a name in :data:`REGISTRY`, else
     ``benchie``. A pipe must be spooled first (this reads its start)."""
-    head = peek_lines(path, PEEK_BYTES)
+    return detect_head(peek_lines(path, PEEK_BYTES))
+
+
+def detect_bytes(data: bytes) -> str:
+    """:func:`detect` of a file's bytes already read (decompressed, from standard input)."""
+    return detect_head(head_lines(data, PEEK_BYTES))
+
+
+def detect_head(head: list[bytes]) -> str:
+    """The format of a file by its first lines (:func:`benchie_cli.textio.peek_lines`)."""
     lines: list[str] = []
     for raw in head:
         try:

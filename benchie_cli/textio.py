@@ -232,6 +232,13 @@ def peek_lines(path: str, limit: int) -> list[bytes]:
         raise BenchieError(f"cannot read: {exc.strerror or exc}", path=display_name(path)) from None
     finally:
         _close(fh)
+    return head_lines(data, limit)
+
+
+def head_lines(data: bytes, limit: int) -> list[bytes]:
+    """The complete lines among the first ``limit`` bytes of ``data``, as :func:`peek_lines`
+    gives them (for bytes a caller has already read)."""
+    data = data[:limit]
     lines = data.split(b"\n")
     if len(data) == limit and len(lines) > 1:
         lines.pop()  # cut short by the limit

@@ -24,6 +24,7 @@ from __future__ import annotations
 import hashlib
 import os
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import orjson
@@ -332,11 +333,7 @@ def rederive(
         reference = _carb_reference(report, gold_dir)
         carb_results = _score_carb(systems, submissions, reference, texts, carb_metrics)
         rebuilt = add_carb(rebuilt, reference, carb_results, carb_metrics)
-    for given, derived in zip(systems, rebuilt["systems"], strict=True):
-        derived["file"] = given["file"]
-    if "failures" in report:
-        rebuilt["failures"] = report["failures"]
-    return rebuilt
+    return _as_reported(report, rebuilt)
 
 
 def _carb_reference(report: dict[str, Any], gold_dir: str | None) -> ResolvedGold:
@@ -396,11 +393,7 @@ def _rederive_carb(
         input_format=input_format,
         metrics=metrics,
     )
-    for given, derived in zip(systems, rebuilt["systems"], strict=True):
-        derived["file"] = given["file"]
-    if "failures" in report:
-        rebuilt["failures"] = report["failures"]
-    return rebuilt
+    return _as_reported(report, rebuilt)
 
 
 def _rederive_carb_benchmark(
@@ -448,11 +441,7 @@ def _rederive_carb_benchmark(
     rebuilt = cb.build_report(
         resolved, sentences, split, results, input_format=input_format, metrics=metrics
     )
-    for given, derived in zip(systems, rebuilt["systems"], strict=True):
-        derived["file"] = given["file"]
-    if "failures" in report:
-        rebuilt["failures"] = report["failures"]
-    return rebuilt
+    return _as_reported(report, rebuilt)
 
 
 def _rederive_benchmark(
@@ -479,7 +468,14 @@ def _rederive_benchmark(
             name = name.rsplit("/", 1)[0]
         runs.extend(bm.score_file(corpus, path, name, input_format))
     rebuilt = bm.build_report(corpus, runs, input_format=input_format)
-    for given, derived in zip(systems, rebuilt["systems"], strict=False):
+    return _as_reported(report, rebuilt)
+
+
+def _as_reported(report: dict[str, Any], rebuilt: dict[str, Any]) -> dict[str, Any]:
+    """``rebuilt`` with what a re-derivation takes from the report rather than computes:
+    each system's ``file`` as the report names it, and the ``failures``. (Systems that do
+    not pair up, a WiRe57 export read otherwise, are left to the comparison to name.)"""
+    for given, derived in zip(report["systems"], rebuilt["systems"], strict=False):
         derived["file"] = given["file"]
     if "failures" in report:
         rebuilt["failures"] = report["failures"]
@@ -584,18 +580,14 @@ def verify(
 
 def _file_sha256(path: str) -> str:
     """The sha256 of a submission's bytes, streamed (a submission may be large)."""
-    from benchie_cli.textio import read_whole
+    from benchie_cli.textio import read_whole, sha256_file
 
     if path == "-" or not os.path.isfile(path):
         return hashlib.sha256(read_whole(path, what="submission")).hexdigest()
-    digest = hashlib.sha256()
     try:
-        with open(path, "rb") as fh:
-            for block in iter(lambda: fh.read(1 << 20), b""):
-                digest.update(block)
+        return sha256_file(Path(path))
     except OSError as exc:
         raise BenchieError(f"cannot read: {exc.strerror or exc}", path=display_name(path)) from None
-    return digest.hexdigest()
 
 
 def _changed_submissions(systems: list[dict[str, Any]], paths: list[str]) -> list[Mismatch]:

@@ -84,20 +84,20 @@ def _benchmark_store(root: Path, benchmark: str) -> GoldStore:
     return GoldStore(root / BENCHMARKS[benchmark].store_dir, benchmark=benchmark)
 
 
-def _carb_version(carb: GoldStore, gold_version: str) -> str:
+def _benchmark_version(store: GoldStore, gold_version: str) -> str:
     """The version of another benchmark a command reads: ``--gold-version`` when given on
     the command line, else the benchmark's latest, as for ``score --benchmark``: BenchIE's
     default version (or $BENCHIE_GOLD_VERSION) names a BenchIE version, not another's."""
     from benchie_cli.metrics.benchmarks import latest_version
 
-    if not carb.versions():
+    if not store.versions():
         from benchie_cli.metrics.benchmarks import missing
 
-        raise BenchieError(missing(carb.benchmark))
+        raise BenchieError(missing(store.benchmark))
     source = click.get_current_context().get_parameter_source("gold_version")
     if source == click.core.ParameterSource.COMMANDLINE:
         return gold_version
-    return latest_version(carb)
+    return latest_version(store)
 
 
 @gold.command("path", epilog=EPILOG_EXIT)
@@ -175,19 +175,19 @@ def _list_benchmark(
     root: Path, name: str, doc: list[dict[str, Any]], rows: list[list[str]]
 ) -> None:
     """``gold list``'s rows of another benchmark (``<root>/<name>/``), after BenchIE's."""
-    carb = _benchmark_store(root, name)
-    pulled = carb.versions()
-    for version in sorted(set(pulled) | set(tracked_versions(carb.root)), key=version_key):
+    store = _benchmark_store(root, name)
+    pulled = store.versions()
+    for version in sorted(set(pulled) | set(tracked_versions(store.root)), key=version_key):
         if version not in pulled:
-            remote = dvc_remote_of(carb.root, version)
+            remote = dvc_remote_of(store.root, version)
             doc.append(
                 {"benchmark": name, "version": version, "pulled": False, "dvc_remote": remote}
             )
             kept = f" (remote {remote})" if remote else ""
-            pull = f"`dvc pull {_relative(carb.root / version)}.dvc`{kept}"
+            pull = f"`dvc pull {_relative(store.root / version)}.dvc`{kept}"
             rows.append([f"{name} {version} (not pulled)", "-", pull])
             continue
-        manifest = carb.manifest(version)
+        manifest = store.manifest(version)
         splits = [str(e.facet) for e in manifest.files if e.kind == "gold"]
         doc.append(
             {
@@ -217,7 +217,7 @@ def gold_info(gold_version: str, benchmark: str, gold_dir: str | None, fmt: str)
       benchie gold info --benchmark carb
     """
     if benchmark != DEFAULT_BENCHMARK:
-        _carb_info(benchmark, gold_version, gold_dir, fmt)
+        _benchmark_info(benchmark, gold_version, gold_dir, fmt)
         return
     manifest = _store(gold_dir).manifest(gold_version)
     rows = [["file", "language", "facet", "sha256", "sentences", "synsets"]]
@@ -240,14 +240,14 @@ def gold_info(gold_version: str, benchmark: str, gold_dir: str | None, fmt: str)
     emit(fmt, manifest.as_json(), rows)
 
 
-def _carb_info(benchmark: str, gold_version: str, gold_dir: str | None, fmt: str) -> None:
+def _benchmark_info(benchmark: str, gold_version: str, gold_dir: str | None, fmt: str) -> None:
     """``gold info --benchmark NAME``: another benchmark's version's manifest. The JSON is
     the manifest as written, as for BenchIE's, so it keeps the ``benchmark`` and ``splits``
     keys that the parsed manifest does not model; the table lists each file's split and
     kind."""
-    carb = _benchmark_store(resolve_gold_dir(gold_dir)[0], benchmark)
-    version = _carb_version(carb, gold_version)
-    manifest = carb.manifest(version)  # checks the version and the manifest's form
+    store = _benchmark_store(resolve_gold_dir(gold_dir)[0], benchmark)
+    version = _benchmark_version(store, gold_version)
+    manifest = store.manifest(version)  # checks the version and the manifest's form
     rows = [["file", "split", "kind", "sha256", "sentences"]]
     for e in manifest.files:
         sentences = str(e.sentences if e.sentences is not None else "-")
@@ -258,7 +258,7 @@ def _carb_info(benchmark: str, gold_version: str, gold_dir: str | None, fmt: str
             f"{benchmark} gold {manifest.version} ({status}): {manifest.description} "
             f"({manifest.license})"
         )
-    doc = orjson.loads(read_whole(str(carb.root / version / MANIFEST), what="manifest"))
+    doc = orjson.loads(read_whole(str(store.root / version / MANIFEST), what="manifest"))
     emit(fmt, doc, rows)
 
 
@@ -340,7 +340,7 @@ def _carb_stats(gold_version: str, gold_dir: str | None, fmt: str) -> None:
     from benchie_cli.metrics.carb_benchmark import carb_store, split_stats
 
     carb = carb_store(resolve_gold_dir(gold_dir)[0])
-    version = _carb_version(carb, gold_version)
+    version = _benchmark_version(carb, gold_version)
     splits = [str(e.facet) for e in carb.manifest(version).files if e.kind == "gold"]
     doc = []
     rows = [["split", "sentences", "gold sentences", "tuples"]]
@@ -373,7 +373,7 @@ def gold_verify(gold_version: str | None, benchmark: str | None, gold_dir: str |
     """
     if benchmark not in (None, DEFAULT_BENCHMARK):
         root, _ = resolve_gold_dir(gold_dir)
-        if not _verify_carb(root, benchmark, gold_version, alone=True):
+        if not _verify_benchmark(root, benchmark, gold_version, alone=True):
             sys.exit(int(ExitCode.FAILED))
         return
     store = _store(gold_dir)
@@ -403,13 +403,13 @@ def gold_verify(gold_version: str | None, benchmark: str | None, gold_dir: str |
     files = benchie_files = sum(len(store.manifest(v).files) for v in versions)
     counted = len(versions)
     benchmarks = 1
-    carb_failed = False
+    others_failed = False
     if gold_version is None and benchmark is None:  # and every other benchmark's versions
         for other in BENCHMARKS:
             if other == DEFAULT_BENCHMARK:
                 continue
             other_store = _benchmark_store(store.root, other)
-            carb_failed |= not _verify_carb(store.root, other)
+            others_failed |= not _verify_benchmark(store.root, other)
             present = other_store.versions()
             files += sum(len(other_store.manifest(v).files) for v in present)
             counted += len(present)
@@ -427,54 +427,54 @@ def gold_verify(gold_version: str | None, benchmark: str | None, gold_dir: str |
                 err=True,
             )
         sys.exit(int(ExitCode.FAILED))
-    if carb_failed:
+    if others_failed:
         sys.exit(int(ExitCode.FAILED))
     of = f" of {benchmarks} benchmark(s)" if benchmarks > 1 else ""
     click.echo(f"ok: {files} file(s) in {counted} version(s){of} match their manifests")
 
 
-def _verify_carb(
+def _verify_benchmark(
     root: Path, name: str, gold_version: str | None = None, *, alone: bool = False
 ) -> bool:
     """``gold verify`` of another benchmark's versions (``<root>/<name>/``), if any, or of
     ``gold_version`` alone: one line per version on stdout, an error per problem on stderr;
     whether all is well. ``alone`` (``--benchmark NAME``) requires a version and ends with
     the ``ok:`` line that BenchIE's verification prints for its own."""
-    carb = _benchmark_store(root, name)
-    if alone and not carb.versions() and gold_version is None:
+    store = _benchmark_store(root, name)
+    if alone and not store.versions() and gold_version is None:
         from benchie_cli.metrics.benchmarks import missing
 
         raise BenchieError(missing(name))
     if gold_version is not None:
         versions = [gold_version]
     else:
-        versions = carb.require_versions() if alone else carb.versions()
-    problems = carb.verify(versions)
+        versions = store.require_versions() if alone else store.versions()
+    problems = store.verify(versions)
     for version in versions:
-        mismatch = carb.shipped_mismatch(version)
+        mismatch = store.shipped_mismatch(version)
         if mismatch is not None:
             problems.append((f"{version}/{MANIFEST}", mismatch))
     if problems:
         set_verdict(int(ExitCode.FAILED))
     for file_name, problem in problems:
-        click.echo(f"{display_name(str(carb.root / file_name))}: error: {problem}", err=True)
+        click.echo(f"{display_name(str(store.root / file_name))}: error: {problem}", err=True)
     for version in versions:
-        manifest = carb.manifest(version)
+        manifest = store.manifest(version)
         status = "released" if manifest.released else "draft (may still change)"
-        if version in carb.shipped:
+        if version in store.shipped:
             external = BENCHMARKS[name].external
             status += (
                 ", the published file, added by you" if external else ", shipped with benchie-cli"
             )
         click.echo(f"{name} {version}: {status}, {len(manifest.files)} file(s)")
-    for version in sorted(set(tracked_versions(carb.root)) - set(carb.versions())):
+    for version in sorted(set(tracked_versions(store.root)) - set(store.versions())):
         if gold_version is None:
             click.echo(f"{name} {version}: tracked by DVC, not pulled (not verified)")
     label = BENCHMARKS[name].label
     if problems:
         click.echo(f"benchie: {len(problems)} problem(s) in the {label} benchmark's gold", err=True)
     elif alone:
-        files = sum(len(carb.manifest(v).files) for v in versions)
+        files = sum(len(store.manifest(v).files) for v in versions)
         click.echo(
             f"ok: {files} file(s) in {len(versions)} {label} version(s) match their manifests"
         )

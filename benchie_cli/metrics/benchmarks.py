@@ -18,6 +18,7 @@ metric with the original's numbers, unrounded, and is ranked by its F1.
 from __future__ import annotations
 
 import hashlib
+import importlib
 import io
 import math
 import re
@@ -280,9 +281,9 @@ def _oie2016_own(corpus: Corpus, data: bytes, shown: str, fmt: str) -> Scored:
     reader = OIE2016_FORMATS[fmt]
     lines = od.split_lines(data)
     if reader != "reverb":
-        return _oie2016_numbers(corpus, od.READERS[reader](lines, shown), shown)
+        return _keyed_numbers("oie2016", corpus, od.READERS[reader](lines, shown), shown)
     predicted = od.read_reverb(lines, shown, sentences=corpus.sentences)
-    scored = _oie2016_numbers(corpus, predicted, shown)
+    scored = _keyed_numbers("oie2016", corpus, predicted, shown)
     wrong, checked = od.reverb_mismatches(od.split_lines(data), corpus.sentences)
     if wrong:
         return scored._replace(
@@ -298,28 +299,34 @@ def _oie2016_own(corpus: Corpus, data: bytes, shown: str, fmt: str) -> Scored:
     return scored
 
 
-def _oie2016_numbers(corpus: Corpus, predicted: Mapping[str, Any], shown: str) -> Scored:
-    from benchie_cli.metrics import oie2016
-
+def _keyed_numbers(metric: str, corpus: Corpus, predicted: Mapping[str, Any], shown: str) -> Scored:
+    """``metric``'s numbers (``oie2016``, ``reoie2016``: each module has ``group``,
+    ``score``, ``to_json``, ``collisions``), and what both scorers do alike: they key
+    sentences by CaRB's sentence key and ignore the predictions of other sentences."""
+    module = importlib.import_module(f"benchie_cli.metrics.{metric}")
     if not predicted:
         raise _nothing(shown)
-    keys = oie2016.group(dict(predicted)).keys()
-    gold_keys = oie2016.group(corpus.gold).keys()
+    keys = module.group(dict(predicted)).keys()
+    gold_keys = module.group(corpus.gold).keys()
     outside = len(keys - gold_keys)
     if outside == len(keys):
         raise _none_known(shown, corpus, len(predicted))
-    numbers = oie2016.to_json(oie2016.score(corpus.gold, dict(predicted)))
+    numbers = module.to_json(module.score(corpus.gold, dict(predicted)))
     coverage = (len(keys & gold_keys), len(gold_keys))
-    known = {t: x for t, x in predicted.items() if oie2016.sentence_key(t) in gold_keys}
-    warnings = _collided(oie2016.collisions(known))
+    known = {t: x for t, x in predicted.items() if module.sentence_key(t) in gold_keys}
+    warnings = _collided(module.collisions(known))
     return Scored(sum(len(v) for v in predicted.values()), numbers, outside, coverage, warnings)
 
 
-def _oie2016_texts(corpus: Corpus, texts: TextExtractions, shown: str) -> Scored:
-    from benchie_cli.metrics.oie2016_data import Extraction
+def _keyed_texts(metric: str) -> Callable[[Corpus, TextExtractions, str], Scored]:
+    """Scoring of a tab-keyed file read by CaRB's reader, as ``metric``'s extractions."""
 
-    predicted = {t: [Extraction(p, a, c) for p, a, c in xs] for t, xs in texts.items()}
-    return _oie2016_numbers(corpus, predicted, shown)
+    def score_texts(corpus: Corpus, texts: TextExtractions, shown: str) -> Scored:
+        extraction = importlib.import_module(f"benchie_cli.metrics.{metric}").Extraction
+        predicted = {t: [extraction(p, a, c) for p, a, c in xs] for t, xs in texts.items()}
+        return _keyed_numbers(metric, corpus, predicted, shown)
+
+    return score_texts
 
 
 # --------------------------------------------------------------------------- Re-OIE2016
@@ -343,23 +350,6 @@ def _reoie2016_read(path: str, text: str) -> Any:
     return reoie2016.read_gold_json(path, text)
 
 
-def _reoie2016_numbers(corpus: Corpus, predicted: Mapping[str, Any], shown: str) -> Scored:
-    from benchie_cli.metrics import reoie2016
-
-    if not predicted:
-        raise _nothing(shown)
-    keys = reoie2016.group(dict(predicted)).keys()
-    gold_keys = reoie2016.group(corpus.gold).keys()
-    outside = len(keys - gold_keys)
-    if outside == len(keys):
-        raise _none_known(shown, corpus, len(predicted))
-    numbers = reoie2016.to_json(reoie2016.score(corpus.gold, dict(predicted)))
-    coverage = (len(keys & gold_keys), len(gold_keys))
-    known = {t: x for t, x in predicted.items() if reoie2016.sentence_key(t) in gold_keys}
-    warnings = _collided(reoie2016.collisions(known))
-    return Scored(sum(len(v) for v in predicted.values()), numbers, outside, coverage, warnings)
-
-
 def _reoie2016_own(corpus: Corpus, data: bytes, shown: str, fmt: str) -> Scored:
     from benchie_cli.metrics import reoie2016
 
@@ -367,18 +357,11 @@ def _reoie2016_own(corpus: Corpus, data: bytes, shown: str, fmt: str) -> Scored:
         predicted, skipped = reoie2016.read_system_counted(shown, _text(data, shown))
     except ValueError as exc:
         raise _located(exc) from None
-    scored = _reoie2016_numbers(corpus, predicted, shown)
+    scored = _keyed_numbers("reoie2016", corpus, predicted, shown)
     if skipped:
         said = f"{skipped:,} line(s) of fewer than 4 columns skipped, as by Re-OIE2016's reader"
         return scored._replace(warnings=(*scored.warnings, said))
     return scored
-
-
-def _reoie2016_texts(corpus: Corpus, texts: TextExtractions, shown: str) -> Scored:
-    from benchie_cli.metrics.reoie2016 import Extraction
-
-    predicted = {t: [Extraction(p, a, c) for p, a, c in xs] for t, xs in texts.items()}
-    return _reoie2016_numbers(corpus, predicted, shown)
 
 
 # --------------------------------------------------------------------------- WiRe57
@@ -503,9 +486,14 @@ class CorpusEntry:
 
 
 CORPORA: dict[str, CorpusEntry] = {
-    "oie2016": CorpusEntry(_oie2016_load, tuple(OIE2016_FORMATS), _oie2016_own, _oie2016_texts),
+    "oie2016": CorpusEntry(
+        _oie2016_load, tuple(OIE2016_FORMATS), _oie2016_own, _keyed_texts("oie2016")
+    ),
     "reoie2016": CorpusEntry(
-        _single_file_load("reoie2016", _reoie2016_read), ("carb",), _reoie2016_own, _reoie2016_texts
+        _single_file_load("reoie2016", _reoie2016_read),
+        ("carb",),
+        _reoie2016_own,
+        _keyed_texts("reoie2016"),
     ),
     "wire57": CorpusEntry(
         _single_file_load("wire57", _wire57_read), ("wire57",), None, _wire57_texts
@@ -513,9 +501,21 @@ CORPORA: dict[str, CorpusEntry] = {
 }
 
 
+def detect_format(data: bytes) -> str:
+    """The format ``--input-format auto`` reads in a file's bytes, as read (decompressed,
+    from standard input too): ``json`` for a JSON object (WiRe57's export is one), else a
+    native format or ``benchie`` as :func:`benchie_cli.native.detect_bytes` finds."""
+    if data.lstrip()[:1] == b"{":
+        return "json"
+    from benchie_cli.native import detect_bytes
+
+    return detect_bytes(data)
+
+
 def _detected(corpus: Corpus, path: str, data: bytes) -> str:
     """The format ``auto`` reads: JSON is WiRe57's export; the rest as ``native`` detects."""
-    if data.lstrip()[:1] == b"{":
+    fmt = detect_format(data)
+    if fmt == "json":
         if corpus.benchmark == "wire57":
             return "wire57"
         raise BenchieError(
@@ -523,15 +523,6 @@ def _detected(corpus: Corpus, path: str, data: bytes) -> str:
             "benchmark's gold is added with `benchie benchmark add`, not scored",
             path=display_name(path),
         )
-    from benchie_cli.native import detect
-
-    if path == "-" or data.startswith(GZIP):
-        raise BenchieError(
-            f"--benchmark {corpus.benchmark}: give --input-format for standard input or a "
-            "compressed file (it is not detected)",
-            path=display_name(path),
-        )
-    fmt = detect(path)
     if fmt == "benchie":
         raise BenchieError(
             "its format was not recognised as a system output "

@@ -108,17 +108,13 @@ class _Input:
 
 
 def _detect(path: str, data: bytes, input_format: str) -> str:
-    fmt = input_format
-    if fmt == "auto":
-        from benchie_cli.native import detect
-
-        if data.lstrip()[:1] == b"{":
-            raise BenchieError(
-                "a JSON file: --suite reads a system output of OpenIE 4, OpenIE 5 or CaRB "
-                "tab lines (a WiRe57 export is scored with --benchmark wire57)",
-                path=display_name(path),
-            )
-        fmt = detect(path) if not data.startswith(bm.GZIP) else "compressed"  # (raw bytes)
+    fmt = bm.detect_format(data) if input_format == "auto" else input_format
+    if fmt == "json":
+        raise BenchieError(
+            "a JSON file: --suite reads a system output of OpenIE 4, OpenIE 5 or CaRB "
+            "tab lines (a WiRe57 export is scored with --benchmark wire57)",
+            path=display_name(path),
+        )
     if fmt not in FORMATS:
         why = {
             "clausie": "its reader rescales confidences over the whole file, so a benchmark's "
@@ -127,7 +123,6 @@ def _detect(path: str, data: bytes, input_format: str) -> str:
             "numbers would depend on the other benchmarks' lines",
             "benchie": "a BenchIE TSV file names BenchIE's sentences only: score it with "
             "`benchie score` (or its format was not recognised: give --input-format)",
-            "compressed": "a compressed file's format is not detected: give --input-format",
         }.get(fmt, "its lines do not name their sentence by its text, or not for every benchmark")
         raise BenchieError(
             f"--suite reads {', '.join(FORMATS)} files, not {fmt}: {why}",
