@@ -505,6 +505,8 @@ def _score_carb_benchmark(
                     "split: their extractions set thresholds only, as in CaRB's scorer "
                     "(an error under --strict)"
                 )
+            for note in scored.notes:
+                say(f"{display_name(submission.path)}: warning: {note} (an error under --strict)")
             results.append(scored)
         except BenchieError as exc:
             say(str(exc))

@@ -222,6 +222,26 @@ def carb_texts(
     return {t: [(x.pred, x.args, x.confidence) for x in xs] for t, xs in read.items()}
 
 
+#: Formats that hold one extraction a line (OLLIE's after its header line): a line that
+#: gives none was skipped by the reader, as the original's reader skips it (a slot empty or
+#: missing). docs/oie2016.md and docs/carb.md, "Reading", say which lines.
+PER_LINE = {"openie4": 0, "openie5": 0, "carb": 0, "reverb": 0, "stanford": 0, "ollie": 1}
+
+
+def skipped_lines(data: bytes, fmt: str, extractions: int) -> str | None:
+    """What to say of the lines of a one-extraction-a-line file its reader skipped."""
+    if fmt not in PER_LINE:
+        return None
+    lines = sum(1 for line in data.splitlines() if line.strip()) - PER_LINE[fmt]
+    dropped = lines - extractions
+    if dropped <= 0:
+        return None
+    return (
+        f"{dropped:,} of its {lines:,} lines give no extraction: the reader skips them, as "
+        "the original scorer's does (a slot empty or missing)"
+    )
+
+
 class Scored(NamedTuple):
     """What scoring one file's extractions gives, before it becomes a :class:`Run`."""
 
@@ -565,6 +585,9 @@ def score_file(corpus: Corpus, path: str, name: str, input_format: str) -> list[
     scored = score_bytes(corpus, data, shown, fmt)
     if scored.extractions == 0:
         raise _nothing(shown)
+    skipped = skipped_lines(data, fmt, scored.extractions)
+    if skipped is not None:
+        scored = scored._replace(warnings=(*scored.warnings, skipped))
     facts.extractions = scored.extractions
     return [Run(name, facts, scored.numbers, scored.outside, scored.coverage, scored.warnings)]
 

@@ -126,7 +126,7 @@ def score_native(
 ) -> CarbResult:
     """A system's own output (``fmt``, a key of :data:`CARB_READERS`) read by CaRB's reader
     and scored with each CaRB metric of ``metrics``; its bytes are read once and hashed."""
-    from benchie_cli.metrics.benchmarks import read_submission
+    from benchie_cli.metrics.benchmarks import read_submission, skipped_lines
 
     shown = display_name(path)
     facts, data = read_submission(path)  # bounded, stdin too; gzip within the same bound
@@ -160,7 +160,14 @@ def score_native(
             path=shown,
             exit_code=ExitCode.FAILED,
         )
-    return CarbResult(name, facts, 0, carb_scores(gold, predicted, metrics), unaligned)
+    skipped = skipped_lines(data, fmt, facts.extractions)
+    if skipped is not None and strict:
+        raise BenchieError(
+            f"{skipped} (an error under --strict)", path=shown, exit_code=ExitCode.FAILED
+        )
+    scores = carb_scores(gold, predicted, metrics)
+    notes = () if skipped is None else (skipped,)
+    return CarbResult(name, facts, 0, scores, unaligned, notes=notes)
 
 
 def score_submission(

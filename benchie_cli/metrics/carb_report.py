@@ -113,6 +113,8 @@ class CarbResult:
     findings: tuple[Finding, ...] = ()
     #: Extractions with words their sentence lacks (CaRB scores them all the same).
     implicit: int = 0
+    #: What CaRB's reader did silently that the user must know (said on stderr).
+    notes: tuple[str, ...] = ()
 
     @property
     def result(self) -> CarbScore:
