@@ -13,9 +13,30 @@ would turn into "Aborted!" and exit status 1. A signal the caller ignores (``noh
 from __future__ import annotations
 
 import signal  # and nothing else before the handlers are in place (typing alone: ~10 ms)
+from types import FrameType  # (types is loaded with the interpreter: free)
+
+#: How long a stop that arrives in the middle of an import waits before it is tried again.
+_RETRY_SECONDS = 0.005
 
 
-def _stop(signum: int, frame: object) -> None:
+def _importing(frame: FrameType | None) -> bool:
+    """Whether ``frame`` runs inside the import machinery (a module's loading)."""
+    while frame is not None:
+        if frame.f_code.co_filename.startswith("<frozen importlib"):
+            return True
+        frame = frame.f_back
+    return False
+
+
+def _stop(signum: int, frame: FrameType | None) -> None:
+    """Raise ``SystemExit(128 + signum)``, unless a module is being imported: an exception
+    raised there is turned by the import machinery into a traceback, or swallowed. The stop
+    then waits until the import is done: it is tried again a few milliseconds later, by a
+    timer (commands import their modules lazily, so this can happen at any moment)."""
+    if _importing(frame) and hasattr(signal, "setitimer"):
+        signal.signal(signal.SIGALRM, lambda _, again: _stop(signum, again))
+        signal.setitimer(signal.ITIMER_REAL, _RETRY_SECONDS)
+        return
     raise SystemExit(128 + signum)
 
 

@@ -281,3 +281,30 @@ def test_a_closed_output_pipe_keeps_a_negative_verdict(tmp_path: Path) -> None:
     assert _with_closed_pipe("validate", bad).returncode == ExitCode.FAILED
     assert _with_closed_pipe("score", bad, example("en", "clausie")).returncode == 1
     assert _with_closed_pipe("score", example("en", "clausie")).returncode == 0
+
+
+def test_a_stop_during_an_import_waits_for_the_import() -> None:
+    """A stop signal handled while a module is imported (commands import lazily) would be
+    turned into a traceback or lost by the import machinery: it is retried a few
+    milliseconds later, outside the import, and only then exits."""
+    import signal
+    import time
+
+    from benchie_cli import entry
+
+    previous = signal.getsignal(signal.SIGALRM)
+    namespace: dict[str, object] = {"entry": entry, "signal": signal, "sys": sys}
+    code = compile(
+        "def in_import():\n    entry._stop(signal.SIGTERM, sys._getframe())\n",
+        "<frozen importlib._bootstrap>",
+        "exec",
+    )
+    exec(code, namespace)
+    try:
+        namespace["in_import"]()  # type: ignore[operator]  # no exit inside the import
+        with pytest.raises(SystemExit) as stopped:
+            time.sleep(1)  # the retry fires here, outside any import
+        assert stopped.value.code == 128 + signal.SIGTERM
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)

@@ -98,14 +98,12 @@ def sentence_ids(sentences: ResolvedGold) -> dict[str, str]:
 def reader_for(path: str, input_format: str) -> str:
     """The CLI's format of a submission: ``benchie`` or a key of :data:`CARB_READERS`."""
     fmt = input_format
-    if fmt == "auto":
-        if path == "-":
-            raise BenchieError(
-                "--benchmark carb: give --input-format for standard input (it is not detected)"
-            )
-        from benchie_cli.native import detect
+    if fmt == "auto":  # from the bytes as read: a pipe (spooled first) or gzip too
+        from benchie_cli.metrics.benchmarks import detect_format, read_submission
+        from benchie_cli.textio import spool
 
-        fmt = detect(path)
+        spool(path)  # read again to be scored: a pipe or FIFO must not be drained by this
+        fmt = detect_format(read_submission(path)[1])
     if fmt != "benchie" and fmt not in CARB_READERS:
         raise BenchieError(
             f"--benchmark carb reads {', '.join(['benchie', *CARB_READERS])} submissions "
