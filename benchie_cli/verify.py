@@ -578,6 +578,33 @@ def verify(
     return verdict
 
 
+def _check_suite_store(report: dict[str, Any], root: Path) -> None:
+    """Refuse (exit 2) a store that has not the benchmarks the suite report was scored
+    with: one it scored is absent, or one it found absent is there. Re-deriving against it
+    would name every row of that benchmark as different, though none is."""
+    from benchie_cli.metrics import suite
+    from benchie_cli.metrics.registry import BENCHMARKS
+
+    for row in report["rows"]:
+        name = row.get("benchmark")
+        if name not in BENCHMARKS:
+            continue  # the comparison names it
+        absent = suite.absent(root, name)
+        label = BENCHMARKS[name].label
+        if "skipped" not in row and absent is not None:
+            raise BenchieError(
+                f"the report scored {label} (gold {row.get('gold', {}).get('version')}), "
+                f"which the store {display_name(str(root))} has not: {absent}"
+            )
+        skipped_absent = "skipped" in row and row["skipped"] != suite.none_of_its(name)
+        if skipped_absent and absent is None:
+            raise BenchieError(
+                f"the report was scored without {label}, which the store "
+                f"{display_name(str(root))} has: verify against the store it was scored "
+                "with (--gold-dir)"
+            )
+
+
 def _file_sha256(path: str) -> str:
     """The sha256 of a submission's bytes, streamed (a submission may be large)."""
     from benchie_cli.textio import read_whole, sha256_file
@@ -633,6 +660,7 @@ def _verify_suite(
         )
         return verdict
     root, _ = resolve_gold_dir(gold_dir)
+    _check_suite_store(report, root)
     rebuilt = suite.run(path, report["input_format"], root, cached=False)
     rebuilt["file"]["path"] = report["file"]["path"]
     data = to_json(rebuilt)

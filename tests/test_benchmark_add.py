@@ -295,14 +295,14 @@ WIRE57_EXPORT = "5e01d4551ea089af0dae38d9e9551e1160f5c5d9574ee162bc754eb88814f4a
             "reoie2016",
             "this is OIE2016's test split (Span_OIE's evaluate/OIE2016.txt), shipped with "
             "benchie as gold/oie2016/2.0.0/test/test.oie: score against it with `benchie score "
-            "--benchmark oie2016 --split test SUBMISSION`; Re-OIE2016's gold is "
-            "evaluate/Re-OIE2016.json",
+            "--benchmark oie2016 --split test SUBMISSION`; Re-OIE2016's is "
+            "evaluate/Re-OIE2016.json there",
         ),
         (
             WIRE57_EXPORT,
             "wire57",
             "this is WiRe57's systems' export, a submission: score it with `benchie score "
-            "--benchmark wire57 {src}`; the reference is data/WiRe57_343-manual-oie.json",
+            "--benchmark wire57 {src}`; WiRe57's is data/WiRe57_343-manual-oie.json there",
         ),
     ],
     ids=["oie2016-test-split", "wire57-systems-export"],

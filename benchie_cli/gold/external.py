@@ -152,12 +152,11 @@ KNOWN_OTHER_FILES: dict[str, str] = {
     "7b2137fd993c8e241ecd1c7c724d12cb90e0e38152c40afb4b933c158ccb6aa3": (
         "this is OIE2016's test split (Span_OIE's evaluate/OIE2016.txt), shipped with benchie "
         "as gold/oie2016/2.0.0/test/test.oie: score against it with `benchie score "
-        "--benchmark oie2016 --split test SUBMISSION`; Re-OIE2016's gold is "
-        "evaluate/Re-OIE2016.json"
+        "--benchmark oie2016 --split test SUBMISSION`"
     ),
     "5e01d4551ea089af0dae38d9e9551e1160f5c5d9574ee162bc754eb88814f4aa": (
         "this is WiRe57's systems' export, a submission: score it with `benchie score "
-        "--benchmark wire57 {file}`; the reference is data/WiRe57_343-manual-oie.json"
+        "--benchmark wire57 {file}`"
     ),
 }
 
@@ -334,7 +333,11 @@ def add(name: str, source_path: Path, root: Path, *, say: Say | None = None) -> 
         if other is not None:
             hint = f"it is {EXTERNAL[other].label}'s: `benchie benchmark add {other} {shown}`"
         elif sha in KNOWN_OTHER_FILES:
-            hint = KNOWN_OTHER_FILES[sha].format(file=shown)
+            # What the file is, then where the one asked for is (its upstream path).
+            hint = (
+                KNOWN_OTHER_FILES[sha].format(file=shown)
+                + f"; {e.label}'s is {e.upstream_path} there"
+            )
         else:
             hint = f"download it again from {e.download_url}"
         raise BenchieError(

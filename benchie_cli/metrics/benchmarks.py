@@ -534,6 +534,8 @@ def detect_format(data: bytes) -> str:
 
 def _detected(corpus: Corpus, path: str, data: bytes) -> str:
     """The format ``auto`` reads: JSON is WiRe57's export; the rest as ``native`` detects."""
+    if not data.strip():
+        raise _nothing(display_name(path))
     fmt = detect_format(data)
     if fmt == "json":
         if corpus.benchmark == "wire57":

@@ -108,6 +108,8 @@ class _Input:
 
 
 def _detect(path: str, data: bytes, input_format: str) -> str:
+    if not data.strip():
+        raise BenchieError("an empty file: no extraction to score", path=display_name(path))
     fmt = bm.detect_format(data) if input_format == "auto" else input_format
     if fmt == "json":
         raise BenchieError(
@@ -131,7 +133,7 @@ def _detect(path: str, data: bytes, input_format: str) -> str:
     return fmt
 
 
-def _absent(root: Path, benchmark: str) -> str | None:
+def absent(root: Path, benchmark: str) -> str | None:
     """Why a benchmark cannot be scored at all (not in the store), or None."""
     if benchmark == DEFAULT_BENCHMARK:
         from benchie_cli import default_gold_version
@@ -147,7 +149,7 @@ def _absent(root: Path, benchmark: str) -> str | None:
     return None if bm.present(root, benchmark) else bm.missing(benchmark)
 
 
-def _none_of_its(benchmark: str) -> str:
+def none_of_its(benchmark: str) -> str:
     return f"none of its sentences is {BENCHMARKS[benchmark].label}'s"
 
 
@@ -171,7 +173,7 @@ def _benchie_rows(given: _Input) -> list[Row]:
         if "none of its sentences is a gold sentence" not in exc.message:
             raise
         return [
-            Row("benchie", "benchie", "-", facet=f, skipped=_none_of_its("benchie")) for f in facets
+            Row("benchie", "benchie", "-", facet=f, skipped=none_of_its("benchie")) for f in facets
         ]
     rows = []
     coverage = (conversion.alignment.aligned_sentences, len(texts))
@@ -215,7 +217,7 @@ def _carb_rows(given: _Input) -> list[Row]:
     predicted = {t: [Extraction(p, a, c) for p, a, c in xs] for t, xs in given.texts().items()}
     covered = len(group(predicted).keys() & gold_keys)
     if not covered:
-        return [Row("carb", m, split, skipped=_none_of_its("carb")) for m in metrics]
+        return [Row("carb", m, split, skipped=none_of_its("carb")) for m in metrics]
     coverage = (covered, len(gold_keys))
     scores = carb_scores(gold, predicted, metrics)
     rows = []
@@ -241,7 +243,7 @@ def _corpus_row(benchmark: str, given: _Input) -> Row:
     except BenchieError as exc:
         if "none of its" not in exc.message:
             raise
-        row.skipped = _none_of_its(benchmark)
+        row.skipped = none_of_its(benchmark)
         return row
     row.numbers = scored.numbers
     row.coverage = scored.coverage
@@ -298,7 +300,7 @@ def run(
         recorded = recorded_format(input_format, [path])
         given = _Input(root, path, data, shown, fmt, facts.sha256, recorded, cached)
         for name in BENCHMARKS:
-            reason = _absent(root, name)
+            reason = absent(root, name)
             rows.extend(_skipped(name, reason) if reason else _rows_of(name, given))
     finally:
         release_spooled()
