@@ -26,7 +26,6 @@ from __future__ import annotations
 import functools
 import re
 import sys
-import tempfile
 import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -65,7 +64,14 @@ from benchie_cli.metrics.scoring import ScoreOptions, Scorer, SystemResult, no_c
 from benchie_cli.mistakes import LANGUAGE_NAMES, MistakeCheck
 from benchie_cli.report import build_report, to_json, to_markdown, to_table
 from benchie_cli.submission import Extraction, FileFacts
-from benchie_cli.textio import STDIN, display_name, is_regular_file, release_spooled, spool
+from benchie_cli.textio import (
+    STDIN,
+    display_name,
+    is_regular_file,
+    release_spooled,
+    spool,
+    temporary_directory,
+)
 from benchie_cli.tokens import language_hint, mostly_implicit
 
 if TYPE_CHECKING:
@@ -149,6 +155,11 @@ class Gold:
         self.store = store
         #: False for a draft version: its files may still change under the same number.
         self.released = released
+
+    @property
+    def store_root(self) -> Path | None:
+        """The directory of the store the gold came from (no output may go there)."""
+        return None if self.store is None else self.store.root
 
     @property
     def version(self) -> str:
@@ -862,7 +873,7 @@ def score_extractions(
     if not lines:
         raise BenchieError("no extraction to score", path=name)
     options = ScoreOptions(gold.language, gold.facet, strip_implicit, case_sensitive, retokenize)
-    with tempfile.TemporaryDirectory(prefix="benchie-") as tmp:
+    with temporary_directory("benchie-") as tmp:
         path = Path(tmp) / "extractions.tsv"
         path.write_text("".join(lines), "utf-8")
         scorer = Scorer(gold.compiled, options, mistakes=gold.mistake_check(retokenize))

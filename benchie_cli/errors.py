@@ -22,6 +22,9 @@ class ExitCode(IntEnum):
     FAILED = 1
     #: The input could not be used at all: missing or unreadable file, bad bytes, bad usage.
     USAGE = 2
+    #: A bug in benchie: an exception no check foresaw (sysexits' EX_SOFTWARE). Said in
+    #: one line naming the command and its arguments, with a request to report it.
+    INTERNAL = 70
 
 
 class BenchieError(Exception):
@@ -43,6 +46,10 @@ class BenchieError(Exception):
 
     def __str__(self) -> str:
         return format_location(self.path, self.line) + f"error: {self.message}"
+
+    def located(self) -> str:
+        """``PATH:LINE: message``, for readers whose own errors have that form."""
+        return format_location(self.path, self.line) + self.message
 
 
 def printable_path(path: str) -> str:

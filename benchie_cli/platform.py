@@ -21,7 +21,6 @@ import math
 import os
 import re
 import stat
-import tempfile
 import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -31,7 +30,8 @@ from typing import TYPE_CHECKING, Any
 from benchie_cli import LANGUAGES, __version__
 from benchie_cli.errors import BenchieError, ExitCode
 from benchie_cli.metrics.registry import BASE_FACET, FACET_NAMES, METRICS, PLATFORM_METRICS
-from benchie_cli.textio import atomic_write
+from benchie_cli.outputs import check_output
+from benchie_cli.textio import atomic_write, temporary_directory, without_bom
 
 if TYPE_CHECKING:
     from benchie_cli.api import Gold
@@ -56,6 +56,9 @@ ANALYSIS_RESAMPLES = 200
 #: Bounds of a zipped submission.
 MAX_ZIP_MEMBERS = 1000
 MAX_ZIP_BYTES = 100 * 1024 * 1024
+#: Path parts of a member: a file, in a folder, in a few more (a submission is found in
+#: its one folder, which a zip tool may put in another).
+MAX_ZIP_DEPTH = 8
 #: A reference file is a few lines: anything larger is not one.
 MAX_SPEC_BYTES = 64 * 1024
 
@@ -151,12 +154,16 @@ def parse_spec(data: bytes) -> PlatformSpec:
     """The reference file's content, checked strictly (ValueError says what is wrong)."""
     try:
         doc = json.loads(
-            data.decode("utf-8"), object_pairs_hook=_no_duplicates, parse_constant=_no_constant
+            without_bom(data).decode("utf-8"),
+            object_pairs_hook=_no_duplicates,
+            parse_constant=_no_constant,
         )
     except UnicodeDecodeError:
         raise ValueError("not UTF-8 text") from None
     except json.JSONDecodeError as exc:
         raise ValueError(f"not JSON: {exc}") from None
+    except RecursionError:  # Python's JSON reader gives up on deep nesting
+        raise ValueError("not a reference file: JSON nested too deeply") from None
     if not isinstance(doc, dict):
         raise ValueError("a JSON object is expected")
     unknown = [k for k in doc if k not in SPEC_KEYS]
@@ -348,6 +355,12 @@ def extract_zip(archive: Path, target: Path, shown: str) -> None:
                 clean = [p for p in parts if p not in ("", ".")]
                 if not clean:
                     continue
+                if len(clean) > MAX_ZIP_DEPTH:
+                    raise BenchieError(
+                        f"member {name[:60]!r}...: {len(clean) - 1:,} directories deep, more "
+                        f"than a submission holds (at most {MAX_ZIP_DEPTH - 1})",
+                        path=shown,
+                    )
                 destination = target.joinpath(*clean)
                 if member.is_dir():
                     destination.mkdir(parents=True, exist_ok=True)
@@ -366,6 +379,12 @@ def extract_zip(archive: Path, target: Path, shown: str) -> None:
     except FileExistsError as exc:  # named as in the archive, not by the temporary copy
         inside = Path(exc.filename).relative_to(target) if exc.filename else "a member"
         raise BenchieError(f"member {str(inside)!r} given twice", path=shown) from None
+    except UnicodeDecodeError:  # a name flagged UTF-8 whose bytes are not (zipfile decodes)
+        raise BenchieError(
+            "not a readable zip file: a member's name is marked UTF-8 but is not; zip the "
+            "files again",
+            path=shown,
+        ) from None
     except (zipfile.BadZipFile, zipfile.LargeZipFile, RuntimeError, NotImplementedError) as exc:
         raise BenchieError(f"not a readable zip file: {exc}", path=shown) from None
     except (OSError, EOFError) as exc:
@@ -548,6 +567,7 @@ def score_platform(input_dir: Path, output_dir: Path, *, say: Say = _quiet) -> d
             "the output directory is inside the input directory, which is only read",
             path=str(output_dir),
         )
+    check_output(str(output_dir), directory=True)  # never into a gold store
     scores_path = output_dir / SCORES_NAME
     for stale in (scores_path, output_dir / DETAILS_NAME):  # an earlier run's would pass
         try:  # for this run's (the page of a failed run would show the earlier numbers)
@@ -562,12 +582,18 @@ def score_platform(input_dir: Path, output_dir: Path, *, say: Say = _quiet) -> d
     ref_dir = input_dir / "ref"
     spec = read_spec(ref_dir)
     store = ref_dir / GOLD_STORE_NAME
+    if store.is_symlink() and not store.exists():  # else it would fall back to public gold
+        raise BenchieError(
+            "a symbolic link to nothing: the private gold store it names is not there (the "
+            "bundle's reference data is incomplete)",
+            path=f"ref/{GOLD_STORE_NAME}",
+        )
     gold_dir = store if store.exists() else None
     if gold_dir is not None and not gold_dir.is_dir():
         raise BenchieError(
             "not a directory: a gold store is a directory", path=f"ref/{GOLD_STORE_NAME}"
         )
-    with tempfile.TemporaryDirectory(prefix="benchie-platform-") as tmp:
+    with temporary_directory("benchie-platform-") as tmp:
         # Every pin checked before any work (each gold file read and hashed once).
         bases = {lang: check_gold(spec, lang, gold_dir, say) for lang in spec.languages}
         submission = find_submission(input_dir / "res", spec, Path(tmp))

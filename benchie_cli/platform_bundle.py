@@ -35,8 +35,9 @@ from pathlib import Path
 from typing import Any
 
 from benchie_cli import __version__, default_gold_version
-from benchie_cli.errors import BenchieError
+from benchie_cli.errors import BenchieError, printable_path
 from benchie_cli.metrics.registry import BASE_FACET
+from benchie_cli.outputs import check_output
 from benchie_cli.platform import (
     GOLD_STORE_NAME,
     SCORING_COMMAND,
@@ -100,6 +101,26 @@ def _date(text: str, what: str, given: str) -> dt.date:
         return dt.date.fromisoformat(text)
     except ValueError:
         raise ValueError(f"--phase {given!r}: {what} {text!r} is not a valid date") from None
+
+
+#: A Docker image reference (``[HOST[:PORT]/]NAME[/NAME...][:TAG][@sha256:DIGEST]``), as
+#: the distribution reference grammar defines it; the worker pulls what the bundle names.
+_IMAGE = re.compile(
+    r"(?:[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?(?::[0-9]+)?/)?"
+    r"[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*(?:/[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*)*"
+    r"(?::[A-Za-z0-9_][A-Za-z0-9_.-]{0,127})?(?:@sha256:[0-9a-f]{64})?"
+)
+
+
+def _check_text(option: str, text: str) -> None:
+    """Refuse text the bundle's YAML and pages cannot hold: bytes of the command line that
+    are not UTF-8 (Python carries them as lone surrogates), control characters."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise BenchieError(f"{option}: not UTF-8 text ({printable_path(text)!r})") from None
+    if any(not c.isprintable() for c in text):
+        raise BenchieError(f"{option}: a control character in {printable_path(text)!r}")
 
 
 def parse_phase(text: str) -> Phase:
@@ -423,6 +444,15 @@ def build_bundle(options: BundleOptions) -> bytes:
         raise BenchieError(str(exc)) from None
     if not options.title.strip():
         raise BenchieError("--title: empty")
+    _check_text("--title", options.title)
+    for phase in options.phases:
+        _check_text("--phase", phase.name)
+    if options.image is not None and not _IMAGE.fullmatch(options.image):
+        raise BenchieError(
+            f"--image {options.image!r}: not a Docker image reference (NAME[:TAG], "
+            "lowercase name, no spaces or line breaks), which Codabench's worker would fail "
+            "to pull"
+        )
     version = options.gold_version or default_gold_version()
     langs = tuple(options.languages)
     gold_dir = options.private_gold
@@ -543,7 +573,9 @@ def _zip(members: list[tuple[str, bytes]]) -> bytes:
 
 
 def write_bundle(output: str, options: BundleOptions) -> bytes:
-    """Build the bundle and write it atomically to ``output``; returns its bytes."""
+    """Build the bundle and write it atomically to ``output``; returns its bytes. The output
+    is checked first: never into a gold store (a released manifest replaced by a zip)."""
+    check_output(output, stores=[options.private_gold])
     data = build_bundle(options)
     atomic_write(output, data)
     return data

@@ -46,7 +46,8 @@ class Hasher(Protocol):
     def update(self, data: bytes, /) -> None: ...
 
 
-_BOM = b"\xef\xbb\xbf"
+#: The UTF-8 byte order mark some editors (Notepad, Excel's "UTF-8" export) put first.
+BOM = b"\xef\xbb\xbf"
 
 #: The most :func:`spool` copies from one pipe (to an anonymous temporary file on disk).
 MAX_SPOOL_BYTES = 1 << 30
@@ -60,6 +61,33 @@ def display_name(path: str) -> str:
     """How diagnostics and reports name a file: ``<stdin>`` for ``-``, else the path as
     given (escaped by :func:`~benchie_cli.errors.printable_path` if it is not UTF-8)."""
     return "<stdin>" if path == STDIN else printable_path(path)
+
+
+def without_bom(data: bytes) -> bytes:
+    """A file's bytes as every reader parses them: without a leading UTF-8 BOM.
+
+    The one place the rule lives (docs/formats.md, "Encoding"): a BOM never changes a score,
+    so every reader of every format and every gold takes its bytes through this function,
+    :func:`decode_text` or the line readers below (which apply it to the first line). The
+    original scorers (CaRB, oie-benchmark, Span_OIE, WiRe57) would keep it as part of the
+    first sentence's text, or fail on it. Hashes are of the bytes as read, BOM included:
+    they name the file, not its reading."""
+    return data[3:] if data.startswith(BOM) else data
+
+
+def decode_text(data: bytes, shown: str) -> str:
+    """A whole file's text: :func:`without_bom`, then UTF-8, strictly; a byte that is not
+    UTF-8 is a :class:`BenchieError` naming its line and column (``shown``: the file)."""
+    content = without_bom(data)
+    try:
+        return content.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        start = content.rfind(b"\n", 0, exc.start) + 1
+        raise BenchieError(
+            f"not UTF-8 (byte 0x{content[exc.start]:02x} at column {exc.start - start + 1})",
+            path=shown,
+            line=content.count(b"\n", 0, exc.start) + 1,
+        ) from None
 
 
 def _too_long(name: str, lineno: int) -> BenchieError:
@@ -131,6 +159,38 @@ def _close(fh: BinaryIO) -> None:
         fh.close()
 
 
+def _no_temporary(exc: OSError) -> BenchieError:
+    return BenchieError(
+        f"no usable temporary directory ({exc.strerror or exc}): set TMPDIR to a writable "
+        "directory with free space"
+    )
+
+
+def temporary_file() -> BinaryIO:
+    """An anonymous temporary file, gone with the process however it ends; a machine
+    without a usable temporary directory is one line naming TMPDIR, not a traceback."""
+    import tempfile  # only runs that copy a pipe or a conversion pay for it (~5 ms)
+
+    try:
+        return tempfile.TemporaryFile()
+    except OSError as exc:
+        raise _no_temporary(exc) from None
+
+
+@contextlib.contextmanager
+def temporary_directory(prefix: str) -> Iterator[str]:
+    """A temporary directory for the ``with`` block, removed after it (see
+    :func:`temporary_file` for a machine without one)."""
+    import tempfile
+
+    try:
+        holder = tempfile.TemporaryDirectory(prefix=prefix)
+    except OSError as exc:
+        raise _no_temporary(exc) from None
+    with holder as directory:
+        yield directory
+
+
 def is_regular_file(path: str) -> bool:
     """Whether ``path`` names a regular file (which can be read twice and split in ranges)."""
     return path != STDIN and path not in _SPOOLED and os.path.isfile(path)
@@ -146,10 +206,12 @@ def spool(path: str) -> None:
     """
     if path in _SPOOLED or is_regular_file(path):
         return
-    import tempfile  # only runs that copy a pipe pay for it (random, shutil: ~5 ms)
-
     fh = _open_binary(path)
-    copy = tempfile.TemporaryFile()  # noqa: SIM115 (kept open for the run)
+    try:
+        copy = temporary_file()
+    except BaseException:
+        _close(fh)
+        raise
     name = display_name(path)
     try:
         size = 0  # bytes copied so far
@@ -242,8 +304,8 @@ def head_lines(data: bytes, limit: int) -> list[bytes]:
     lines = data.split(b"\n")
     if len(data) == limit and len(lines) > 1:
         lines.pop()  # cut short by the limit
-    if lines and lines[0].startswith(_BOM):
-        lines[0] = lines[0][3:]
+    if lines:
+        lines[0] = without_bom(lines[0])
     return [line[:-1] if line.endswith(b"\r") else line for line in lines]
 
 
@@ -289,7 +351,7 @@ def iter_lines(path: str, digest: Hasher | None = None) -> Iterator[tuple[int, b
             lineno += 1
             if digest is not None:
                 digest.update(raw)
-            content = raw[3:] if lineno == 1 and raw.startswith(_BOM) else raw
+            content = without_bom(raw) if lineno == 1 else raw
             if content.endswith(b"\n"):
                 content = content[:-1]
             if content.endswith(b"\r"):
@@ -348,12 +410,11 @@ def iter_line_blocks(
                 raise _too_long(name, done + len(lines) + 1)
             if first and lines:
                 first = False
-                if lines[0].startswith(_BOM):
-                    lines[0] = lines[0][3:]
+                lines[0] = without_bom(lines[0])
             done += len(lines)
             yield lines
         if carry:
-            yield [carry[3:] if first and carry.startswith(_BOM) else carry]
+            yield [without_bom(carry) if first else carry]
     except OSError as exc:
         raise BenchieError(f"cannot read: {exc.strerror or exc}", path=name) from None
     finally:
@@ -363,7 +424,7 @@ def iter_line_blocks(
 def _line_too_long(line: bytes, first: bool) -> bool:
     """Whether ``line`` (as the block reader has it: a ``\\r`` kept, the first line's BOM not
     yet removed) holds more than ``MAX_LINE_BYTES`` bytes of content."""
-    size = len(line) - line.endswith(b"\r") - (3 if first and line.startswith(_BOM) else 0)
+    size = len(line) - line.endswith(b"\r") - (3 if first and line.startswith(BOM) else 0)
     return size > MAX_LINE_BYTES
 
 
@@ -394,8 +455,7 @@ def split_text_lines(data: bytes, path: str) -> list[str]:
     raws = data.split(b"\n")
     if raws[-1] == b"":
         raws.pop()
-    if raws[0].startswith(_BOM):
-        raws[0] = raws[0][3:]
+    raws[0] = without_bom(raws[0])
     out = []
     for n, raw in enumerate(raws, 1):
         if raw.endswith(b"\r"):
@@ -404,6 +464,46 @@ def split_text_lines(data: bytes, path: str) -> list[str]:
             raise _too_long(path, n)
         out.append(decode_line(raw, path, n))
     return out
+
+
+def gunzip(data: bytes, shown: str) -> bytes:
+    """``data`` decompressed, refused beyond the limit of a whole file (a gzip bomb costs
+    no more memory than the limit) or when it is not valid gzip."""
+    import zlib
+
+    out = zlib.decompressobj(wbits=31)  # gzip framing
+    try:
+        text = out.decompress(data, MAX_WHOLE_BYTES + 1)
+    except zlib.error as exc:
+        raise BenchieError(f"not a valid gzip file ({exc})", path=shown) from None
+    if len(text) > MAX_WHOLE_BYTES or out.unconsumed_tail:
+        raise BenchieError(
+            f"decompresses to more than {MAX_WHOLE_BYTES >> 20} MiB, the limit for a whole file",
+            path=shown,
+        )
+    if not out.eof:
+        raise BenchieError("a truncated gzip file", path=shown)
+    return text
+
+
+def check_line_lengths(data: bytes, shown: str) -> None:
+    """Refuse a file's bytes, read whole, that hold a line beyond ``MAX_LINE_BYTES`` (its
+    content: without BOM and line end), naming the first: the limit every line reader
+    keeps, kept by the whole-file readers too (a file without line breaks is named as such,
+    not as a format that was not recognised). A JSON document (a WiRe57 export, first
+    ``{`` or ``[``) is not made of lines: a minified one is bounded as a whole file."""
+    if len(data) <= MAX_LINE_BYTES or without_bom(data).lstrip()[:1] in (b"{", b"["):
+        return
+    lines = data.split(b"\n")
+    lines[0] = without_bom(lines[0])
+    for n, line in enumerate(lines, 1):
+        if len(line) > MAX_LINE_BYTES and len(line) - line.endswith(b"\r") > MAX_LINE_BYTES:
+            raise _too_long(shown, n)
+
+
+def read_text(path: str, *, what: str = "file") -> str:
+    """A whole (small) file's text, read once: :func:`read_whole`, then :func:`decode_text`."""
+    return decode_text(read_whole(path, what=what), display_name(path))
 
 
 def read_text_lines(path: str, *, what: str = "file") -> list[str]:

@@ -34,7 +34,7 @@ from benchie_cli.errors import BenchieError
 from benchie_cli.formats import INPUT_FORMATS
 from benchie_cli.gold.store import GoldStore, ResolvedGold, resolve_gold_dir, resolve_gold_file
 from benchie_cli.metrics.registry import BASE_FACET
-from benchie_cli.textio import display_name, read_whole
+from benchie_cli.textio import display_name, read_whole, without_bom
 
 #: Differences listed in full; the rest are counted.
 MISMATCHES_SHOWN = 50
@@ -73,7 +73,7 @@ def read_report(path: str) -> tuple[dict[str, Any], bytes]:
     shown = display_name(path)
     data = read_whole(path, what="report")
     try:
-        report = orjson.loads(data)
+        report = orjson.loads(without_bom(data))
     except orjson.JSONDecodeError as exc:
         raise BenchieError(f"not a JSON report ({exc})", path=shown) from None
     if isinstance(report, dict) and report.get("suite") is True and "systems" not in report:
@@ -104,11 +104,24 @@ def _check_suite_shape(report: dict[str, Any], shown: str) -> None:
             and isinstance(report["file"]["sha256"], str)
             and isinstance(report["input_format"], str)
             and isinstance(report["rows"], list)
+            and all(_suite_row(row) for row in report["rows"])
         )
     except (KeyError, TypeError):
         ok = False
     if not ok:
         raise BenchieError("not a complete `benchie score --suite` JSON report", path=shown)
+
+
+def _suite_row(row: Any) -> bool:
+    """Whether a suite report's row has the fields verification reads, of their types."""
+    if not isinstance(row, dict):
+        return False
+    if not all(isinstance(row.get(k), str) for k in ("benchmark", "metric", "split")):
+        return False
+    if "skipped" in row:
+        return isinstance(row["skipped"], str)
+    gold = row.get("gold")
+    return isinstance(gold, dict) and isinstance(gold.get("version"), str)
 
 
 def _carb_metrics(metric: str) -> list[str] | None:
@@ -189,7 +202,11 @@ def _check_benchmark_shape(report: dict[str, Any], shown: str) -> None:
     from benchie_cli.metrics.registry import BENCHMARKS, DEFAULT_BENCHMARK, metric_choice
 
     benchmark = report["benchmark"]
-    if benchmark not in BENCHMARKS or benchmark == DEFAULT_BENCHMARK:
+    if (
+        not isinstance(benchmark, str)
+        or benchmark not in BENCHMARKS
+        or benchmark == DEFAULT_BENCHMARK
+    ):
         raise BenchieError(
             f"the report names the benchmark {benchmark!r}, which no `benchie score` report "
             f"names (its benchmark key is one of "

@@ -287,11 +287,17 @@ def test_undeclared_confidence_column_is_named(cli_process: Any, tmp_path: Path)
 
 def test_json_lines_with_a_broken_object_are_named(cli_process: Any, tmp_path: Path) -> None:
     """One truncated object made auto-detection read the file as TSV, and the error only
-    counted columns."""
+    counted columns. Auto-detection now takes the format every other line fits, whose reader
+    names the line; two broken objects among the lines it samples get the hint."""
     path = tmp_path / "bad.jsonl"
     good = '{"sent_id": "1", "subject": "He", "relation": "became", "object": "a justice"}\n'
     path.write_text(good + '{"sent_id": "1", "subject":\n' + good, encoding="utf-8")
     res = cli_process("score", "--lang", "en", path)
+    assert res.returncode == 2 and f"{path}:2: error: not a JSON object" in res.stderr
+    two = tmp_path / "two.jsonl"
+    broken = '{"sent_id": "1", "subject":\n'
+    two.write_text(good * 3 + broken + good + broken + good, encoding="utf-8")
+    res = cli_process("score", "--lang", "en", two)
     assert res.returncode == 2 and "looks like JSON Lines" in res.stderr
     assert "--input-format jsonl" in res.stderr
     exact = cli_process("score", "--lang", "en", "--input-format", "jsonl", path)

@@ -16,8 +16,6 @@ from benchie_cli.cli.common import (
     JOBS,
     RESAMPLES,
     SEED,
-    check_output,
-    check_outside_store,
     gold_options,
     input_format_option,
     load_gold,
@@ -28,6 +26,7 @@ from benchie_cli.cli.common import (
 )
 from benchie_cli.cli.group import EPILOG_EXIT, set_verdict
 from benchie_cli.errors import BenchieError, ExitCode
+from benchie_cli.outputs import check_output
 from benchie_cli.textio import STDIN, atomic_write
 
 
@@ -147,9 +146,11 @@ def analyze(
     inputs: list[str | Path] = [*(s.path for s in batch), *gold.resolved.inputs]
     if "carb" in metric.split(","):
         inputs.extend(gold.carb_reference.inputs)
-    check_output(output, [*inputs, *(f for f in (bucket_file, clique_file) if f is not None)])
-    if gold.store is not None:
-        check_outside_store(output, gold.store.root)
+    check_output(
+        output,
+        [*inputs, *(f for f in (bucket_file, clique_file) if f is not None)],
+        stores=[gold.store_root],
+    )
 
     def on_outcome(outcome: object) -> None:  # (a failure is said by the API)
         if isinstance(outcome, SystemResult):

@@ -5,10 +5,8 @@ imported by the functions that use them."""
 
 from __future__ import annotations
 
-import os
 import sys
 from collections.abc import Callable, Iterable
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
@@ -190,76 +188,6 @@ def check_expect_gold(expected: str) -> str:
             f"{EXPECT_GOLD_MIN} hex digits or more (as in the signature)"
         )
     return value
-
-
-def _same_file(a: str, b: str) -> bool:
-    """Whether two names reach one file: the same path once symbolic links are resolved
-    (a file not yet created), or the same device and inode (hard links, bind mounts)."""
-    if os.path.realpath(a) == os.path.realpath(b):
-        return True
-    try:
-        return os.path.samefile(a, b)
-    except (OSError, ValueError):
-        return False
-
-
-def _is_stdin(path: str) -> bool:
-    """Whether ``path`` is the file standard input reads (``score - -o s.tsv < s.tsv``)."""
-    try:
-        stdin, target = os.fstat(0), os.stat(path)
-    except OSError:
-        return False
-    return (stdin.st_dev, stdin.st_ino) == (target.st_dev, target.st_ino)
-
-
-def check_outside_store(output: str | None, root: Path | None) -> None:
-    """Refuse (exit 2) an output inside the gold store a run reads: every file there is a
-    gold, a manifest or a benchmark's input, and a report written there would replace one."""
-    if output is None or output == STDIN or root is None:
-        return
-    target = Path(os.path.realpath(output))
-    store = Path(os.path.realpath(root))
-    if target == store or store in target.parents:
-        raise BenchieError(
-            f"is inside the gold store {display_name(str(root))}, whose files this run reads: "
-            "write the output elsewhere",
-            path=output,
-        )
-
-
-def check_output(
-    output: str | None, inputs: Iterable[str | Path] = (), others: Iterable[str | None] = ()
-) -> None:
-    """Fail before the work, not after it, when the output could not be written, or would
-    overwrite one of the ``inputs`` (gold, submissions, bucket files) or another output of
-    the same run: a typo that swaps arguments must not eat a file. Symbolic and hard links
-    are seen through."""
-    if output is None or output == STDIN:
-        return
-    if not output:
-        raise BenchieError("empty output file name")
-    target = Path(os.path.realpath(output))
-    if target.is_dir():
-        raise BenchieError("is a directory; give a file name for the output", path=output)
-    if not target.parent.is_dir():
-        raise BenchieError("the output's directory does not exist", path=output)
-    for source in inputs:
-        if str(source) == STDIN and _is_stdin(output):
-            raise BenchieError(
-                "is also standard input, an input of this run; write the output elsewhere",
-                path=output,
-            )
-        if str(source) != STDIN and _same_file(str(source), output):
-            raise BenchieError(
-                f"is also an input ({display_name(str(source))}); write the output elsewhere",
-                path=output,
-            )
-    for other in others:
-        if other is not None and other != STDIN and _same_file(other, output):
-            raise BenchieError(
-                f"names the same file as the other output ({display_name(other)}); give two files",
-                path=output,
-            )
 
 
 def exit_on_failures(failed: int, submissions: int) -> None:

@@ -7,7 +7,6 @@ import click
 import orjson
 
 from benchie_cli.cli.common import (
-    check_output,
     check_stdin_once,
     gold_options,
     load_gold,
@@ -16,6 +15,7 @@ from benchie_cli.cli.common import (
 from benchie_cli.cli.group import EPILOG_EXIT
 from benchie_cli.errors import BenchieError
 from benchie_cli.formats import NATIVE_FORMATS
+from benchie_cli.outputs import check_output
 from benchie_cli.textio import (
     STDIN,
     atomic_write,
@@ -59,7 +59,7 @@ def sentences(
       benchie sentences --lang de --format jsonl
     """
     gold = load_gold(gold_dir, gold_version, gold_file, lang)
-    check_output(output, gold.resolved.inputs)
+    check_output(output, gold.resolved.inputs, stores=[gold.store_root])
     items = gold.parsed.sentences.values()
     if fmt == "txt":
         data = "".join(f"{s.text}\n" for s in items).encode()
@@ -129,8 +129,8 @@ def convert(
 
     check_stdin_once(gold_file, [source])
     gold = load_gold(gold_dir, gold_version, gold_file, lang)
-    check_output(output, [source, *gold.resolved.inputs], [report_file])
-    check_output(report_file, [source, *gold.resolved.inputs], [output])
+    check_output(output, [source, *gold.resolved.inputs], [report_file], stores=[gold.store_root])
+    check_output(report_file, [source, *gold.resolved.inputs], [output], stores=[gold.store_root])
     if from_ == "auto":
         spool(source)
         from_ = detect(source)

@@ -734,6 +734,9 @@ def gold_diff(
     from benchie_cli.gold.diff import diff_as_json, diff_lines, diff_versions
 
     diffs = diff_versions(_store(gold_dir), version_a, version_b, lang)
+    for d in diffs:  # a block its reader skipped shows as no difference: say it
+        for line in d.notices():
+            click.echo(f"benchie: {line}", err=True)
     if fmt == "json":
         doc = diff_as_json(version_a, version_b, diffs)
         click.echo(orjson.dumps(doc, option=orjson.OPT_INDENT_2).decode())

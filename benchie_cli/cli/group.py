@@ -5,19 +5,29 @@ command runs (``benchie --version`` imports none: start-up is most of a short ru
 from __future__ import annotations
 
 import importlib
+import os
+import shlex
 import signal
 import sys
 from typing import Any
 
 import click
 
-from benchie_cli.errors import BenchieError
+from benchie_cli import __version__
+from benchie_cli.errors import BenchieError, ExitCode, printable_path
 from benchie_cli.textio import release_spooled
 
 EPILOG_EXIT = (
     "Exit status: 0 success, 1 negative verdict, 2 unusable input or usage, "
+    "70 internal error (a bug: please report it), "
     "129 hung up, 130 interrupted (Ctrl-C), 143 terminated."
 )
+
+#: Set (to anything) to get the traceback of an internal error instead of its one line.
+TRACEBACK_ENV = "BENCHIE_TRACEBACK"
+
+#: Where ``Context.meta`` keeps the words the command line gave the top-level group.
+_ARGV = "benchie.argv"
 
 
 #: The exit status a command has decided before it prints its output (its verdict).
@@ -37,8 +47,49 @@ def verdict() -> int:
     return _verdict
 
 
+def _command_line(ctx: click.Context) -> str:
+    """The command as typed (``benchie verify report.json``), escaped to one line."""
+    words = ctx.find_root().meta.get(_ARGV, [])
+    return printable_path(shlex.join(["benchie", *words]))
+
+
+def internal_error(ctx: click.Context, exc: Exception) -> str:
+    """The one line for an exception no check foresaw: a bug, said as one, with the
+    command and its inputs (its arguments) a report needs."""
+    what = " ".join(f"{type(exc).__name__}: {exc}".split())[:300]
+    return (
+        f"benchie: internal error in `{_command_line(ctx)}`: {what}. This is a bug in "
+        f"benchie {__version__}, not a fault of yours: please report it with this line and "
+        f"the input files (run again with {TRACEBACK_ENV}=1 for the traceback)"
+    )
+
+
+def environment_error(exc: OSError) -> str:
+    """The one line for an operating-system failure no check foresaw (a file that vanished
+    mid-run, a full disk): the file and the system's reason."""
+    where = f"{printable_path(str(exc.filename))}: " if exc.filename is not None else ""
+    return f"benchie: {where}error: {exc.strerror or exc}"
+
+
+def _stdout_failed(exc: OSError) -> bool:
+    """Whether ``exc`` (no file named) was standard output failing: it fails again."""
+    if exc.filename is not None or sys.stdout is None:
+        return False
+    try:
+        sys.stdout.flush()
+    except OSError:
+        return True
+    return False
+
+
 class BenchieGroup(click.Group):
-    """Turns every :class:`BenchieError` into one stderr line and its exit status."""
+    """Turns every :class:`BenchieError` into one stderr line and its exit status, and any
+    other exception into one line too (exit 2 for the system's, 70 for a bug)."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if ctx.parent is None:  # the words the command line gave, for internal_error
+            ctx.meta[_ARGV] = list(args)
+        return super().parse_args(ctx, args)
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -49,6 +100,18 @@ class BenchieGroup(click.Group):
         except BrokenPipeError:  # `benchie ... | head`: the reader has what it wanted
             sys.stderr.close()
             ctx.exit(verdict())
+        except (click.exceptions.ClickException, click.exceptions.Exit, click.Abort):
+            raise  # click's own: usage errors, --help, exits
+        except OSError as exc:
+            if os.environ.get(TRACEBACK_ENV) or _stdout_failed(exc):
+                raise  # the console entry point says "cannot write standard output"
+            click.echo(environment_error(exc), err=True)
+            ctx.exit(int(ExitCode.USAGE))
+        except Exception as exc:
+            if os.environ.get(TRACEBACK_ENV):
+                raise
+            click.echo(internal_error(ctx, exc), err=True)
+            ctx.exit(int(ExitCode.INTERNAL))
         finally:  # a run's copies of pipes and native files end with it (tests run many)
             release_spooled()
 

@@ -14,8 +14,6 @@ from benchie_cli.cli.common import (
     JOBS,
     PROGRESS_MIN,
     check_expect_gold,
-    check_output,
-    check_outside_store,
     check_stdin_once,
     exit_on_failures,
     gold_options,
@@ -40,6 +38,7 @@ from benchie_cli.metrics.registry import (
     metric_choice,
 )
 from benchie_cli.mistakes import CODES as MISTAKE_CODES
+from benchie_cli.outputs import check_output
 from benchie_cli.textio import STDIN, atomic_write, display_name
 
 if TYPE_CHECKING:
@@ -303,9 +302,7 @@ def score(
     chosen = metric.split(",")
     reference = gold.carb_reference if set(chosen) & set(CARB_FAMILY) else None
     inputs = [*gold.resolved.inputs, *(reference.inputs if reference is not None else [])]
-    check_output(output, [*paths, *inputs])
-    if gold.store is not None:
-        check_outside_store(output, gold.store.root)
+    check_output(output, [*paths, *inputs], stores=[gold.store_root])
     # The gold --expect-gold pins: CaRB's reference when CaRB's metrics alone are scored.
     pinned = reference if reference is not None and "benchie" not in chosen else gold.resolved
     if expected is not None and not pinned.sha256.startswith(expected):
@@ -398,8 +395,7 @@ def _score_suite(
     if fmt == "html":
         raise BenchieError("--suite writes table, markdown or json (not html)")
     root, _ = resolve_gold_dir(gold_dir)
-    check_output(output, [submissions[0]])
-    check_outside_store(output, root)
+    check_output(output, [submissions[0]], stores=[root])
     report = suite.run(submissions[0], input_format, root, say=say)
     from benchie_cli.report import to_json
 
@@ -474,8 +470,7 @@ def _score_carb_benchmark(
     gold, sentences = cb.resolve_split(store, version, split)
     if not store.manifest(version).released:
         say_once(api.draft_warning(version))
-    check_output(output, [*(s.path for s in batch), *gold.inputs, *sentences.inputs])
-    check_outside_store(output, root)
+    check_output(output, [*(s.path for s in batch), *gold.inputs, *sentences.inputs], stores=[root])
     if expected is not None and not gold.sha256.startswith(expected):
         raise BenchieError(
             f"gold carb/{gold.display_path} has sha256 {gold.sha256}, "

@@ -10,14 +10,13 @@ from typing import Any
 from benchie_cli.batch import Failure, expand
 from benchie_cli.cli.common import (
     check_expect_gold,
-    check_output,
-    check_outside_store,
     check_stdin_once,
     say,
 )
 from benchie_cli.cli.group import set_verdict
 from benchie_cli.errors import BenchieError, ExitCode
 from benchie_cli.gold.store import resolve_gold_dir
+from benchie_cli.outputs import check_output
 from benchie_cli.textio import display_name
 
 
@@ -44,8 +43,7 @@ def score_benchmark(
     expected = check_expect_gold(expect_gold) if expect_gold is not None else None
     root, _ = resolve_gold_dir(gold_dir)
     corpus = bm.load(root, benchmark, gold_version, split)
-    check_output(output, [*(s.path for s in batch), *corpus.inputs])
-    check_outside_store(output, root)
+    check_output(output, [*(s.path for s in batch), *corpus.inputs], stores=[root])
     if expected is not None and not corpus.sha256.startswith(expected):
         raise BenchieError(
             f"gold {benchmark} {corpus.version} ({split}) has sha256 {corpus.sha256}, "

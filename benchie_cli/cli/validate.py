@@ -11,7 +11,6 @@ import click
 import orjson
 
 from benchie_cli.cli.common import (
-    check_output,
     check_stdin_once,
     gold_options,
     input_format_option,
@@ -24,6 +23,7 @@ from benchie_cli.errors import BenchieError, ExitCode
 
 if TYPE_CHECKING:
     from benchie_cli.api import Gold
+from benchie_cli.outputs import check_output
 from benchie_cli.textio import (
     EMPTY_NAME,
     STDIN,
@@ -224,8 +224,8 @@ def strip_implicit_cmd(
 
     check_stdin_once(gold_file, [submission])
     gold = load_gold(gold_dir, gold_version, gold_file, lang)
-    check_output(output, [submission, *gold.resolved.inputs], [removed])
-    check_output(removed, [submission, *gold.resolved.inputs], [output])
+    check_output(output, [submission, *gold.resolved.inputs], [removed], stores=[gold.store_root])
+    check_output(removed, [submission, *gold.resolved.inputs], [output], stores=[gold.store_root])
     texts = {i: s.text for i, s in gold.parsed.sentences.items()}
     native = prepare_native(submission, input_format, texts.copy, lang, say=say)
     result = strip_implicit(

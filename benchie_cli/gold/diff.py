@@ -24,6 +24,7 @@ from typing import Any
 from benchie_cli.batch import Submission
 from benchie_cli.errors import BenchieError
 from benchie_cli.gold.parse import ARROW, Cluster, Gold, GoldSentence, parse_gold_bytes
+from benchie_cli.gold.review import Review, review
 from benchie_cli.gold.store import GoldStore, ResolvedGold
 from benchie_cli.metrics.index_cache import load_compiled
 from benchie_cli.metrics.registry import BASE_FACET
@@ -188,6 +189,15 @@ class LanguageDiff:
     sha256_a: str | None
     sha256_b: str | None
     sentences: tuple[SentenceDiff, ...]
+    #: What reading each side found wrong (a block its reader skipped is no difference
+    #: the diff can show, so it must be said): None for a side without the language.
+    review_a: Review | None = None
+    review_b: Review | None = None
+
+    def notices(self) -> list[str]:
+        """What a run says on stderr of each side's gold with new errors."""
+        outcome = "the differences are those of the gold as read, not as written"
+        return [line for r in (self.review_a, self.review_b) if r for line in r.notice(outcome)]
 
     def summary(self) -> dict[str, int]:
         changes = [c for s in self.sentences for c in s.synsets]
@@ -203,15 +213,28 @@ class LanguageDiff:
     def as_json(self) -> dict[str, Any]:
         return {
             "language": self.language,
-            "a": {"path": self.path_a, "sha256": self.sha256_a},
-            "b": {"path": self.path_b, "sha256": self.sha256_b},
+            "a": _side(self.path_a, self.sha256_a, self.review_a),
+            "b": _side(self.path_b, self.sha256_b, self.review_b),
             "summary": self.summary(),
             "sentences": [s.as_json() for s in self.sentences],
         }
 
 
+def _side(path: str | None, sha256: str | None, review: Review | None) -> dict[str, Any]:
+    side: dict[str, Any] = {"path": path, "sha256": sha256}
+    if review is not None:
+        side["findings"] = review.as_json()
+    return side
+
+
 def _parse(resolved: ResolvedGold) -> Gold:
     return parse_gold_bytes(resolved.data, resolved.display_path)
+
+
+def _review(resolved: ResolvedGold | None, gold: Gold | None) -> Review | None:
+    if resolved is None or gold is None:
+        return None
+    return review(resolved.display_path, resolved.sha256, gold.findings())
 
 
 def _languages(store: GoldStore, a: str, b: str, lang: str | None) -> list[str]:
@@ -244,6 +267,8 @@ def diff_versions(store: GoldStore, a: str, b: str, lang: str | None = None) -> 
                 ra.sha256 if ra else None,
                 rb.sha256 if rb else None,
                 tuple(diff_golds(gold_a, gold_b)),
+                _review(ra, gold_a),
+                _review(rb, gold_b),
             )
         )
     return out

@@ -39,7 +39,7 @@ import orjson
 
 from benchie_cli.errors import BenchieError, ExitCode, printable_path
 from benchie_cli.gold.store import MANIFEST, MANIFEST_SCHEMA, GoldStore, ResolvedGold
-from benchie_cli.textio import atomic_write, display_name, read_whole
+from benchie_cli.textio import atomic_write, display_name, read_whole, temporary_directory
 
 ATTRIBUTION = "ATTRIBUTION.md"
 GITIGNORE = ".gitignore"
@@ -213,7 +213,7 @@ def read_gold(name: str, gold: ResolvedGold) -> Mapping[str, Sequence[Any]]:
     again: what is parsed is what was hashed). The readers take a path, so the bytes go
     through a private temporary file; an error names the store's file (exit 2)."""
     e = get(name)
-    with tempfile.TemporaryDirectory(prefix="benchie-") as directory:
+    with temporary_directory("benchie-") as directory:
         path = Path(directory) / e.file
         path.write_bytes(gold.data)
         return _parse(e, str(path), gold.display_path)

@@ -79,15 +79,19 @@ class Review(NamedTuple):
             ],
         }
 
-    def notice(self) -> list[str]:
-        """What a run says on stderr of a gold with new errors (nothing otherwise)."""
+    def notice(
+        self,
+        outcome: str = "the scores are those of the gold as read, not as written "
+        "(--strict refuses it)",
+    ) -> list[str]:
+        """What a run says on stderr of a gold with new errors (nothing otherwise);
+        ``outcome``: what was computed from the gold as read."""
         if not self.new_count:
             return []
         count = self.new_count
         lines = [
             f"warning: gold {printable_path(self.path)} has {count:,} error(s) its reader "
-            "skipped or repaired; the scores are those of the gold as read, not as written "
-            "(--strict refuses it)"
+            f"skipped or repaired; {outcome}"
         ]
         shown = [self.diagnostic(e).format() for e in self.new[:SHOWN]]
         lines += shown

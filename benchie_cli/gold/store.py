@@ -42,7 +42,7 @@ import orjson
 from benchie_cli import LANGUAGES, __version__
 from benchie_cli.errors import BenchieError, ExitCode, printable_path
 from benchie_cli.metrics.registry import DERIVED_FACETS, FACET_NAMES, FACETS, FILE_FACETS
-from benchie_cli.textio import atomic_write, display_name, read_whole, sha256_file
+from benchie_cli.textio import atomic_write, display_name, read_whole, sha256_file, without_bom
 
 MANIFEST = "manifest.json"
 MANIFEST_SCHEMA = 1
@@ -405,7 +405,7 @@ class GoldStore:
             raise BenchieError("corrupt manifest: not a regular file", path=where)
         raw = read_whole(where, what="manifest")  # bounded
         try:
-            data = orjson.loads(raw)
+            data = orjson.loads(without_bom(raw))
         except orjson.JSONDecodeError as exc:
             raise BenchieError(f"corrupt manifest: not JSON ({exc})", path=where) from None
         if not isinstance(data, dict) or data.get("schema") != MANIFEST_SCHEMA:

@@ -34,7 +34,14 @@ from benchie_cli.gold.store import GoldStore, ResolvedGold, is_version, version_
 from benchie_cli.metrics.registry import BENCHMARKS
 from benchie_cli.submission import FileFacts
 from benchie_cli.tables import render
-from benchie_cli.textio import MAX_WHOLE_BYTES, display_name, read_whole
+from benchie_cli.textio import (
+    check_line_lengths,
+    decode_text,
+    display_name,
+    gunzip,
+    read_whole,
+    without_bom,
+)
 
 #: One extraction as the tab formats hold it, for :func:`score_texts` (the suite).
 TextExtractions = Mapping[str, Sequence[tuple[str, tuple[str, ...], float]]]
@@ -139,10 +146,7 @@ def present(root: Path, benchmark: str) -> bool:
 
 
 def _text(data: bytes, shown: str) -> str:
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise BenchieError(f"not UTF-8 ({exc})", path=shown) from None
+    return decode_text(data, shown)
 
 
 _LOCATED = re.compile(r"(.+?):(\d+): (.*)", re.DOTALL)
@@ -169,27 +173,8 @@ def read_submission(path: str) -> tuple[FileFacts, bytes]:
     facts = FileFacts(path, hashlib.sha256(data).hexdigest())
     if data.startswith(GZIP):
         data = gunzip(data, shown)
-    return facts, data
-
-
-def gunzip(data: bytes, shown: str) -> bytes:
-    """``data`` decompressed, refused beyond the limit of a whole file (a gzip bomb costs
-    no more memory than the limit) or when it is not valid gzip."""
-    import zlib
-
-    out = zlib.decompressobj(wbits=31)  # gzip framing
-    try:
-        text = out.decompress(data, MAX_WHOLE_BYTES + 1)
-    except zlib.error as exc:
-        raise BenchieError(f"not a valid gzip file ({exc})", path=shown) from None
-    if len(text) > MAX_WHOLE_BYTES or out.unconsumed_tail:
-        raise BenchieError(
-            f"decompresses to more than {MAX_WHOLE_BYTES >> 20} MiB, the limit for a submission",
-            path=shown,
-        )
-    if not out.eof:
-        raise BenchieError("a truncated gzip file", path=shown)
-    return text
+    check_line_lengths(data, shown)
+    return facts, without_bom(data)
 
 
 def _none_known(shown: str, corpus: Corpus, count: int) -> BenchieError:
@@ -444,7 +429,7 @@ def wire57_sentences(corpus: Corpus) -> dict[str, str]:
 
     from benchie_cli.metrics.carb_metric import sentence_key
 
-    data = json.loads(corpus.files[0].data)
+    data = json.loads(decode_text(corpus.files[0].data, corpus.files[0].display_path))
     return {
         sentence_key(s["sent"]): s["id"]
         for sentences in data.values()

@@ -40,7 +40,7 @@ from benchie_cli.metrics.carb_report import (
 )
 from benchie_cli.metrics.registry import BENCHMARKS
 from benchie_cli.mistakes import MistakeCheck
-from benchie_cli.textio import display_name
+from benchie_cli.textio import decode_text, display_name
 
 #: The CaRB benchmark's directory in the gold store, and its splits (the default first).
 CARB_DIR = BENCHMARKS["carb"].store_dir
@@ -88,10 +88,7 @@ def resolve_split(store: GoldStore, version: str, split: str) -> tuple[ResolvedG
 
 def sentence_ids(sentences: ResolvedGold) -> dict[str, str]:
     """``{id: text}``: a sentence's id is its line number (from 1) in the sentences file."""
-    try:
-        text = sentences.data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise BenchieError(f"not UTF-8 ({exc})", path=sentences.display_path) from None
+    text = decode_text(sentences.data, sentences.display_path)
     return {str(n): line for n, line in enumerate(text.splitlines(), 1)}
 
 
@@ -128,10 +125,7 @@ def score_native(
 
     shown = display_name(path)
     facts, data = read_submission(path)  # bounded, stdin too; gzip within the same bound
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise BenchieError(f"not UTF-8 ({exc})", path=shown) from None
+    text = decode_text(data, shown)
     lines = io.StringIO(text, newline=None)
     is_outside = outside(gold)
     predicted = READERS[CARB_READERS[fmt]](lines, shown, confidence_only=is_outside)

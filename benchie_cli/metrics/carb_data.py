@@ -76,12 +76,16 @@ def _deciding(confidence_only: ConfidenceOnly | None) -> ConfidenceOnly:
 
 def open_text(path: str) -> TextIO:
     """A UTF-8 text file (gzip-compressed if its name ends in ``.gz``) with universal
-    newlines, which is how CaRB's ``open(fn)`` splits lines."""
-    if path.endswith(".gz"):
-        import gzip  # only for compressed files: start-up time counts in a scorer
+    newlines, which is how CaRB's ``open(fn)`` splits lines; read whole within the bound
+    of :func:`benchie_cli.textio.read_whole`, decoded without its BOM as every reader is."""
+    import io
 
-        return gzip.open(path, "rt", encoding="utf-8")
-    return open(path, encoding="utf-8")
+    from benchie_cli.textio import decode_text, gunzip, read_whole  # lazily: start-up counts
+
+    data = read_whole(path)
+    if path.endswith(".gz"):
+        data = gunzip(data, path)
+    return io.StringIO(decode_text(data, path), newline=None)
 
 
 def _error(message: str, path: str, line: int) -> Exception:

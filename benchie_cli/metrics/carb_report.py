@@ -52,7 +52,7 @@ from benchie_cli.mistakes import (
 )
 from benchie_cli.submission import Extraction, FileFacts, read_submission
 from benchie_cli.tables import render
-from benchie_cli.textio import display_name
+from benchie_cli.textio import decode_text, display_name
 from benchie_cli.tokens import ImplicitTest, language_hint, mostly_implicit
 
 #: The reference file holding CaRB's gold for BenchIE's sentences, per language directory.
@@ -88,10 +88,7 @@ def check_language(lang: str) -> None:
 def load_reference(reference: ResolvedGold) -> Extractions:
     """CaRB's gold from the reference file's bytes (the ones whose sha256 was checked),
     split into lines with universal newlines as CaRB's ``open`` does."""
-    try:
-        text = reference.data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise BenchieError(f"not UTF-8 ({exc})", path=reference.display_path) from None
+    text = decode_text(reference.data, reference.display_path)
     return read_gold(io.StringIO(text, newline=None), reference.display_path)
 
 

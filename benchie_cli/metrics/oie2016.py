@@ -389,10 +389,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(USAGE, file=sys.stderr)
         return 2
     gold_path, system_path, fmt = args[:3]
-    sentences = read_sentences(raw) if raw else None
-    result = score(
-        read_file(gold_path, read_gold), read_system(system_path, fmt, sentences=sentences)
-    )
+    from benchie_cli.errors import BenchieError
+
+    try:
+        sentences = read_sentences(raw) if raw else None
+        gold = read_file(gold_path, read_gold)
+        predicted = read_system(system_path, fmt, sentences=sentences)
+    except BenchieError as exc:  # a file that cannot be read: one line, as the CLI says it
+        print(f"error: {exc.located()}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(f"error: {exc.filename}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    result = score(gold, predicted)
     if len(args) == 4:
         with open(args[3], "w", encoding="utf-8", newline="\n") as fh:
             write_dat(result.curve, fh)

@@ -72,7 +72,10 @@ def read_lines(path: str) -> Iterator[str]:
 def split_lines(data: bytes) -> Iterator[str]:
     """The lines of a file's bytes as :func:`read_lines` yields them (for bytes a caller
     has read once and hashed)."""
-    lines = [line + "\n" for line in data.decode("utf-8", "surrogateescape").split("\n")]
+    from benchie_cli.textio import without_bom  # (lazily: start-up counts in a scorer)
+
+    text = without_bom(data).decode("utf-8", "surrogateescape")
+    lines = [line + "\n" for line in text.split("\n")]
     lines[-1] = lines[-1][:-1]  # the text after the last newline, maybe empty
     return iter(lines if lines[-1] else lines[:-1])
 

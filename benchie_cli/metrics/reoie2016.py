@@ -95,11 +95,19 @@ def _lines(path: str, text: str | None = None) -> Iterable[tuple[int, str]]:
     """Numbered lines of a UTF-8 text file, universal newlines (Python 3's ``open``);
     ``text``: the file's content already read (and hashed) by the caller, ``path`` then
     only names it."""
-    if text is not None:
-        yield from enumerate(io.StringIO(text, newline=None), 1)
-        return
-    with open(path, encoding="utf-8") as fh:
-        yield from enumerate(fh, 1)
+    yield from enumerate(io.StringIO(_file_text(path) if text is None else text, newline=None), 1)
+
+
+def _file_text(path: str) -> str:
+    """The text of the file at ``path``, read as every reader reads (bounded, strict UTF-8,
+    without a BOM: :func:`benchie_cli.textio.decode_text`)."""
+    from benchie_cli.errors import BenchieError
+    from benchie_cli.textio import read_text
+
+    try:
+        return read_text(path)
+    except BenchieError as exc:
+        raise ReOieError(exc.located()) from None
 
 
 #: The Re-OIE2016 JSON fields that become arguments, in the order the reader adds them
@@ -132,11 +140,7 @@ def read_gold_json(path: str, text: str | None = None) -> Extractions:
     the gold, as in the original's ``defaultdict``. A repeated key: the last value, at the
     first position (``json.load``). ``text``: the file's content, read by the caller."""
     try:
-        if text is not None:
-            data = json.loads(text)
-        else:
-            with open(path, encoding="utf-8") as fh:
-                data = json.load(fh)
+        data = json.loads(_file_text(path) if text is None else text)
     except json.JSONDecodeError as e:
         raise _error(f"not JSON: {e.msg}", path, e.lineno) from None
     except RecursionError:  # Python's JSON reader gives up on deep nesting

@@ -282,17 +282,16 @@ def run(
     """The suite's report for the system output at ``path`` (read once, hashed; each
     benchmark scores those bytes). ``say`` gets what a user must know (low coverage);
     ``cached=False`` never reads the index cache (``verify``)."""
-    import tempfile
-
-    from benchie_cli.textio import release_spooled, stand_in
+    from benchie_cli.textio import release_spooled, stand_in, temporary_file
 
     facts, data = bm.read_submission(path)  # read once (decompressed if gzip)
     shown = display_name(path)
-    copy = tempfile.TemporaryFile()  # noqa: SIM115 (kept open for the run by stand_in)
+    copy = temporary_file()  # kept open for the run by stand_in
     copy.write(data)
     copy.flush()
     stand_in(path, copy, facts.sha256)  # every later read sees these bytes, stdin too
     rows: list[Row] = []
+    notes: list[str] = []  # what is said of the file as a whole, whichever row reads it
     try:
         fmt = _detect(path, data, input_format)
         from benchie_cli.api import recorded_format
@@ -302,6 +301,12 @@ def run(
         for name in BENCHMARKS:
             reason = absent(root, name)
             rows.extend(_skipped(name, reason) if reason else _rows_of(name, given))
+        # Lines the readers skip (a slot empty or missing), as each benchmark's own command
+        # says them: every reader of these formats skips the same lines.
+        extractions = sum(len(xs) for xs in given.texts().values())
+        skipped = bm.skipped_lines(data, fmt, extractions)
+        if skipped is not None:
+            notes.append(skipped)
     finally:
         release_spooled()
     if all(r.skipped is not None for r in rows):
@@ -309,6 +314,8 @@ def run(
             dict.fromkeys(f"{BENCHMARKS[r.benchmark].label}: {r.skipped}" for r in rows)
         )
         raise BenchieError(f"no benchmark could score it ({reasons})", path=shown)
+    for note in notes:
+        say(f"{shown}: warning: {note}")
     for r in rows:
         for warning in r.warnings:
             say(f"{shown}: warning: {r.label}: {warning}")
@@ -328,6 +335,8 @@ def run(
         # and the format it was read as.
         "input_format": recorded,
         "read_as": fmt,
+        # (only when there is something to say: reports without it keep their bytes)
+        **({"warnings": notes} if notes else {}),
         "rows": [r.as_json() for r in rows],
     }
 

@@ -106,15 +106,24 @@ Predictions = dict[str, list[Predicted]]
 _Hook = Callable[[list[tuple[str, Any]]], Any]
 
 
+def _file_text(path: str) -> str:
+    """The text of the file at ``path``, read as every reader reads (bounded, strict UTF-8,
+    without a BOM: :func:`benchie_cli.textio.decode_text`)."""
+    from benchie_cli.errors import BenchieError
+    from benchie_cli.textio import read_text
+
+    try:
+        return read_text(path)
+    except BenchieError as exc:
+        raise WireError(exc.located()) from None
+
+
 def _load(path: str, text: str | None = None, hook: _Hook | None = None) -> object:
     """The JSON of ``path``, or of ``text`` (its content, read by the caller). ``hook``:
     ``json``'s ``object_pairs_hook``. Python's JSON reader gives up on deep nesting with a
     ``RecursionError``: a :class:`WireError` here."""
     try:
-        if text is not None:
-            return json.loads(text, object_pairs_hook=hook)
-        with open(path, encoding="utf-8") as fh:
-            return json.load(fh, object_pairs_hook=hook)
+        return json.loads(_file_text(path) if text is None else text, object_pairs_hook=hook)
     except json.JSONDecodeError as e:
         raise WireError(f"{path}:{e.lineno}: not JSON: {e.msg}") from None
     except RecursionError:

@@ -1,0 +1,114 @@
+"""Where a run may write: the one guard every command that writes an output goes through.
+
+An output never replaces one of the run's inputs (gold, submissions, bucket files, a
+report to verify), another output of the same run, or any file of a gold store (a gold
+file, a manifest, a benchmark's data): a typo that swaps arguments, or ``-o`` pointed at
+the wrong directory, must not eat a file. The gold stores guarded are the ones the run
+reads and, always, the one a command without ``--gold-dir`` would read (the checkout's or
+the installed one), so that no command can overwrite released gold. The check runs before
+any work, so a refused output costs nothing and writes nothing. Symbolic and hard links
+are seen through. Stores that commands maintain (``gold new``, ``benchmark add``) write
+into them on purpose and do not use this guard.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Iterable
+from pathlib import Path
+
+from benchie_cli.errors import BenchieError
+from benchie_cli.textio import STDIN, display_name
+
+
+def _same_file(a: str, b: str) -> bool:
+    """Whether two names reach one file: the same path once symbolic links are resolved
+    (a file not yet created), or the same device and inode (hard links, bind mounts)."""
+    if os.path.realpath(a) == os.path.realpath(b):
+        return True
+    try:
+        return os.path.samefile(a, b)
+    except (OSError, ValueError):
+        return False
+
+
+def _is_stdin(path: str) -> bool:
+    """Whether ``path`` is the file standard input reads (``score - -o s.tsv < s.tsv``)."""
+    try:
+        stdin, target = os.fstat(0), os.stat(path)
+    except OSError:
+        return False
+    return (stdin.st_dev, stdin.st_ino) == (target.st_dev, target.st_ino)
+
+
+def default_stores() -> list[Path]:
+    """The gold stores every output is kept out of, whatever the run reads: the one a
+    command without ``--gold-dir`` resolves, and the checkout's (both when they differ)."""
+    from benchie_cli.gold.store import checkout_gold_dir, resolve_gold_dir
+
+    stores: list[Path] = []
+    with contextlib.suppress(BenchieError):  # no gold anywhere: nothing to protect
+        stores.append(resolve_gold_dir(None)[0])
+    checkout = checkout_gold_dir()
+    if checkout is not None:
+        stores.append(checkout)
+    return stores
+
+
+def check_outside_store(output: str | None, root: Path | None) -> None:
+    """Refuse (exit 2) an output inside the gold store ``root``: every file there is a
+    gold, a manifest or a benchmark's input, and a file written there would replace one."""
+    if output is None or output == STDIN or root is None:
+        return
+    target = Path(os.path.realpath(output))
+    store = Path(os.path.realpath(root))
+    if target == store or store in target.parents:
+        raise BenchieError(
+            f"is inside the gold store {display_name(str(root))}, whose files are gold, "
+            "manifests and benchmarks' data: write the output elsewhere",
+            path=output,
+        )
+
+
+def check_output(
+    output: str | None,
+    inputs: Iterable[str | Path] = (),
+    others: Iterable[str | None] = (),
+    *,
+    stores: Iterable[Path | None] = (),
+    directory: bool = False,
+) -> None:
+    """Fail before the work, not after it, when ``output`` could not be written, or would
+    overwrite one of the ``inputs`` or another output of the same run (``others``), or lies
+    in a gold store (``stores``, the ones the run reads, and :func:`default_stores`).
+    ``directory``: the output is a directory the run writes into (``platform score``)."""
+    if output is None or output == STDIN:
+        return
+    if not output:
+        raise BenchieError("empty output file name")
+    target = Path(os.path.realpath(output))
+    if not directory:
+        if target.is_dir():
+            raise BenchieError("is a directory; give a file name for the output", path=output)
+        if not target.parent.is_dir():
+            raise BenchieError("the output's directory does not exist", path=output)
+    for source in inputs:
+        if str(source) == STDIN and _is_stdin(output):
+            raise BenchieError(
+                "is also standard input, an input of this run; write the output elsewhere",
+                path=output,
+            )
+        if str(source) != STDIN and _same_file(str(source), output):
+            raise BenchieError(
+                f"is also an input ({display_name(str(source))}); write the output elsewhere",
+                path=output,
+            )
+    for other in others:
+        if other is not None and other != STDIN and _same_file(other, output):
+            raise BenchieError(
+                f"names the same file as the other output ({display_name(other)}); give two files",
+                path=output,
+            )
+    for root in (*stores, *default_stores()):
+        check_outside_store(output, root)

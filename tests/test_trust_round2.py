@@ -1,0 +1,498 @@
+"""Trust, second round (issue 21): each case an attacker found, at its root.
+
+1. One BOM rule (``textio.without_bom``): a UTF-8 BOM before any file changes no number of
+   any benchmark, reader or gold.
+2. One output guard (``benchie_cli.outputs``): no command writes into a gold store.
+3. Nothing dropped silently: the suite says the lines its readers skip, ``gold diff`` the
+   gold errors that hide blocks, and the line limit holds for whole-file readers too.
+4. One entry point for the unexpected: a bug is one line and exit 70, an operating-system
+   failure one line and exit 2; fields read from reports and references are type-checked.
+5. Messages that say what is wrong: the temporary directory, deep zips, bad tags, a
+   dangling private-gold link.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import zipfile
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from benchie_cli.cli import main
+from benchie_cli.errors import BenchieError, ExitCode
+from benchie_cli.metrics import reoie2016
+from benchie_cli.textio import BOM, decode_text, without_bom
+
+from .conftest import GOLD_DIR, REPO, RunCli, example
+from .test_benchmark_add import NAMES, STAND_INS, WIRE, pin, stand_in  # noqa: F401 (fixtures)
+
+CARB_DATA = REPO / "tests" / "data" / "carb"
+
+
+def _bom(path: Path, out: Path) -> Path:
+    out.write_bytes(BOM + path.read_bytes())
+    return out
+
+
+def _numbers(report: dict[str, object]) -> object:
+    """What a report says, without what names the file (its path and sha256 differ)."""
+    text = json.dumps(report, sort_keys=True)
+    for key in ("file", "sha256", "name", "path"):
+        text = text.replace(key, "")
+    doc = json.loads(text)
+    if isinstance(doc, dict):
+        doc.pop("", None)
+        for system in doc.get("systems", []):
+            system.pop("", None)
+    return doc
+
+
+def _report(cli: RunCli, out: Path, *args: object) -> dict[str, object]:
+    result = cli("score", *args, "-o", out)
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(out.read_text("utf-8"))
+    assert isinstance(data, dict)
+    return data
+
+
+# --------------------------------------------------------------------------- 1. BOM
+
+
+def test_without_bom_and_decode_text() -> None:
+    assert without_bom(BOM + b"a\n") == b"a\n"
+    assert without_bom(b"a" + BOM) == b"a" + BOM  # only first
+    assert decode_text(BOM + "é\n".encode(), "f") == "é\n"
+    with pytest.raises(BenchieError) as err:
+        decode_text(b"ok\nab\xffc\n", "f.txt")
+    assert str(err.value) == "f.txt:2: error: not UTF-8 (byte 0xff at column 3)"
+
+
+@pytest.fixture(scope="module")
+def openie4(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """CaRB's OpenIE 4 output (MIT), as published and with a BOM first."""
+    root = tmp_path_factory.mktemp("bom")
+    plain = root / "oie4.txt"
+    plain.write_bytes(gzip.decompress((CARB_DATA / "openie4_output.txt.gz").read_bytes()))
+    return plain, _bom(plain, root / "oie4_bom.txt")
+
+
+@pytest.mark.parametrize("benchmark", ["carb", "oie2016"])
+def test_a_bom_changes_no_benchmark_number(
+    cli: RunCli, tmp_path: Path, openie4: tuple[Path, Path], benchmark: str
+) -> None:
+    plain, bom = openie4
+    args = ("--benchmark", benchmark, "--input-format", "openie4")
+    a = _report(cli, tmp_path / "a.json", *args, plain)
+    b = _report(cli, tmp_path / "b.json", *args, bom)
+    assert _numbers(a) == _numbers(b)
+    assert a["systems"][0]["extractions"] == 8747  # type: ignore[index]
+
+
+def test_a_bom_changes_no_suite_row(cli: RunCli, tmp_path: Path) -> None:
+    """CaRB's test gold written as a CaRB-tab system output: the BOM stuck to the first
+    sentence's text moved CaRB's, CaRB (s,s)'s and OIE2016's numbers, exit 0."""
+    gold = (GOLD_DIR / "carb" / "1.0.0" / "test" / "carb_test.tsv").read_text("utf-8")
+    lines = []
+    for line in gold.splitlines():
+        sentence, relation, *args = line.split("\t")
+        lines.append("\t".join([sentence, "1.0", relation, *args]))
+    plain = tmp_path / "carb_sys.txt"
+    plain.write_text("\n".join(lines) + "\n", "utf-8")
+    bom = _bom(plain, tmp_path / "carb_sys_bom.txt")
+    a = _report(cli, tmp_path / "a.json", "--suite", plain)
+    b = _report(cli, tmp_path / "b.json", "--suite", bom)
+    assert a["rows"] == b["rows"]
+    carb = next(r for r in a["rows"] if r["metric"] == "carb")  # type: ignore[union-attr]
+    assert carb["carb"]["recall"] > 0.92  # type: ignore[index]
+
+
+def test_a_bom_changes_no_external_gold_nor_export(
+    cli: RunCli,
+    tmp_path: Path,
+    stand_in: Callable[[str], tuple[Path, bytes]],  # noqa: F811
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    wire = {doc: [s for s in sentences if s["tuples"]] for doc, sentences in WIRE.items()}
+    monkeypatch.setitem(STAND_INS, "wire57", (wire, 2, 3, STAND_INS["wire57"][3]))
+    root = tmp_path / "gold"
+    root.mkdir()
+    for name in NAMES:
+        src, _ = stand_in(name)
+        assert cli("benchmark", "add", name, src, "--gold-dir", root).exit_code == 0
+    export = tmp_path / "export.json"
+    export.write_text(
+        json.dumps(
+            {
+                "A 1": [{"arg1": "Tokyo", "rel": "is", "arg2": "Japan", "extractor": "mine"}],
+                "B 1": [{"arg1": "Ann", "rel": "met", "arg2": "Bob", "extractor": "mine"}],
+            }
+        ),
+        "utf-8",
+    )
+    bom = _bom(export, tmp_path / "export_bom.json")
+    a = _report(cli, tmp_path / "a.json", "--benchmark", "wire57", "--gold-dir", root, export)
+    b = _report(cli, tmp_path / "b.json", "--benchmark", "wire57", "--gold-dir", root, bom)
+    assert _numbers(a) == _numbers(b)
+
+    # Re-OIE2016's reader, given paths (`python -m benchie_cli.metrics.reoie2016`).
+    gold_file = root / "reoie2016" / "1.0.0" / "test" / "Re-OIE2016.json"
+    system = tmp_path / "sys.tsv"
+    system.write_text("Ann likes Bob , a teacher .\t0.9\tlikes\tAnn\tBob\n", "utf-8")
+    plain = reoie2016.score(
+        reoie2016.read_gold_json(str(gold_file)), reoie2016.read_system(str(system))
+    )
+    with_bom = reoie2016.score(
+        reoie2016.read_gold_json(str(_bom(gold_file, tmp_path / "g.json"))),
+        reoie2016.read_system(str(_bom(system, tmp_path / "s.tsv"))),
+    )
+    assert reoie2016.to_json(plain) == reoie2016.to_json(with_bom)
+
+
+# --------------------------------------------------------------------------- 2. outputs
+
+
+def _store_copy(tmp_path: Path) -> Path:
+    """A gold store of our own (1.1.0 and CaRB), so a failed guard harms no real file."""
+    root = tmp_path / "store"
+    root.mkdir()
+    shutil.copytree(GOLD_DIR / "1.1.0", root / "1.1.0")
+    shutil.copytree(GOLD_DIR / "carb", root / "carb")
+    shutil.copytree(GOLD_DIR / "oie2016", root / "oie2016")
+    return root
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["platform", "bundle", "-o", "{m}"],
+        ["score", "--lang", "en", "{clausie}", "-o", "{m}"],
+        ["score", "--suite", "{oie4}", "-o", "{m}"],
+        ["score", "--benchmark", "carb", "--input-format", "openie4", "{oie4}", "-o", "{m}"],
+        ["analyze", "--lang", "en", "{clausie}", "-o", "{m}"],
+        ["sentences", "--lang", "en", "-o", "{m}"],
+        ["strip-implicit", "--lang", "en", "{clausie}", "-o", "{m}"],
+    ],
+    ids=["bundle", "score", "suite", "benchmark", "analyze", "sentences", "strip-implicit"],
+)
+def test_no_command_writes_over_released_gold(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    openie4: tuple[Path, Path],
+    command: list[str],
+) -> None:
+    """The store is the default one (no --gold-dir): `platform bundle -o
+    gold/1.1.0/manifest.json` replaced a released manifest with a zip, exit 0."""
+    root = _store_copy(tmp_path)
+    monkeypatch.setenv("BENCHIE_GOLD_DIR", str(root))
+    manifest = root / "1.1.0" / "manifest.json"
+    before = manifest.read_bytes()
+    values = {"m": str(manifest), "clausie": str(example("en", "clausie")), "oie4": str(openie4[0])}
+    args = [part.format(**values) for part in command]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == ExitCode.USAGE, result.output
+    # (an input of the run is said as such first: the manifest that vouched for the gold)
+    assert "inside the gold store" in result.stderr or "is also an input" in result.stderr
+    assert manifest.read_bytes() == before
+    assert sorted(p.name for p in manifest.parent.iterdir()) == [
+        "ATTRIBUTION.md",
+        "de",
+        "en",
+        "manifest.json",
+        "zh",
+    ]
+
+
+def test_platform_score_never_writes_into_a_gold_store(tmp_path: Path) -> None:
+    from .test_platform import _input, _spec
+
+    input_dir = _input(tmp_path, _spec())
+    shutil.copy(example("en", "clausie"), input_dir / "res" / "en.tsv")
+    root = _store_copy(tmp_path)
+    env = {**os.environ, "BENCHIE_GOLD_DIR": str(root)}
+    output = root / "1.1.0"
+    res = subprocess.run(
+        [sys.executable, "-m", "benchie_cli", "platform", "score", str(input_dir), str(output)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
+    assert res.returncode == 2 and "inside the gold store" in res.stderr, res.stderr
+    assert not (output / "scores.json").exists()
+
+
+# --------------------------------------------------------------------------- 3. drops
+
+
+def test_the_suite_says_the_lines_its_readers_skip(
+    cli: RunCli, tmp_path: Path, openie4: tuple[Path, Path]
+) -> None:
+    out = tmp_path / "s.json"
+    result = cli("score", "--suite", openie4[0], "-o", out)
+    assert result.exit_code == 0
+    said = "489 of its 9,236 lines give no extraction"
+    assert said in result.stderr
+    report = json.loads(out.read_text("utf-8"))
+    assert any(said in w for w in report["warnings"])
+    assert cli("verify", out, openie4[0]).exit_code == 0
+
+
+def test_gold_diff_says_a_block_its_reader_skipped(cli: RunCli, tmp_path: Path) -> None:
+    root = tmp_path / "store"
+    root.mkdir()
+    shutil.copytree(GOLD_DIR / "1.1.0", root / "1.1.0")
+    src = tmp_path / "src" / "en" / "default"
+    src.mkdir(parents=True)
+    name = "benchie_gold_annotations_en.txt"
+    text = (GOLD_DIR / "1.1.0" / "en" / "default" / name).read_text("utf-8")
+    (src / name).write_text(text, "utf-8")
+    args = ("--description", "d", "--license", "l", "--draft", "--no-dvc", "--gold-dir", root)
+    assert cli("gold", "new", "9.0.0", "--from", src.parent.parent, *args).exit_code == 0
+    draft = root / "9.0.0" / "en" / "default" / name
+    draft.chmod(0o644)
+    draft.write_text(text.replace("1--> Cluster 3:\n", "1--> Cluster 3\n", 1), "utf-8")
+    assert cli("gold", "manifest", root / "9.0.0").exit_code == 0
+    result = cli("gold", "diff", "1.1.0", "9.0.0", "--lang", "en", "--gold-dir", root)
+    assert result.exit_code == 0
+    assert "has 1 error(s) its reader skipped or repaired" in result.stderr
+    assert ":8: error: malformed cluster header" in result.stderr
+    doc = json.loads(
+        cli(
+            "gold", "diff", "1.1.0", "9.0.0", "--lang", "en", "--gold-dir", root, "--format", "json"
+        ).stdout
+    )
+    (en,) = doc["languages"]
+    assert en["b"]["findings"]["errors"] == 1 and en["a"]["findings"]["errors"] == 0
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--benchmark", "carb", "--input-format", "openie4"],
+        ["--benchmark", "oie2016", "--input-format", "openie4"],
+        ["--suite"],
+    ],
+    ids=["carb", "oie2016", "suite"],
+)
+def test_the_line_limit_holds_for_whole_file_readers(
+    cli: RunCli, tmp_path: Path, openie4: tuple[Path, Path], args: list[str]
+) -> None:
+    long = tmp_path / "long.txt"
+    long.write_bytes(openie4[0].read_bytes() + b"x" * (2 << 20))
+    result = cli("score", *args, long)
+    assert result.exit_code == ExitCode.USAGE
+    assert result.stderr.strip().endswith(
+        "long.txt:9237: error: line longer than 1,048,576 bytes, the limit for one line "
+        "(a binary file, or a file without line breaks?)"
+    )
+    one = tmp_path / "one.txt"
+    one.write_bytes(b"y" * (2 << 20))
+    result = cli("score", *args, one)
+    assert result.exit_code == ExitCode.USAGE
+    assert "one.txt:1: error: line longer than 1,048,576 bytes" in result.stderr
+
+
+# --------------------------------------------------------------------------- 4. the unexpected
+
+
+def test_a_bug_is_one_line_and_exit_70(monkeypatch: pytest.MonkeyPatch) -> None:
+    from benchie_cli.cli import score as score_cli
+
+    def broken(*_: object, **__: object) -> None:
+        raise KeyError("boom")
+
+    monkeypatch.setattr(score_cli, "_score_suite", broken, raising=False)
+    monkeypatch.setattr("benchie_cli.metrics.suite.run", broken)
+    result = CliRunner().invoke(main, ["score", "--suite", str(example("en", "clausie"))])
+    assert result.exit_code == ExitCode.INTERNAL == 70
+    (line,) = result.stderr.strip().splitlines()
+    assert line.startswith("benchie: internal error in `benchie score --suite ")
+    assert "KeyError: 'boom'" in line and "please report it" in line
+    monkeypatch.setenv("BENCHIE_TRACEBACK", "1")
+    result = CliRunner().invoke(main, ["score", "--suite", str(example("en", "clausie"))])
+    assert isinstance(result.exception, KeyError)
+
+
+def test_no_usable_temporary_directory_is_said(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "nowhere"))
+    result = CliRunner().invoke(main, ["score", "--suite", "-"], input=b"x\t0.5\tis\ta\tb\n")
+    assert result.exit_code == ExitCode.USAGE
+    assert "no usable temporary directory" in result.stderr and "TMPDIR" in result.stderr
+    assert "standard output" not in result.stderr
+
+
+def _verify(path: Path) -> tuple[int, str]:
+    result = CliRunner().invoke(main, ["verify", str(path)])
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    return result.exit_code, result.stderr
+
+
+@pytest.fixture(scope="module")
+def reports(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, object]]:
+    root = tmp_path_factory.mktemp("reports")
+    runner = CliRunner()
+    env = {"BENCHIE_GOLD_DIR": str(GOLD_DIR)}
+    clausie = str(example("en", "clausie"))
+    oie4 = root / "oie4.txt"
+    oie4.write_bytes(gzip.decompress((CARB_DATA / "openie4_output.txt.gz").read_bytes()))
+    made = {
+        "score": ["score", "--lang", "en", clausie],
+        "carb": ["score", "--benchmark", "carb", "--input-format", "openie4", str(oie4)],
+        "suite": ["score", "--suite", str(oie4)],
+    }
+    out = {}
+    for kind, args in made.items():
+        path = root / f"{kind}.json"
+        result = runner.invoke(main, [*args, "-o", str(path)], env=env)
+        assert result.exit_code == 0, result.stderr
+        out[kind] = json.loads(path.read_text("utf-8"))
+    return out
+
+
+@pytest.mark.parametrize("value", [[], {}, ["carb"], {"a": 1}, 3, None])
+def test_a_report_naming_no_benchmark_by_a_string_is_refused(
+    reports: dict[str, dict[str, object]], tmp_path: Path, value: object
+) -> None:
+    doc = dict(reports["carb"], benchmark=value)
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(doc), "utf-8")
+    status, stderr = _verify(path)
+    assert (
+        status == ExitCode.USAGE
+        and stderr.startswith("benchie: ")
+        and len(stderr.splitlines()) == 1
+    )
+
+
+@pytest.mark.parametrize(
+    "row", [3, None, "row", [1, 2], {"benchmark": []}, {"benchmark": "carb", "gold": []}]
+)
+def test_a_suite_report_with_a_malformed_row_is_refused(
+    reports: dict[str, dict[str, object]], tmp_path: Path, row: object
+) -> None:
+    rows = list(reports["suite"]["rows"])  # type: ignore[call-overload]
+    rows[0] = row
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps(dict(reports["suite"], rows=rows)), "utf-8")
+    status, stderr = _verify(path)
+    assert status == ExitCode.USAGE and "suite" in stderr, stderr
+
+
+def _platform(
+    tmp_path: Path, *, res: Callable[[Path], None], spec: bytes | None = None
+) -> tuple[int, str, Path]:
+    from .test_platform import _input, _spec
+
+    input_dir = _input(tmp_path, spec if spec is not None else _spec())
+    res(input_dir / "res")
+    output = tmp_path / "out"
+    output.mkdir()
+    result = CliRunner().invoke(main, ["platform", "score", str(input_dir), str(output)])
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    return result.exit_code, result.stderr, output
+
+
+def _zip_with_raw_name(path: Path, raw: bytes, data: bytes) -> None:
+    """A zip whose one member's name is ``raw`` with the UTF-8 flag set."""
+    with zipfile.ZipFile(path, "w") as zf:
+        zf.writestr("en.tsv", data)
+    blob = path.read_bytes().replace(b"en.tsv", raw[:6].ljust(6, b"_"))
+    path.write_bytes(blob.replace(b"\x00\x00\x08\x00", b"\x00\x08\x08\x00"))
+
+
+def test_a_zip_member_name_that_is_not_utf8_is_refused(tmp_path: Path) -> None:
+    def res(d: Path) -> None:
+        archive = d / "sub.zip"
+        with zipfile.ZipFile(archive, "w") as zf:
+            zf.writestr("en\xe9.tsv", b"x")  # not ASCII: written with the UTF-8 flag
+        utf8 = "en\xe9.tsv".encode()
+        archive.write_bytes(archive.read_bytes().replace(utf8, b"en\xff\xfe.tsv"))
+
+    status, stderr, output = _platform(tmp_path, res=res)
+    assert status == ExitCode.USAGE and "marked UTF-8 but is not" in stderr, stderr
+    assert not (output / "scores.json").exists()
+
+
+def test_a_deep_zip_member_is_refused_by_depth(tmp_path: Path) -> None:
+    def res(d: Path) -> None:
+        with zipfile.ZipFile(d / "sub.zip", "w") as zf:
+            zf.writestr("a/" * 2000 + "en.tsv", b"x")
+
+    status, stderr, _ = _platform(tmp_path, res=res)
+    assert status == ExitCode.USAGE and "directories deep" in stderr, stderr
+    assert "recursion" not in stderr
+
+
+def test_a_deeply_nested_reference_is_refused(tmp_path: Path) -> None:
+    spec = b"[" * 30_000 + b"]" * 30_000
+    status, stderr, _ = _platform(tmp_path, res=lambda d: None, spec=spec)
+    assert status == ExitCode.USAGE and "nest" in stderr, stderr
+
+
+def test_a_dangling_private_gold_link_is_refused(tmp_path: Path) -> None:
+    from .test_platform import _input, _spec
+
+    def res(d: Path) -> None:
+        shutil.copy(example("en", "clausie"), d / "en.tsv")
+        (d.parent / "ref" / "gold").symlink_to(tmp_path / "gone")
+
+    status, stderr, output = _platform(tmp_path, res=res)
+    assert status == ExitCode.USAGE and "symbolic link to nothing" in stderr, stderr
+    assert not (output / "scores.json").exists()
+    del _input, _spec
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--title", "\udcff"],
+        ["--phase", "\udcff:2026-01-01"],
+        ["--image", "benchie:1\nFROM evil"],
+        ["--image", "Bad Tag"],
+    ],
+    ids=["title", "phase", "image-newline", "image-space"],
+)
+def test_bundle_options_that_no_yaml_or_docker_reads_are_refused(
+    tmp_path: Path, args: list[str]
+) -> None:
+    out = tmp_path / "b.zip"
+    result = CliRunner().invoke(main, ["platform", "bundle", "-o", str(out), *args])
+    assert result.exit_code == ExitCode.USAGE, (result.stderr, result.exception)
+    assert result.stderr.startswith("benchie: ") and len(result.stderr.splitlines()) == 1
+    assert not out.exists()
+
+
+# --------------------------------------------------------------------------- 5. messages
+
+
+@pytest.mark.parametrize("fmt", ["carb", "openie4"])
+def test_a_typo_in_a_confidence_names_its_line(
+    cli: RunCli, tmp_path: Path, openie4: tuple[Path, Path], fmt: str
+) -> None:
+    """Auto-detection read the file as BenchIE TSV, whose reader blamed sentence ids."""
+    if fmt == "carb":
+        gold = (GOLD_DIR / "carb" / "1.0.0" / "test" / "carb_test.tsv").read_text("utf-8")
+        lines = []
+        for line in gold.splitlines()[:5]:
+            sentence, relation, *args = line.split("\t")
+            lines.append("\t".join([sentence, "0.9", relation, *args]))
+        lines[1] = lines[1].replace("\t0.9\t", "\t0,9\t", 1)
+    else:
+        lines = openie4[0].read_text("utf-8").splitlines()[:5]
+        lines[1] = lines[1].replace("0.", "0,", 1)
+    sys_file = tmp_path / "sys.txt"
+    sys_file.write_text("\n".join(lines) + "\n", "utf-8")
+    result = cli("score", "--benchmark", "carb", sys_file)
+    assert result.exit_code == ExitCode.USAGE
+    assert "sys.txt:2:" in result.stderr and "0," in result.stderr, result.stderr
