@@ -85,8 +85,8 @@ def test_help_states_exit_statuses(cli: RunCli, path: tuple[str, ...]) -> None:
     out = " ".join(cli(*path, "--help").stdout.split())  # click wraps the epilog
     assert (
         "Exit status: 0 success, 1 negative verdict, 2 unusable input or usage, "
-        "70 internal error (a bug: please report it), 129 hung up, 130 interrupted (Ctrl-C), 143 terminated."
-        in out
+        "70 internal error (a bug: please report it), 129 hung up, "
+        "130 interrupted (Ctrl-C), 143 terminated." in out
     )
 
 
