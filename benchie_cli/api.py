@@ -33,9 +33,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from benchie_cli import LANGUAGES, default_gold_version, limits
-from benchie_cli.batch import Failure, Submission, expand, score_each
+from benchie_cli.benchmarks.benchie.index_cache import load_compiled
+from benchie_cli.benchmarks.benchie.matching import CompiledGold
+from benchie_cli.benchmarks.benchie.scoring import ScoreOptions, Scorer, SystemResult, no_cyclic_gc
 from benchie_cli.errors import BenchieError, ExitCode
-from benchie_cli.formats import INPUT_FORMATS
 from benchie_cli.gold.parse import Gold as ParsedGold
 from benchie_cli.gold.parse import parse_gold_bytes
 from benchie_cli.gold.review import Review, review
@@ -45,9 +46,11 @@ from benchie_cli.gold.store import (
     resolve_gold_dir,
     resolve_gold_file,
 )
-from benchie_cli.metrics.index_cache import load_compiled
-from benchie_cli.metrics.matching import CompiledGold
-from benchie_cli.metrics.registry import (
+from benchie_cli.inputs.batch import Failure, Submission, expand, score_each
+from benchie_cli.inputs.formats import INPUT_FORMATS
+from benchie_cli.inputs.mistakes import LANGUAGE_NAMES, MistakeCheck
+from benchie_cli.inputs.submission import Extraction, FileFacts
+from benchie_cli.registry import (
     BASE_FACET,
     CARB_FAMILY,
     DEFAULT_BENCHMARK,
@@ -57,13 +60,10 @@ from benchie_cli.metrics.registry import (
     metric_choice,
     metrics_of,
 )
-from benchie_cli.metrics.registry import (
+from benchie_cli.registry import (
     DEFAULT_METRIC as BASE_METRIC,
 )
-from benchie_cli.metrics.scoring import ScoreOptions, Scorer, SystemResult, no_cyclic_gc
-from benchie_cli.mistakes import LANGUAGE_NAMES, MistakeCheck
 from benchie_cli.report import build_report, to_json, to_markdown, to_table
-from benchie_cli.submission import Extraction, FileFacts
 from benchie_cli.textio import (
     STDIN,
     display_name,
@@ -75,7 +75,7 @@ from benchie_cli.textio import (
 from benchie_cli.tokens import language_hint, mostly_implicit
 
 if TYPE_CHECKING:
-    from benchie_cli.metrics.carb_report import CarbResult
+    from benchie_cli.benchmarks.carb.report import CarbResult
 
 __all__ = [
     "BenchieError",
@@ -491,7 +491,7 @@ def recorded_format(input_format: str, paths: Iterable[str]) -> str:
     reports of the same reading are the same bytes, and ``verify`` reads as ``score`` did."""
     if input_format == "auto":
         return "auto"
-    from benchie_cli.native import detect
+    from benchie_cli.inputs.native import detect
 
     for path in paths:
         if not is_regular_file(path):
@@ -521,7 +521,7 @@ def prepare_native(
     says so); under ``strict`` so is any sentence that aligns to none, or to several: the
     warnings that ``--strict`` turns into errors elsewhere.
     """
-    from benchie_cli.native import prepare, summary
+    from benchie_cli.inputs.native import prepare, summary
 
     conversion = prepare(path, input_format, sentences, lang)
     if conversion is None:
@@ -715,7 +715,7 @@ def score(
                 on_outcome(carb[-1])
             if not carb:
                 raise NothingScored(failures)
-            from benchie_cli.metrics.carb_report import build_carb_report
+            from benchie_cli.benchmarks.carb.report import build_carb_report
 
             data = build_carb_report(
                 gold.carb_reference,
@@ -765,7 +765,7 @@ def score(
         review=gold.review,
     )
     if carb_metrics:
-        from benchie_cli.metrics.carb_report import add_carb
+        from benchie_cli.benchmarks.carb.report import add_carb
 
         data = add_carb(data, gold.carb_reference, carb, carb_metrics)
     return Report(data, tuple(Scores.of(r) for r in results), tuple(CarbScores.of(r) for r in carb))
@@ -778,7 +778,7 @@ def _carb_scorer(
     reference (read once), saying its hints and unknown ids; a submission it cannot score
     raises :class:`BenchieError`. ``checked``: BenchIE's scorer already ran the
     likely-mistake checks (and said them)."""
-    from benchie_cli.metrics.carb_report import load_reference, score_carb
+    from benchie_cli.benchmarks.carb.report import load_reference, score_carb
 
     reference = load_reference(gold.carb_reference)
     check = None if checked else gold.mistake_check()

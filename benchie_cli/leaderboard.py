@@ -24,7 +24,7 @@ from benchie_cli.analysis.views import (
     html_table,
     p_cell,
 )
-from benchie_cli.metrics.scoring import SystemResult
+from benchie_cli.benchmarks.benchie.scoring import SystemResult
 
 RESAMPLES = 1000
 SEED = 12345

@@ -21,10 +21,10 @@ from typing import Any
 import orjson
 
 from benchie_cli import __version__
-from benchie_cli.batch import Failure
+from benchie_cli.benchmarks.benchie.scoring import ScoreOptions, SystemResult
 from benchie_cli.gold.review import Review
 from benchie_cli.gold.store import ResolvedGold
-from benchie_cli.metrics.scoring import ScoreOptions, SystemResult
+from benchie_cli.inputs.batch import Failure
 from benchie_cli.tables import render
 
 REPORT_SCHEMA = 1
@@ -229,11 +229,11 @@ def to_table(report: dict[str, Any]) -> str:
     """The leaderboard as a fixed-width table for the terminal, failures and signature
     below it."""
     if report.get("benchmark", "carb") != "carb":  # OIE2016, Re-OIE2016, WiRe57
-        from benchie_cli.metrics.benchmarks import to_table as benchmark_table
+        from benchie_cli.benchmarks.corpus import to_table as benchmark_table
 
         return benchmark_table(report)
     if "metric" in report:  # --metric carb or benchie,carb: only such reports name it
-        from benchie_cli.metrics.carb_report import to_table as carb_table
+        from benchie_cli.benchmarks.carb.report import to_table as carb_table
 
         return carb_table(report)
     columns = _columns(report)
@@ -250,11 +250,11 @@ def to_markdown(report: dict[str, Any]) -> str:
     """The leaderboard as a GitHub-flavoured markdown table, failures and signature below,
     ready for a README or a paper."""
     if report.get("benchmark", "carb") != "carb":
-        from benchie_cli.metrics.benchmarks import to_markdown as benchmark_markdown
+        from benchie_cli.benchmarks.corpus import to_markdown as benchmark_markdown
 
         return benchmark_markdown(report)
     if "metric" in report:
-        from benchie_cli.metrics.carb_report import to_markdown as carb_markdown
+        from benchie_cli.benchmarks.carb.report import to_markdown as carb_markdown
 
         return carb_markdown(report)
     columns = _columns(report)

@@ -258,7 +258,7 @@ def stand_in(path: str, copy: BinaryIO, original_sha256: str) -> None:
     """Let every later read of ``path`` see ``copy`` (an anonymous temporary file, kept open
     for the run) while reports keep naming ``path`` and ``original_sha256``.
 
-    A native system output is converted once into BenchIE TSV (``benchie_cli.native``);
+    A native system output is converted once into BenchIE TSV (``benchie_cli.inputs.native``);
     the commands then read the converted lines through the unchanged pipeline, but what a
     report must identify is the file the user gave, byte for byte: see :func:`reported_sha256`.
     """

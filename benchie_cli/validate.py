@@ -19,10 +19,10 @@ from dataclasses import dataclass, field
 
 from benchie_cli.errors import BenchieError, Diagnostic
 from benchie_cli.gold.parse import Gold, GoldSentence, load_gold
-from benchie_cli.implicit import implicit_test
-from benchie_cli.mistakes import MistakeCheck, Retokenizer, nothing_scorable, read_head
+from benchie_cli.inputs.implicit import implicit_test
+from benchie_cli.inputs.mistakes import MistakeCheck, Retokenizer, nothing_scorable, read_head
+from benchie_cli.inputs.submission import FileFacts, read_submission
 from benchie_cli.slots import product_forms
-from benchie_cli.submission import FileFacts, read_submission
 from benchie_cli.textio import display_name, iter_lines, spool
 from benchie_cli.tokens import ImplicitTest, language_hint, mostly_implicit
 

@@ -31,9 +31,9 @@ import orjson
 
 from benchie_cli import __version__
 from benchie_cli.errors import BenchieError
-from benchie_cli.formats import INPUT_FORMATS
 from benchie_cli.gold.store import GoldStore, ResolvedGold, resolve_gold_dir, resolve_gold_file
-from benchie_cli.metrics.registry import BASE_FACET
+from benchie_cli.inputs.formats import INPUT_FORMATS
+from benchie_cli.registry import BASE_FACET
 from benchie_cli.textio import display_name, read_whole, without_bom
 
 #: Differences listed in full; the rest are counted.
@@ -127,7 +127,7 @@ def _suite_row(row: Any) -> bool:
 def _carb_metrics(metric: str) -> list[str] | None:
     """The CaRB metrics of a report's ``metric`` key (``carb``, ``benchie,carb-ss``...),
     or None when the key is not one ``score`` writes on BenchIE's gold."""
-    from benchie_cli.metrics.registry import CARB_FAMILY, DEFAULT_BENCHMARK, metric_choice
+    from benchie_cli.registry import CARB_FAMILY, DEFAULT_BENCHMARK, metric_choice
 
     try:
         metric_choice(metric, DEFAULT_BENCHMARK)
@@ -199,7 +199,7 @@ def _check_benchmark_shape(report: dict[str, Any], shown: str) -> None:
     """The fields a ``score --benchmark carb`` report must have to be re-derived (exit 2
     when one is missing). The default benchmark's reports have no ``benchmark`` key, so a
     report naming BenchIE's, or none of the registry's, was not written by ``score``."""
-    from benchie_cli.metrics.registry import BENCHMARKS, DEFAULT_BENCHMARK, metric_choice
+    from benchie_cli.registry import BENCHMARKS, DEFAULT_BENCHMARK, metric_choice
 
     benchmark = report["benchmark"]
     if (
@@ -284,10 +284,15 @@ def rederive(
     jobs: int | None = None,
 ) -> dict[str, Any]:
     """The report rebuilt from the gold and ``submissions`` (one per system, in order)."""
+    from benchie_cli.benchmarks.benchie.index_cache import load_compiled
+    from benchie_cli.benchmarks.benchie.scoring import (
+        ScoreOptions,
+        Scorer,
+        SystemResult,
+        no_cyclic_gc,
+    )
     from benchie_cli.gold.review import review
-    from benchie_cli.metrics.index_cache import load_compiled
-    from benchie_cli.metrics.scoring import ScoreOptions, Scorer, SystemResult, no_cyclic_gc
-    from benchie_cli.native import prepare
+    from benchie_cli.inputs.native import prepare
     from benchie_cli.report import build_report
 
     systems = report["systems"]
@@ -345,7 +350,7 @@ def rederive(
         review=review(resolved.display_path, resolved.sha256, compiled.findings),
     )
     if carb_metrics is not None:
-        from benchie_cli.metrics.carb_report import add_carb
+        from benchie_cli.benchmarks.carb.report import add_carb
 
         reference = _carb_reference(report, gold_dir)
         carb_results = _score_carb(systems, submissions, reference, texts, carb_metrics)
@@ -356,7 +361,7 @@ def rederive(
 def _carb_reference(report: dict[str, Any], gold_dir: str | None) -> ResolvedGold:
     """The CaRB reference file of the report's gold version, checked against the store's
     manifest (a report naming another hash then differs in ``gold``)."""
-    from benchie_cli.metrics.carb_report import CARB_REFERENCE
+    from benchie_cli.benchmarks.carb.report import CARB_REFERENCE
 
     root, _ = resolve_gold_dir(gold_dir)
     gold = report["gold"]
@@ -370,7 +375,7 @@ def _score_carb(
     texts: dict[str, str],
     metrics: list[str],
 ) -> list[Any]:
-    from benchie_cli.metrics.carb_report import load_reference, score_carb
+    from benchie_cli.benchmarks.carb.report import load_reference, score_carb
 
     gold = load_reference(reference)
     return [
@@ -385,10 +390,10 @@ def _rederive_carb(
     """A ``--metric carb`` report rebuilt: CaRB's gold from the report's gold version, the
     sentence texts from that version's BenchIE gold, each submission read as ``score``
     read it (native files converted with the input format recorded)."""
-    from benchie_cli.metrics.carb_report import build_carb_report, check_language
-    from benchie_cli.metrics.index_cache import load_compiled
-    from benchie_cli.metrics.scoring import no_cyclic_gc
-    from benchie_cli.native import prepare
+    from benchie_cli.benchmarks.benchie.index_cache import load_compiled
+    from benchie_cli.benchmarks.benchie.scoring import no_cyclic_gc
+    from benchie_cli.benchmarks.carb.report import build_carb_report, check_language
+    from benchie_cli.inputs.native import prepare
 
     systems, opts, gold = report["systems"], report["options"], report["gold"]
     check_language(opts["lang"])
@@ -424,8 +429,8 @@ def _rederive_carb_benchmark(
     The version is resolved by name, not searched for by hash as a BenchIE report's gold
     is: CaRB's gold has no ``--gold-file``, so a report's gold is always a store version's.
     A version the store lacks is refused (exit 2) naming the hash the report gives."""
+    from benchie_cli.benchmarks.carb import benchmark as cb
     from benchie_cli.gold.store import tracked_versions
-    from benchie_cli.metrics import carb_benchmark as cb
 
     systems, gold = report["systems"], report["gold"]
     input_format = report["options"].get("input_format", "auto")
@@ -468,7 +473,7 @@ def _rederive_benchmark(
     version and split it names, each file checked against the manifest, and each
     submission read with the input format the report recorded. A WiRe57 export gives a
     system per extractor: its file is read once, for the first of them."""
-    from benchie_cli.metrics import benchmarks as bm
+    from benchie_cli.benchmarks import corpus as bm
 
     systems, gold = report["systems"], report["gold"]
     input_format = report["options"].get("input_format", "auto")
@@ -599,8 +604,8 @@ def _check_suite_store(report: dict[str, Any], root: Path) -> None:
     """Refuse (exit 2) a store that has not the benchmarks the suite report was scored
     with: one it scored is absent, or one it found absent is there. Re-deriving against it
     would name every row of that benchmark as different, though none is."""
-    from benchie_cli.metrics import suite
-    from benchie_cli.metrics.registry import BENCHMARKS
+    from benchie_cli import suite
+    from benchie_cli.registry import BENCHMARKS
 
     for row in report["rows"]:
         name = row.get("benchmark")
@@ -657,8 +662,8 @@ def _verify_suite(
 ) -> Verdict:
     """A ``score --suite`` report re-derived: the file it names (or the one given) checked
     by sha256 first, then the suite run again with the format it read, against the store."""
-    from benchie_cli.metrics import benchmarks as bm
-    from benchie_cli.metrics import suite
+    from benchie_cli import suite
+    from benchie_cli.benchmarks import corpus as bm
     from benchie_cli.report import to_json
 
     if len(submissions) > 1:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from benchie_cli.align import Aligner, sentence_key
+from benchie_cli.inputs.align import Aligner, sentence_key
 
 
 @pytest.mark.parametrize(

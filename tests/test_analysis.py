@@ -17,12 +17,12 @@ from benchie_cli import __version__
 from benchie_cli.analysis import significance
 from benchie_cli.analysis import views as analysis_views
 from benchie_cli.analysis.slot_errors import BUCKETS, analyse, bucket_name
+from benchie_cli.benchmarks.benchie.index_cache import load_compiled
+from benchie_cli.benchmarks.benchie.scoring import ScoreOptions, Scorer, SystemResult
 from benchie_cli.cli import main
 from benchie_cli.gold.parse import load_gold
 from benchie_cli.gold.store import GoldStore
-from benchie_cli.metrics.index_cache import load_compiled
-from benchie_cli.metrics.scoring import ScoreOptions, Scorer, SystemResult
-from benchie_cli.submission import split_line
+from benchie_cli.inputs.submission import split_line
 
 from .conftest import ENGLISH_SYSTEMS, EXAMPLES, GOLD_DIR, RunCli, example
 

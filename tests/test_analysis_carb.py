@@ -15,10 +15,10 @@ import pytest
 
 from benchie_cli.analysis import views
 from benchie_cli.analysis.profile import AnalyzeOptions, analyze
-from benchie_cli.batch import Submission
+from benchie_cli.benchmarks.carb import report as carb_report
 from benchie_cli.errors import BenchieError
 from benchie_cli.gold.store import GoldStore, ResolvedGold
-from benchie_cli.metrics import carb_report
+from benchie_cli.inputs.batch import Submission
 from benchie_cli.report import to_json
 from tests.conftest import ENGLISH_SYSTEMS, GOLD_DIR, RunCli, example
 from tests.test_carb_metric import TABLE_5

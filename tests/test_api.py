@@ -16,9 +16,9 @@ import orjson
 import pytest
 
 from benchie_cli import DEFAULT_GOLD_VERSION, __version__, api
-from benchie_cli.batch import Failure
 from benchie_cli.errors import BenchieError
-from benchie_cli.submission import Extraction
+from benchie_cli.inputs.batch import Failure
+from benchie_cli.inputs.submission import Extraction
 from tests.conftest import ENGLISH_SYSTEMS, EXAMPLES, GOLD_DIR, REPO, RunCli, example
 
 TINY_GOLD = (
@@ -429,7 +429,7 @@ def test_on_outcome_carb_in_order(tmp_path: Path) -> None:
 
 
 def test_on_outcome_once_when_carb_fails(monkeypatch: pytest.MonkeyPatch) -> None:
-    from benchie_cli.metrics import carb_report
+    from benchie_cli.benchmarks.carb import report as carb_report
 
     real = carb_report.score_carb
 

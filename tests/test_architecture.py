@@ -7,7 +7,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from benchie_cli.metrics import index_cache
+from benchie_cli.benchmarks.benchie import index_cache
 
 PACKAGE = Path(__file__).resolve().parents[1] / "benchie_cli"
 
@@ -65,7 +65,7 @@ def test_index_fingerprint_covers_every_module_the_index_depends_on() -> None:
     """The matcher compiles the index from the parsed gold: its import closure is what
     decides the index's contents, and exactly what the fingerprint hashes."""
     closure: set[str] = set()
-    todo = ["benchie_cli.metrics.matching"]
+    todo = ["benchie_cli.benchmarks.benchie.matching"]
     while todo:
         module = todo.pop()
         if module not in closure:
@@ -77,7 +77,7 @@ def test_index_fingerprint_covers_every_module_the_index_depends_on() -> None:
 
 def test_version_imports_no_command() -> None:
     """`benchie --version` is the start-up floor: it loads no command module, no scorer, no
-    gold store (benchmarks/bench_startup.py measures the time; this pins the design)."""
+    gold store (perf/bench_startup.py measures the time; this pins the design)."""
     import subprocess
     import sys
 

@@ -12,8 +12,8 @@ from pathlib import Path
 import orjson
 import pytest
 
-from benchie_cli.batch import expand
 from benchie_cli.errors import BenchieError
+from benchie_cli.inputs.batch import expand
 
 from .conftest import ENGLISH_SYSTEMS, RunCli, example
 

@@ -15,8 +15,9 @@ from pathlib import Path
 import orjson
 import pytest
 
+from benchie_cli.benchmarks.reoie2016 import metric as reoie2016
+from benchie_cli.benchmarks.wire57 import metric as wire57
 from benchie_cli.errors import ExitCode
-from benchie_cli.metrics import reoie2016, wire57
 
 from .conftest import GOLD_DIR, REPO, RunCli
 from .test_benchmark_add import NAMES, STAND_INS, WIRE, pin, stand_in  # noqa: F401 (fixtures)
@@ -445,9 +446,9 @@ def test_verify_of_a_suite_report_never_trusts_the_cache(
     (the cache is trusted like the code); `verify` parses the gold and names the rows."""
     import marshal
 
+    from benchie_cli.benchmarks.benchie import index_cache
+    from benchie_cli.benchmarks.benchie.matching import CompiledGold
     from benchie_cli.gold.store import GoldStore
-    from benchie_cli.metrics import index_cache
-    from benchie_cli.metrics.matching import CompiledGold
 
     cache = tmp_path / "cache"
     monkeypatch.setenv("BENCHIE_CACHE_DIR", str(cache))

@@ -11,7 +11,7 @@ from pathlib import Path
 import orjson
 import pytest
 
-from benchie_cli.metrics.index_cache import code_fingerprint
+from benchie_cli.benchmarks.benchie.index_cache import code_fingerprint
 
 from .conftest import RunCli, example
 

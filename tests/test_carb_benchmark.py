@@ -16,8 +16,8 @@ import orjson
 import pytest
 
 from benchie_cli import __version__
+from benchie_cli.benchmarks.carb.benchmark import SPLITS
 from benchie_cli.gold.store import SHIPPED_CARB_MANIFESTS
-from benchie_cli.metrics.carb_benchmark import SPLITS
 from tests.conftest import GOLD_DIR, RunCli, example
 from tests.test_carb_metric import CARB, REFERENCE
 from tests.test_gold_store import flip_one_byte

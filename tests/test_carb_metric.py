@@ -16,13 +16,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from benchie_cli import published
+from benchie_cli.benchmarks.carb import data as carb_data
+from benchie_cli.benchmarks.carb import metric as carb_metric
+from benchie_cli.benchmarks.carb.data import Extraction, Extractions
+from benchie_cli.benchmarks.carb.metric import CurvePoint, Level, SentenceStats
 from benchie_cli.errors import BenchieError
 from benchie_cli.gold.parse import load_gold
-from benchie_cli.metrics import carb_data, carb_metric
-from benchie_cli.metrics.carb_data import Extraction, Extractions
-from benchie_cli.metrics.carb_metric import CurvePoint, Level, SentenceStats
-from benchie_cli.submission import Extraction as SubmissionExtraction
-from benchie_cli.submission import FileFacts, read_submission
+from benchie_cli.inputs.submission import Extraction as SubmissionExtraction
+from benchie_cli.inputs.submission import FileFacts, read_submission
 from tests.conftest import EXAMPLES, GOLD_DIR
 
 CARB = Path(__file__).parent / "data" / "carb"
@@ -565,7 +566,7 @@ def test_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_command_usage(capsys: pytest.CaptureFixture[str]) -> None:
     assert carb_metric.main([GOLD, "x", "nosuchformat"]) == 2
-    assert "usage: python -m benchie_cli.metrics.carb_metric" in capsys.readouterr().err
+    assert "usage: python -m benchie_cli.benchmarks.carb.metric" in capsys.readouterr().err
 
 
 # --------------------------------------------------------------------------- BenchIE Table 5

@@ -14,9 +14,10 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 
-from benchie_cli.metrics import carb_data, carb_metric
-from benchie_cli.metrics.carb_data import Extraction, Extractions
-from benchie_cli.metrics.carb_metric import CurvePoint, Level, SentenceStats
+from benchie_cli.benchmarks.carb import data as carb_data
+from benchie_cli.benchmarks.carb import metric as carb_metric
+from benchie_cli.benchmarks.carb.data import Extraction, Extractions
+from benchie_cli.benchmarks.carb.metric import CurvePoint, Level, SentenceStats
 from tests.test_carb_metric import _CORPUS, _carb_match
 
 CARB = Path(__file__).parent / "data" / "carb"

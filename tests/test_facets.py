@@ -15,8 +15,8 @@ import orjson
 import pytest
 
 from benchie_cli import DEFAULT_GOLD_VERSION
+from benchie_cli.benchmarks.benchie.scoring import ScoreOptions, Scorer, SystemResult
 from benchie_cli.gold.parse import load_gold
-from benchie_cli.metrics.scoring import ScoreOptions, Scorer, SystemResult
 
 from .conftest import RunCli, example
 

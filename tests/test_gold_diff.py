@@ -203,9 +203,9 @@ def test_match_counts_are_the_same_in_parallel(
 ) -> None:
     """``gold impact``'s per-synset counts come from the scorer's tally: ranges scored by
     several processes add up to the sequential counts (each line of the example, 30 times)."""
+    from benchie_cli.benchmarks.benchie import scoring
+    from benchie_cli.benchmarks.benchie.index_cache import load_compiled
     from benchie_cli.gold.store import GoldStore
-    from benchie_cli.metrics import scoring
-    from benchie_cli.metrics.index_cache import load_compiled
 
     monkeypatch.setattr(scoring, "PARALLEL_MIN_BYTES", 4096)
     sub = tmp_path / "s.tsv"

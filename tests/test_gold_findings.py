@@ -217,9 +217,9 @@ def test_verify_never_trusts_a_cache_that_hides_the_errors(
     scored through a forged entry does not verify."""
     import marshal
 
+    from benchie_cli.benchmarks.benchie import index_cache
+    from benchie_cli.benchmarks.benchie.matching import CompiledGold
     from benchie_cli.gold.store import resolve_gold_file
-    from benchie_cli.metrics import index_cache
-    from benchie_cli.metrics.matching import CompiledGold
 
     cache = tmp_path / "cache"  # this test's own: the forged entry must not outlive it
     monkeypatch.setenv("BENCHIE_CACHE_DIR", str(cache))

@@ -508,10 +508,10 @@ def test_a_file_rewritten_during_parallel_scoring_is_refused(
 ) -> None:
     """The parent hashes while workers read: a file rewritten meanwhile had its old sha256
     reported beside the new content's numbers."""
+    from benchie_cli.benchmarks.benchie import scoring
+    from benchie_cli.benchmarks.benchie.index_cache import load_compiled
     from benchie_cli.errors import BenchieError
     from benchie_cli.gold.store import GoldStore
-    from benchie_cli.metrics import scoring
-    from benchie_cli.metrics.index_cache import load_compiled
 
     sub = tmp_path / "s.tsv"
     sub.write_bytes(example("en", "clausie").read_bytes() * 40)
@@ -535,10 +535,10 @@ def test_a_file_rewritten_between_facets_of_analyze_is_refused(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from benchie_cli.analysis import profile as analysis
-    from benchie_cli.batch import Submission
+    from benchie_cli.benchmarks.benchie import scoring
     from benchie_cli.errors import BenchieError
     from benchie_cli.gold.store import GoldStore
-    from benchie_cli.metrics import scoring
+    from benchie_cli.inputs.batch import Submission
 
     sub = tmp_path / "s.tsv"
     shutil.copyfile(example("en", "clausie"), sub)
@@ -575,9 +575,9 @@ def test_implicit_list_is_capped_and_counted(
     """3M implicit lines took 2.2 GB and wrote a 439 MB report: a result keeps the first
     IMPLICIT_KEPT (here 7) in file order, counts them all, and parallel equals sequential."""
     from benchie_cli import report
+    from benchie_cli.benchmarks.benchie import scoring
+    from benchie_cli.benchmarks.benchie.index_cache import load_compiled
     from benchie_cli.gold.store import GoldStore
-    from benchie_cli.metrics import scoring
-    from benchie_cli.metrics.index_cache import load_compiled
 
     monkeypatch.setattr(scoring, "IMPLICIT_KEPT", 7)
     monkeypatch.setattr(scoring, "PARALLEL_MIN_BYTES", 4096)
@@ -598,10 +598,10 @@ def test_implicit_list_is_capped_and_counted(
 def test_too_many_distinct_unknown_ids_is_refused(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    from benchie_cli.benchmarks.benchie import scoring
+    from benchie_cli.benchmarks.benchie.index_cache import load_compiled
     from benchie_cli.errors import BenchieError
     from benchie_cli.gold.store import GoldStore
-    from benchie_cli.metrics import scoring
-    from benchie_cli.metrics.index_cache import load_compiled
 
     monkeypatch.setattr(scoring, "UNKNOWN_IDS_TRACKED", 5)
     sub = tmp_path / "s.tsv"

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
+from benchie_cli.benchmarks.benchie import index_cache
+from benchie_cli.benchmarks.benchie.matching import CompiledGold
+from benchie_cli.benchmarks.benchie.scoring import ScoreOptions, Scorer
 from benchie_cli.gold.parse import load_gold
 from benchie_cli.gold.store import GoldStore
-from benchie_cli.metrics import index_cache
-from benchie_cli.metrics.matching import CompiledGold
-from benchie_cli.metrics.scoring import ScoreOptions, Scorer
 
 from .conftest import GOLD_DIR, example
 

@@ -16,8 +16,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from benchie_cli.benchmarks.benchie import matching
 from benchie_cli.gold.parse import Cluster, GoldSentence, GoldTriple
-from benchie_cli.metrics import matching
 from benchie_cli.slots import SlotPattern, Unit
 
 TOKENS = ("a", "b", "c")

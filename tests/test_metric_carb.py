@@ -13,10 +13,11 @@ from typing import Any
 import orjson
 import pytest
 
+from benchie_cli.benchmarks.carb import data as carb_data
+from benchie_cli.benchmarks.carb import metric as carb_metric
 from benchie_cli.gold.parse import load_gold
-from benchie_cli.metrics import carb_data, carb_metric
-from benchie_cli.submission import Extraction as SubmissionExtraction
-from benchie_cli.submission import FileFacts, read_submission
+from benchie_cli.inputs.submission import Extraction as SubmissionExtraction
+from benchie_cli.inputs.submission import FileFacts, read_submission
 from tests.conftest import ENGLISH_SYSTEMS, EXAMPLES, GOLD_DIR, RunCli, example
 from tests.test_carb_metric import TABLE_5
 

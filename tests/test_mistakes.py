@@ -1,4 +1,4 @@
-"""The mistakes people make with a submission (benchie_cli.mistakes), each built by
+"""The mistakes people make with a submission (benchie_cli.inputs.mistakes), each built by
 transforming a real example submission: caught by ``validate`` (a warning naming cause and
 fix, an error under --strict) and by ``score`` (a hint on stderr, an error under --strict),
 and ``--retokenize`` recovering the score of a file tokenised unlike the gold."""
@@ -15,7 +15,7 @@ from typing import Any
 import orjson
 import pytest
 
-from benchie_cli.mistakes import MistakeCheck, read_head
+from benchie_cli.inputs.mistakes import MistakeCheck, read_head
 
 from .conftest import ENGLISH_SYSTEMS, GOLD_DIR, RunCli, example
 
@@ -307,7 +307,7 @@ def test_json_lines_with_a_broken_object_are_named(cli_process: Any, tmp_path: P
 def test_score_help_lists_every_strict_warning(cli: RunCli) -> None:
     """Each warning --strict turns into an error is named in ``score --help``, and the
     registry the help is built from is exactly the set of mistakes this file provokes."""
-    from benchie_cli.mistakes import CODES
+    from benchie_cli.inputs.mistakes import CODES
 
     provoked = {m.code for m in MISTAKES} | {"undeclared-confidence"}  # its own test above
     assert set(CODES) == provoked

@@ -16,9 +16,9 @@ from typing import Any
 import orjson
 import pytest
 
-from benchie_cli.align import sentence_key
 from benchie_cli.errors import BenchieError
-from benchie_cli.native import REGISTRY, convert, detect
+from benchie_cli.inputs.align import sentence_key
+from benchie_cli.inputs.native import REGISTRY, convert, detect
 from tests.conftest import EXAMPLES, GOLD_DIR, RunCli, example
 
 CARB = Path(__file__).parent / "data" / "carb"

@@ -1,4 +1,4 @@
-"""OIE2016's metric (benchie_cli.metrics.oie2016): the published curves of oie-benchmark
+"""OIE2016's metric (benchie_cli.benchmarks.oie2016.metric): the published curves of oie-benchmark
 reproduced byte for byte, small cases worked out by hand, and the WordNet lemmatiser
 against NLTK's answers."""
 
@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
+from benchie_cli.benchmarks.carb.data import Extraction
+from benchie_cli.benchmarks.oie2016 import data
+from benchie_cli.benchmarks.oie2016 import metric as m
+from benchie_cli.benchmarks.oie2016.wordnet import lemmatize
 from benchie_cli.errors import BenchieError
-from benchie_cli.metrics import oie2016 as m
-from benchie_cli.metrics import oie2016_data as data
-from benchie_cli.metrics.carb_data import Extraction
-from benchie_cli.metrics.wordnet import lemmatize
 
 ROOT = Path(__file__).resolve().parents[1]
 #: The gold store's OIE2016 corpus without pronoun arguments, against which oie-benchmark's

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from benchie_cli.benchmarks.benchie import scoring
+from benchie_cli.benchmarks.benchie.scoring import ScoreOptions, Scorer, SystemResult
 from benchie_cli.errors import BenchieError, ExitCode
 from benchie_cli.gold.parse import load_gold
-from benchie_cli.metrics import scoring
-from benchie_cli.metrics.scoring import ScoreOptions, Scorer, SystemResult
 
 from .conftest import ENGLISH_SYSTEMS, GOLD_DIR, example
 

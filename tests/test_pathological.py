@@ -25,6 +25,13 @@ import orjson
 import pytest
 
 from benchie_cli import report, validate
+from benchie_cli.benchmarks.benchie.matching import (
+    FACETS,
+    SENTENCE_FORM_BUDGET,
+    CompiledGold,
+    SentenceIndex,
+    check_data,
+)
 from benchie_cli.errors import BenchieError
 from benchie_cli.gold import stats as gold_stats
 from benchie_cli.gold.parse import (
@@ -34,13 +41,6 @@ from benchie_cli.gold.parse import (
     parse_gold_lines,
 )
 from benchie_cli.gold.stats import EXTRACTIONS_MAX, count_gold
-from benchie_cli.metrics.matching import (
-    FACETS,
-    SENTENCE_FORM_BUDGET,
-    CompiledGold,
-    SentenceIndex,
-    check_data,
-)
 from benchie_cli.slots import (
     EMPTY_BRACKETS,
     ISSUES_SHOWN,

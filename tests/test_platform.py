@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from benchie_cli.platform import PlatformSpec, parse_spec, score_keys
+from benchie_cli.platform.score import PlatformSpec, parse_spec, score_keys
 
 from .conftest import GOLD_DIR, REPO, example
 

@@ -20,8 +20,8 @@ from typing import Any
 import pytest
 
 from benchie_cli import __version__
-from benchie_cli.platform import SCORING_COMMAND, parse_spec, score_keys
-from benchie_cli.platform_bundle import to_yaml
+from benchie_cli.platform.bundle import to_yaml
+from benchie_cli.platform.score import SCORING_COMMAND, parse_spec, score_keys
 
 from .conftest import EXAMPLES, GOLD_DIR, RunCli
 

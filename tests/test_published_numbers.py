@@ -12,8 +12,8 @@ import orjson
 import pytest
 
 from benchie_cli import api, published
+from benchie_cli.benchmarks.benchie.scoring import ScoreOptions, Scorer
 from benchie_cli.gold.parse import load_gold
-from benchie_cli.metrics.scoring import ScoreOptions, Scorer
 
 from .conftest import GOLD_DIR, RunCli, example
 

@@ -1,5 +1,5 @@
-"""Re-OIE2016's metric (benchie_cli.metrics.reoie2016): hand-worked fixtures for each rule,
-and the output of the original scorer (zhanjunlang/Span_OIE, evaluate/evaluate.py) on the
+"""Re-OIE2016's metric (benchie_cli.benchmarks.reoie2016.metric): hand-worked fixtures for each
+rule, and the output of the original scorer (zhanjunlang/Span_OIE, evaluate/evaluate.py) on the
 same hand-made files, hard-coded. Every input is made here; no published data is read."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from benchie_cli.metrics import reoie2016 as r
-from benchie_cli.metrics.reoie2016 import Extraction, Point, ReOieError
+from benchie_cli.benchmarks.reoie2016 import metric as r
+from benchie_cli.benchmarks.reoie2016.metric import Extraction, Point, ReOieError
 
 
 def _tuple(pred: str, arg0: str = "", arg1: str = "", **more: str) -> dict[str, str]:

@@ -28,9 +28,9 @@ from benchie_cli.analysis.robustness import (
     sentence_scores,
     variance_summary,
 )
+from benchie_cli.benchmarks.benchie.scoring import ScoreOptions, Scorer
 from benchie_cli.errors import BenchieError
 from benchie_cli.gold.parse import load_gold
-from benchie_cli.metrics.scoring import ScoreOptions, Scorer
 
 from .conftest import EXAMPLES, RunCli
 

@@ -25,11 +25,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from benchie_cli.benchmarks.benchie import index_cache
+from benchie_cli.benchmarks.benchie.matching import CompiledGold
+from benchie_cli.benchmarks.benchie.scoring import ScoreOptions, Scorer
 from benchie_cli.gold.parse import MAX_TRIPLES_PER_SENTENCE, parse_gold_bytes
 from benchie_cli.gold.store import GoldStore, ResolvedGold
-from benchie_cli.metrics import index_cache
-from benchie_cli.metrics.matching import CompiledGold
-from benchie_cli.metrics.scoring import ScoreOptions, Scorer
 
 from .conftest import GOLD_DIR, RunCli, example
 

@@ -27,9 +27,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from benchie_cli.benchmarks.reoie2016 import metric as reoie2016
 from benchie_cli.cli import main
 from benchie_cli.errors import BenchieError, ExitCode
-from benchie_cli.metrics import reoie2016
 from benchie_cli.textio import BOM, decode_text, without_bom
 
 from .conftest import GOLD_DIR, REPO, RunCli, example
@@ -143,7 +143,7 @@ def test_a_bom_changes_no_external_gold_nor_export(
     b = _report(cli, tmp_path / "b.json", "--benchmark", "wire57", "--gold-dir", root, bom)
     assert _numbers(a) == _numbers(b)
 
-    # Re-OIE2016's reader, given paths (`python -m benchie_cli.metrics.reoie2016`).
+    # Re-OIE2016's reader, given paths (`python -m benchie_cli.benchmarks.reoie2016.metric`).
     gold_file = root / "reoie2016" / "1.0.0" / "test" / "Re-OIE2016.json"
     system = tmp_path / "sys.tsv"
     system.write_text("Ann likes Bob , a teacher .\t0.9\tlikes\tAnn\tBob\n", "utf-8")
@@ -311,7 +311,7 @@ def test_a_bug_is_one_line_and_exit_70(monkeypatch: pytest.MonkeyPatch) -> None:
         raise KeyError("boom")
 
     monkeypatch.setattr(score_cli, "_score_suite", broken, raising=False)
-    monkeypatch.setattr("benchie_cli.metrics.suite.run", broken)
+    monkeypatch.setattr("benchie_cli.suite.run", broken)
     result = CliRunner().invoke(main, ["score", "--suite", str(example("en", "clausie"))])
     assert result.exit_code == ExitCode.INTERNAL == 70
     (line,) = result.stderr.strip().splitlines()

@@ -1,5 +1,5 @@
-"""WiRe57's metric (benchie_cli.metrics.wire57): hand-worked fixtures for each rule, and the
-output of the original scorer (rali-udem/WiRe57, code/wire_scorer.py) on the same
+"""WiRe57's metric (benchie_cli.benchmarks.wire57.metric): hand-worked fixtures for each rule,
+and the output of the original scorer (rali-udem/WiRe57, code/wire_scorer.py) on the same
 hand-made reference and export, hard-coded. Every input is made here; no published data is
 read."""
 
@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from benchie_cli.metrics import wire57 as w
-from benchie_cli.metrics.wire57 import GoldPart, GoldTuple, Predicted, WireError
+from benchie_cli.benchmarks.wire57 import metric as w
+from benchie_cli.benchmarks.wire57.metric import GoldPart, GoldTuple, Predicted, WireError
 
 
 def _part(words: list[str], indexes: list[object]) -> dict[str, object]:

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from benchie_cli.benchmarks.benchie.scoring import SystemResult
 from benchie_cli.errors import BenchieError
-from benchie_cli.metrics.prf import prf
-from benchie_cli.metrics.scoring import SystemResult
+from benchie_cli.prf import prf
 from benchie_cli.textio import display_name, read_text_lines
 
 LENGTH_BUCKETS = ("<=20", "21-30", ">30")

@@ -24,20 +24,20 @@ from benchie_cli.analysis.robustness import (
     robustness,
 )
 from benchie_cli.analysis.slot_errors import analyse
-from benchie_cli.batch import Failure, Submission, score_each
+from benchie_cli.benchmarks.benchie.index_cache import load_compiled
+from benchie_cli.benchmarks.benchie.scoring import ScoreOptions, Scorer, SystemResult
 from benchie_cli.errors import BenchieError
 from benchie_cli.gold.parse import Gold, parse_gold_bytes
 from benchie_cli.gold.review import review
 from benchie_cli.gold.store import ResolvedGold
-from benchie_cli.metrics.index_cache import load_compiled
-from benchie_cli.metrics.registry import BASE_FACET, FACETS
-from benchie_cli.metrics.scoring import ScoreOptions, Scorer, SystemResult
+from benchie_cli.inputs.batch import Failure, Submission, score_each
+from benchie_cli.inputs.submission import FileFacts
+from benchie_cli.registry import BASE_FACET, FACETS
 from benchie_cli.report import implicit_tag
-from benchie_cli.submission import FileFacts
 
 if TYPE_CHECKING:
-    from benchie_cli.metrics.carb_report import CarbResult
-    from benchie_cli.mistakes import MistakeCheck
+    from benchie_cli.benchmarks.carb.report import CarbResult
+    from benchie_cli.inputs.mistakes import MistakeCheck
 
 ANALYSIS_SCHEMA = 1
 TESTS = ("bootstrap", "ar")
@@ -98,7 +98,7 @@ def _score_carb(
     --metric benchie,carb`` runs it: one CaRB cannot score is appended to ``failures`` and
     left out of the results kept, so that every system of the report has both metrics.
     No format checks (``check=None``): BenchIE's scorer runs none here either."""
-    from benchie_cli.metrics.carb_report import load_reference, score_carb
+    from benchie_cli.benchmarks.carb.report import load_reference, score_carb
 
     gold = load_reference(reference)
     by_name = {s.name: s for s in submissions}
@@ -132,7 +132,7 @@ def _carb_json(
     """The keys and values ``add_carb`` gives a score report, from the same helpers, so that
     ``analyze`` and ``score --metric benchie,carb`` agree to the bit; ``benchie`` is each
     system's default-facet score."""
-    from benchie_cli.metrics.carb_report import carb_object, carb_signature, reference_json
+    from benchie_cli.benchmarks.carb.report import carb_object, carb_signature, reference_json
 
     return _CarbJson(
         carb_signature(reference),

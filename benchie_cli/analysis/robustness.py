@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from benchie_cli.errors import BenchieError
-from benchie_cli.metrics.prf import prf
+from benchie_cli.prf import prf
 from benchie_cli.textio import display_name, read_text_lines
 
 #: The per-clique F1 variance histogram: F1 lies in [0, 1], so its population variance lies

@@ -23,7 +23,7 @@ from itertools import combinations
 import numpy as np
 from numpy.typing import NDArray
 
-from benchie_cli.metrics.scoring import SystemResult
+from benchie_cli.benchmarks.benchie.scoring import SystemResult
 
 Array = NDArray[np.float64]
 

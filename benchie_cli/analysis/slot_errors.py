@@ -20,9 +20,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from benchie_cli.benchmarks.benchie.matching import CompiledGold, bits
 from benchie_cli.gold.parse import Gold, GoldSentence
-from benchie_cli.metrics.matching import CompiledGold, bits
-from benchie_cli.submission import split_line
+from benchie_cli.inputs.submission import split_line
 
 Pattern = tuple[int, int, int]
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from benchie_cli.analysis.buckets import LENGTH_BUCKETING
 from benchie_cli.analysis.slot_errors import SLOTS
-from benchie_cli.metrics.registry import FACETS
+from benchie_cli.registry import FACETS
 from benchie_cli.tables import render
 
 FACET_LABELS = {name: facet.label for name, facet in FACETS.items()}
@@ -142,7 +142,7 @@ CARB_TITLE = "BenchIE vs CaRB (BenchIE paper, Table 5)"
 def _carb_rows(systems: list[dict[str, Any]]) -> tuple[list[str], list[list[str]]]:
     """The columns and rows of ``score --metric benchie,carb``'s table without its rank, from
     the same code (CaRB's module is imported only for a report that has CaRB's numbers)."""
-    from benchie_cli.metrics.carb_report import SIDE_BY_SIDE_COLUMNS, side_by_side_cells
+    from benchie_cli.benchmarks.carb.report import SIDE_BY_SIDE_COLUMNS, side_by_side_cells
 
     rows = [[s["name"], *side_by_side_cells(s["default"], s["carb"])] for s in systems]
     return list(SIDE_BY_SIDE_COLUMNS), rows
@@ -152,7 +152,7 @@ def _carb_text(report: dict[str, Any], systems: list[dict[str, Any]]) -> list[st
     """BenchIE's default-facet P, R and F1 beside CaRB's at its optimum, what the difference
     is, and CaRB's signature (its numbers depend on its reference file, not on the analysis's
     options)."""
-    from benchie_cli.metrics.carb_report import SIDE_BY_SIDE_NOTE
+    from benchie_cli.benchmarks.carb.report import SIDE_BY_SIDE_NOTE
 
     header, rows = _carb_rows(systems)
     return [
@@ -801,7 +801,7 @@ def _robustness_html(cliques: dict[str, Any], systems: list[dict[str, Any]]) -> 
 def _carb_html(report: dict[str, Any], systems: list[dict[str, Any]]) -> str:
     """The side-by-side table of the text view, which CaRB gold it used, and both F1s as
     grouped bars: the paper's Table 5 point is how differently the two metrics rank."""
-    from benchie_cli.metrics.carb_report import SIDE_BY_SIDE_NOTE
+    from benchie_cli.benchmarks.carb.report import SIDE_BY_SIDE_NOTE
 
     header, rows = _carb_rows(systems)
     reference = report["gold"]["carb_reference"]

@@ -10,7 +10,6 @@ import click
 
 from benchie_cli.analysis.profile import TESTS
 from benchie_cli.api import ANALYZE_METRICS
-from benchie_cli.batch import expand
 from benchie_cli.cli.common import (
     EXAMPLES,
     JOBS,
@@ -26,6 +25,7 @@ from benchie_cli.cli.common import (
 )
 from benchie_cli.cli.group import EPILOG_EXIT, set_verdict
 from benchie_cli.errors import BenchieError, ExitCode
+from benchie_cli.inputs.batch import expand
 from benchie_cli.outputs import check_output
 from benchie_cli.textio import STDIN, atomic_write
 
@@ -135,7 +135,7 @@ def analyze(
     """
     from benchie_cli import api
     from benchie_cli.analysis.views import to_html, to_text
-    from benchie_cli.metrics.scoring import SystemResult
+    from benchie_cli.benchmarks.benchie.scoring import SystemResult
     from benchie_cli.report import to_json
 
     batch = expand(submissions)

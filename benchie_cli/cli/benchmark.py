@@ -22,7 +22,7 @@ from benchie_cli.gold.store import (
     tracked_versions,
     version_key,
 )
-from benchie_cli.metrics.registry import BENCHMARKS
+from benchie_cli.registry import BENCHMARKS
 from benchie_cli.tables import render
 from benchie_cli.textio import display_name
 

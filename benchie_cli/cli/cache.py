@@ -29,8 +29,8 @@ def cache_info(fmt: str) -> None:
     Example:
       benchie cache info --format json
     """
-    from benchie_cli.metrics.cache_admin import code_fingerprint, human_size, list_cache
-    from benchie_cli.metrics.index_cache import ENV_CACHE_DIR, cache_dir
+    from benchie_cli.benchmarks.benchie.cache_admin import code_fingerprint, human_size, list_cache
+    from benchie_cli.benchmarks.benchie.index_cache import ENV_CACHE_DIR, cache_dir
 
     directory = cache_dir()
     if directory is None:
@@ -92,7 +92,7 @@ def cache_prune(everything: bool) -> None:
       benchie cache prune
       benchie cache prune --all
     """
-    from benchie_cli.metrics.cache_admin import human_size, prune, require_dir
+    from benchie_cli.benchmarks.benchie.cache_admin import human_size, prune, require_dir
 
     directory = require_dir()
     removed = prune(directory, everything=everything)

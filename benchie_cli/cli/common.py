@@ -14,15 +14,15 @@ import orjson
 
 from benchie_cli import DEFAULT_GOLD_VERSION, LANGUAGES, default_gold_version, limits
 from benchie_cli.errors import BenchieError, ExitCode
-from benchie_cli.formats import INPUT_FORMATS
-from benchie_cli.metrics.registry import BASE_FACET, FACET_NAMES, FACETS
+from benchie_cli.inputs.formats import INPUT_FORMATS
+from benchie_cli.registry import BASE_FACET, FACET_NAMES, FACETS
 from benchie_cli.tables import render
 from benchie_cli.textio import STDIN, display_name
 from benchie_cli.tokens import language_hint, mostly_implicit
 
 if TYPE_CHECKING:
     from benchie_cli.api import Gold
-    from benchie_cli.metrics.scoring import SystemResult
+    from benchie_cli.benchmarks.benchie.scoring import SystemResult
 
 F = TypeVar("F", bound=Callable[..., Any])
 

@@ -14,7 +14,7 @@ from benchie_cli.cli.common import (
 )
 from benchie_cli.cli.group import EPILOG_EXIT
 from benchie_cli.errors import BenchieError
-from benchie_cli.formats import NATIVE_FORMATS
+from benchie_cli.inputs.formats import NATIVE_FORMATS
 from benchie_cli.outputs import check_output
 from benchie_cli.textio import (
     STDIN,
@@ -124,8 +124,8 @@ def convert(
     """
     import io
 
-    from benchie_cli.native import convert as convert_native
-    from benchie_cli.native import detect, summary
+    from benchie_cli.inputs.native import convert as convert_native
+    from benchie_cli.inputs.native import detect, summary
 
     check_stdin_once(gold_file, [source])
     gold = load_gold(gold_dir, gold_version, gold_file, lang)

@@ -13,7 +13,6 @@ import click
 import orjson
 
 from benchie_cli import LANGUAGES, default_gold_version
-from benchie_cli.batch import expand
 from benchie_cli.errors import BenchieError, ExitCode
 from benchie_cli.gold.store import (
     MANIFEST,
@@ -26,9 +25,11 @@ from benchie_cli.gold.store import (
     version_key,
     write_manifest,
 )
+from benchie_cli.inputs.batch import expand
 
 if TYPE_CHECKING:
     from benchie_cli.gold.lifecycle import Added
+from benchie_cli.benchmarks.benchie.scoring import ScoreOptions, no_cyclic_gc
 from benchie_cli.cli.common import (
     GOLD_VERSION_SHOWN,
     emit,
@@ -38,8 +39,7 @@ from benchie_cli.cli.common import (
 )
 from benchie_cli.cli.group import EPILOG_EXIT, BenchieGroup, set_verdict
 from benchie_cli.gold.parse import parse_gold_bytes
-from benchie_cli.metrics.registry import BASE_FACET, BENCHMARKS, DEFAULT_BENCHMARK, FACET_NAMES
-from benchie_cli.metrics.scoring import ScoreOptions, no_cyclic_gc
+from benchie_cli.registry import BASE_FACET, BENCHMARKS, DEFAULT_BENCHMARK, FACET_NAMES
 from benchie_cli.textio import display_name, read_whole
 
 
@@ -88,10 +88,10 @@ def _benchmark_version(store: GoldStore, gold_version: str) -> str:
     """The version of another benchmark a command reads: ``--gold-version`` when given on
     the command line, else the benchmark's latest, as for ``score --benchmark``: BenchIE's
     default version (or $BENCHIE_GOLD_VERSION) names a BenchIE version, not another's."""
-    from benchie_cli.metrics.benchmarks import latest_version
+    from benchie_cli.benchmarks.corpus import latest_version
 
     if not store.versions():
-        from benchie_cli.metrics.benchmarks import missing
+        from benchie_cli.benchmarks.corpus import missing
 
         raise BenchieError(missing(store.benchmark))
     source = click.get_current_context().get_parameter_source("gold_version")
@@ -337,7 +337,7 @@ def gold_stats(
 def _carb_stats(gold_version: str, gold_dir: str | None, fmt: str) -> None:
     """``gold stats --benchmark carb``: each split's counts (``carb_benchmark.split_stats``),
     from the files checked against the manifest, in the manifest's split order."""
-    from benchie_cli.metrics.carb_benchmark import carb_store, split_stats
+    from benchie_cli.benchmarks.carb.benchmark import carb_store, split_stats
 
     carb = carb_store(resolve_gold_dir(gold_dir)[0])
     version = _benchmark_version(carb, gold_version)
@@ -442,7 +442,7 @@ def _verify_benchmark(
     the ``ok:`` line that BenchIE's verification prints for its own."""
     store = _benchmark_store(root, name)
     if alone and not store.versions() and gold_version is None:
-        from benchie_cli.metrics.benchmarks import missing
+        from benchie_cli.benchmarks.corpus import missing
 
         raise BenchieError(missing(name))
     if gold_version is not None:
@@ -492,7 +492,7 @@ def gold_compile(gold_version: str | None, gold_dir: str | None) -> None:
     Example:
       BENCHIE_CACHE_DIR=/opt/benchie/cache benchie gold compile
     """
-    from benchie_cli.metrics.index_cache import compile_store
+    from benchie_cli.benchmarks.benchie.index_cache import compile_store
 
     store = _store(gold_dir)
     versions = [gold_version] if gold_version else store.versions()

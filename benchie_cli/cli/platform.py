@@ -1,5 +1,5 @@
 """``benchie platform score``: the scoring program of a Codabench competition
-(``benchie_cli.platform``; the contract is docs/platform.md)."""
+(``benchie_cli.platform.score``; the contract is docs/platform.md)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from benchie_cli import LANGUAGES, default_gold_version
 from benchie_cli.cli.common import GOLD_VERSION_SHOWN, say
 from benchie_cli.cli.group import EPILOG_EXIT, BenchieGroup
 from benchie_cli.errors import BenchieError
-from benchie_cli.metrics.registry import BASE_FACET, FACET_NAMES, PLATFORM_METRICS
+from benchie_cli.registry import BASE_FACET, FACET_NAMES, PLATFORM_METRICS
 
 
 @click.group(cls=BenchieGroup, epilog=EPILOG_EXIT)
@@ -44,7 +44,7 @@ def platform_score(input_dir: Path, output_dir: Path) -> None:
     Example:
       benchie platform score /app/input /app/output
     """
-    from benchie_cli.platform import SCORES_NAME, SubmissionFailed, score_platform
+    from benchie_cli.platform.score import SCORES_NAME, SubmissionFailed, score_platform
 
     try:
         scores = score_platform(input_dir, output_dir, say=say)
@@ -141,7 +141,7 @@ def platform_bundle(
         --phase Dev:2026-01-01:2026-02-01 --phase Test:2026-02-01
       benchie platform bundle -o bundle.zip --private-gold private-gold/
     """
-    from benchie_cli.platform_bundle import DEFAULT_PHASE, BundleOptions, parse_phase, write_bundle
+    from benchie_cli.platform.bundle import DEFAULT_PHASE, BundleOptions, parse_phase, write_bundle
 
     try:
         parsed = tuple(parse_phase(p) for p in phases or (DEFAULT_PHASE,))

@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from benchie_cli.batch import Failure, expand
 from benchie_cli.cli.common import (
     JOBS,
     PROGRESS_MIN,
@@ -28,7 +27,10 @@ from benchie_cli.cli.common import (
 from benchie_cli.cli.group import EPILOG_EXIT, set_verdict
 from benchie_cli.errors import BenchieError, ExitCode
 from benchie_cli.gold.store import resolve_gold_dir
-from benchie_cli.metrics.registry import (
+from benchie_cli.inputs.batch import Failure, expand
+from benchie_cli.inputs.mistakes import CODES as MISTAKE_CODES
+from benchie_cli.outputs import check_output
+from benchie_cli.registry import (
     BENCHMARKS,
     CARB_FAMILY,
     DEFAULT_BENCHMARK,
@@ -37,13 +39,11 @@ from benchie_cli.metrics.registry import (
     benchmark_of,
     metric_choice,
 )
-from benchie_cli.mistakes import CODES as MISTAKE_CODES
-from benchie_cli.outputs import check_output
 from benchie_cli.textio import STDIN, atomic_write, display_name
 
 if TYPE_CHECKING:
-    from benchie_cli.metrics.carb_report import CarbResult
-    from benchie_cli.metrics.scoring import SystemResult
+    from benchie_cli.benchmarks.benchie.scoring import SystemResult
+    from benchie_cli.benchmarks.carb.report import CarbResult
 
 
 @click.command(epilog=EPILOG_EXIT)
@@ -182,7 +182,7 @@ def score(
       benchie score --suite openie4_output.txt
     """
     from benchie_cli import api
-    from benchie_cli.metrics.scoring import SystemResult
+    from benchie_cli.benchmarks.benchie.scoring import SystemResult
 
     fmt = _format(fmt, output)
     ctx = click.get_current_context()
@@ -380,7 +380,7 @@ def _score_suite(
     input_format: str,
 ) -> None:
     """``score --suite FILE``: every benchmark of the store on one system output."""
-    from benchie_cli.metrics import suite
+    from benchie_cli import suite
 
     refused = [f"--{n.replace('_', '-')}" for n in _SUITE_REFUSES if n in given]
     if refused:
@@ -459,7 +459,7 @@ def _score_carb_benchmark(
 ) -> None:
     """``score --benchmark carb``: CaRB's metrics against a split of CaRB's own gold."""
     from benchie_cli import api
-    from benchie_cli.metrics import carb_benchmark as cb
+    from benchie_cli.benchmarks.carb import benchmark as cb
 
     batch = expand(submissions)
     check_stdin_once(None, [s.path for s in batch])

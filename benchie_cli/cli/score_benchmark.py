@@ -7,7 +7,6 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from benchie_cli.batch import Failure, expand
 from benchie_cli.cli.common import (
     check_expect_gold,
     check_stdin_once,
@@ -16,6 +15,7 @@ from benchie_cli.cli.common import (
 from benchie_cli.cli.group import set_verdict
 from benchie_cli.errors import BenchieError, ExitCode
 from benchie_cli.gold.store import resolve_gold_dir
+from benchie_cli.inputs.batch import Failure, expand
 from benchie_cli.outputs import check_output
 from benchie_cli.textio import display_name
 
@@ -36,7 +36,7 @@ def score_benchmark(
     """Score each submission against the benchmark's split; a submission that cannot be
     scored is reported and the others are scored (exit 1), none at all exits 2. ``write``
     prints or writes the report as ``score`` does."""
-    from benchie_cli.metrics import benchmarks as bm
+    from benchie_cli.benchmarks import corpus as bm
 
     batch = expand(submissions)
     check_stdin_once(None, [s.path for s in batch])

@@ -86,7 +86,7 @@ def validate(
       benchie validate --kind gold --lang de my_gold.txt
     """
     from benchie_cli.errors import Diagnostic
-    from benchie_cli.native import REGISTRY, alignment_diagnostics, prepare
+    from benchie_cli.inputs.native import REGISTRY, alignment_diagnostics, prepare
     from benchie_cli.validate import FileReport, detect_kind, validate_gold, validate_submission
 
     if sum(1 for path in files if path == STDIN) > 1:
@@ -220,7 +220,7 @@ def strip_implicit_cmd(
       benchie strip-implicit --lang en out.tsv -o explicit.tsv --removed implicit.tsv
     """
     from benchie_cli.api import prepare_native
-    from benchie_cli.implicit import strip_implicit
+    from benchie_cli.inputs.implicit import strip_implicit
 
     check_stdin_once(gold_file, [submission])
     gold = load_gold(gold_dir, gold_version, gold_file, lang)

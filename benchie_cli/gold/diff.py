@@ -21,15 +21,15 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from benchie_cli.batch import Submission
+from benchie_cli.benchmarks.benchie.index_cache import load_compiled
+from benchie_cli.benchmarks.benchie.scoring import ScoreOptions, Scorer, SystemResult
 from benchie_cli.errors import BenchieError
 from benchie_cli.gold.parse import ARROW, Cluster, Gold, GoldSentence, parse_gold_bytes
 from benchie_cli.gold.review import Review, review
 from benchie_cli.gold.store import GoldStore, ResolvedGold
-from benchie_cli.metrics.index_cache import load_compiled
-from benchie_cli.metrics.registry import BASE_FACET
-from benchie_cli.metrics.scoring import ScoreOptions, Scorer, SystemResult
-from benchie_cli.mistakes import MistakeCheck
+from benchie_cli.inputs.batch import Submission
+from benchie_cli.inputs.mistakes import MistakeCheck
+from benchie_cli.registry import BASE_FACET
 from benchie_cli.textio import STDIN, display_name
 
 # --------------------------------------------------------------------------- synsets

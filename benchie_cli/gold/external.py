@@ -108,7 +108,7 @@ EXTERNAL: dict[str, External] = {
                 "on Accurate Corpus. In Proceedings of the AAAI Conference on Artificial "
                 "Intelligence (AAAI 2020)."
             ),
-            reader="benchie_cli.metrics.reoie2016:read_gold_json",
+            reader="benchie_cli.benchmarks.reoie2016.metric:read_gold_json",
             sentences=595,
             tuples=1508,
             size=931454,
@@ -129,7 +129,7 @@ EXTERNAL: dict[str, External] = {
                 "Fine-Grained Benchmark for Open Information Extraction. In Proceedings of "
                 "the 13th Linguistic Annotation Workshop (LAW XIII), pages 6-15."
             ),
-            reader="benchie_cli.metrics.wire57:read_reference",
+            reader="benchie_cli.benchmarks.wire57.metric:read_reference",
             sentences=57,
             tuples=343,
             size=645529,

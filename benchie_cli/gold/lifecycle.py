@@ -44,7 +44,7 @@ from benchie_cli.gold.store import (
     tracked_versions,
     write_manifest,
 )
-from benchie_cli.metrics.registry import FILE_FACETS
+from benchie_cli.registry import FILE_FACETS
 from benchie_cli.textio import display_name, read_whole
 
 _REMOTE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from math import prod
 
 from benchie_cli.gold.parse import Gold, GoldTriple
-from benchie_cli.metrics.registry import BASE_FACET, FACETS
+from benchie_cli.registry import BASE_FACET, FACETS
 from benchie_cli.slots import product_forms
 
 #: Forms of one triple that are listed; a triple with more is counted by multiplication.

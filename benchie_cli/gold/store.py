@@ -41,7 +41,7 @@ import orjson
 
 from benchie_cli import LANGUAGES, __version__
 from benchie_cli.errors import BenchieError, ExitCode, printable_path
-from benchie_cli.metrics.registry import DERIVED_FACETS, FACET_NAMES, FACETS, FILE_FACETS
+from benchie_cli.registry import DERIVED_FACETS, FACET_NAMES, FACETS, FILE_FACETS
 from benchie_cli.textio import atomic_write, display_name, read_whole, sha256_file, without_bom
 
 MANIFEST = "manifest.json"
@@ -365,7 +365,7 @@ class GoldStore:
         sha = self._manifest_sha256[version]
         if sha == pinned:
             return None
-        from benchie_cli.metrics.registry import BENCHMARKS  # (kept local: message only)
+        from benchie_cli.registry import BENCHMARKS  # (kept local: message only)
 
         if self.benchmark in BENCHMARKS and BENCHMARKS[self.benchmark].external:
             where = printable_path(str(self.root / version))

@@ -1,0 +1,161 @@
+"""What the index cache holds, and removing what no run will read again (``benchie cache``).
+
+An entry's name says what it is: ``GOLD_SHA256-FACET-CODE.idx`` (see
+:mod:`benchie_cli.benchmarks.benchie.index_cache`). An entry whose code fingerprint is not
+the running code's is never read again (a run looks its entry up by the current
+fingerprint), nor is any ``*.marshal`` entry of 0.2.0, nor a temporary file a killed run left
+behind: those are what
+``prune`` removes. Only regular files with those names, directly inside the cache directory,
+are ever removed: no symbolic link is followed or removed, no directory entered, no other
+file touched.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from benchie_cli.benchmarks.benchie.index_cache import (
+    _TMP_SUFFIX,
+    ENV_CACHE_DIR,
+    STALE_SECONDS,
+    SUFFIX,
+    cache_dir,
+    code_fingerprint,
+)
+
+#: The entries of 0.2.0, no longer read.
+OLD_SUFFIX = ".marshal"
+_ENTRY = re.compile(r"^([0-9a-f]{64})-([a-z]+)-([0-9a-f]+)$")
+
+
+@dataclass(frozen=True, slots=True)
+class CacheFile:
+    """One file of the cache directory that ``prune`` may remove."""
+
+    name: str
+    size: int
+    kind: str  # "entry", "old-entry" (0.2.0's *.marshal) or "temporary"
+    gold_sha256: str | None
+    facet: str | None
+    code: str | None
+    current: bool  # an entry that runs of this code read
+    stale: bool  # a temporary file old enough to be a killed run's
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "size": self.size,
+            "kind": self.kind,
+            "gold_sha256": self.gold_sha256,
+            "facet": self.facet,
+            "code": self.code,
+            "current": self.current,
+        }
+
+
+def _classify(name: str, size: int, mtime: float, now: float) -> CacheFile | None:
+    if name.startswith(".") and name.endswith(_TMP_SUFFIX):
+        stale = now - mtime > STALE_SECONDS
+        return CacheFile(name, size, "temporary", None, None, None, False, stale)
+    for suffix, kind in ((SUFFIX, "entry"), (OLD_SUFFIX, "old-entry")):
+        if name.endswith(suffix) and not name.startswith("."):
+            match = _ENTRY.match(name[: -len(suffix)])
+            sha, facet, code = match.groups() if match else (None, None, None)
+            current = kind == "entry" and code == code_fingerprint()
+            return CacheFile(name, size, kind, sha, facet, code, current, False)
+    return None
+
+
+@dataclass(slots=True)
+class CacheListing:
+    directory: Path
+    exists: bool
+    files: list[CacheFile]
+    others: int  # anything else in the directory (links, directories, other names): untouched
+
+    @property
+    def total(self) -> int:
+        return sum(f.size for f in self.files)
+
+
+def require_dir() -> Path:
+    """The cache directory, or a one-line error (exit 2) when the cache is off."""
+    from benchie_cli.errors import BenchieError
+
+    directory = cache_dir()
+    if directory is None:
+        raise BenchieError(f"the index cache is off (${ENV_CACHE_DIR}); there is nothing to prune")
+    return directory
+
+
+def list_cache(directory: Path) -> CacheListing:
+    """Every regular file of ``directory`` named like an entry or a temporary file, by name."""
+    now = time.time()
+    files: list[CacheFile] = []
+    others = 0
+    try:
+        scan = list(os.scandir(directory))
+    except FileNotFoundError:
+        return CacheListing(directory, False, [], 0)
+    except OSError as exc:
+        from benchie_cli.errors import BenchieError
+
+        raise BenchieError(
+            f"cannot list the index cache {directory}: {exc.strerror or exc}"
+        ) from None
+    for item in scan:
+        try:
+            info = item.stat(follow_symlinks=False)
+        except OSError:
+            continue
+        found = (
+            _classify(item.name, info.st_size, info.st_mtime, now)
+            if stat.S_ISREG(info.st_mode)
+            else None
+        )
+        if found is None:
+            others += 1
+        else:
+            files.append(found)
+    files.sort(key=lambda f: f.name)
+    return CacheListing(directory, True, files, others)
+
+
+def prune(directory: Path, *, everything: bool = False) -> list[CacheFile]:
+    """Remove the entries no run of this code reads (every entry with ``everything``) and
+    stale temporary files; the files removed. A file that changed into something else (a
+    link, a directory) between listing and removing is left alone."""
+    removed = []
+    for f in list_cache(directory).files:
+        if f.kind == "temporary":
+            if not f.stale:
+                continue  # maybe a run writing right now
+        elif f.current and not everything:
+            continue
+        path = directory / f.name
+        try:
+            if not stat.S_ISREG(os.lstat(path).st_mode):
+                continue
+            path.unlink()
+        except OSError:
+            continue
+        removed.append(f)
+    return removed
+
+
+def human_size(size: int) -> str:
+    value = float(size)
+    for unit in ("B", "KB", "MB", "GB"):
+        if value < 1024 or unit == "GB":
+            return f"{size} B" if unit == "B" else f"{value:.1f} {unit}"
+        value /= 1024
+    return f"{size} B"  # pragma: no cover
+
+
+__all__ = ["CacheFile", "CacheListing", "code_fingerprint", "list_cache", "prune", "require_dir"]

@@ -1,0 +1,248 @@
+"""The compiled gold index, kept on disk between runs, and never trusted blindly.
+
+Parsing and indexing the English gold costs ~0.13 s; loading the same index with marshal
+costs ~4 ms. The index is a pure function of three things, and its file is named by all
+three: the sha256 of the gold bytes that were parsed, the facet, and a fingerprint of the
+code that builds it (the source of the parsing and matching modules).
+
+An entry is a header line and a marshal payload::
+
+    benchie-index<TAB>FORMAT<TAB>GOLD_SHA256<TAB>FACET<TAB>CODE<TAB>PAYLOAD_SHA256<LF>payload
+
+On load, every header field must equal what this run expects, the payload must hash to
+its sha256 (0.6 ms for the English index), and the unmarshalled index must pass
+:func:`~benchie_cli.benchmarks.benchie.matching.check_data`, which rejects any shape the
+scorer could trip on.
+Anything else means the entry is rebuilt from the gold and replaced: a damaged, edited,
+truncated or foreign entry costs time, never a wrong score and never a traceback.
+
+The cache is also no way in: an entry is read only if it is a regular file (opened without
+following a symbolic link, and without blocking on a FIFO) of bounded size; it is written to
+a fresh temporary file and renamed over the entry, which replaces a symbolic link instead of
+writing through it; a directory the cache creates is private (0700); temporary files left
+by a killed run are removed; a relative ``$XDG_CACHE_HOME`` is ignored, as the XDG Base
+Directory specification requires. The cache trusts its directory as much as the user who
+owns it: whoever can write there can also replace the installed code.
+
+Location: ``$BENCHIE_CACHE_DIR``, else ``$XDG_CACHE_HOME/benchie-cli``, else
+``~/.cache/benchie-cli``; ``BENCHIE_CACHE_DIR=off`` disables it. A cache directory that
+cannot be written (a read-only container) is skipped silently: it only costs time.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import marshal
+import os
+import stat
+import time
+from functools import cache
+from pathlib import Path
+
+from benchie_cli import __version__
+from benchie_cli.benchmarks.benchie.matching import CompiledGold, check_data
+from benchie_cli.errors import BenchieError
+from benchie_cli.gold.parse import Gold, parse_gold_bytes
+from benchie_cli.gold.store import GoldStore, ResolvedGold
+
+ENV_CACHE_DIR = "BENCHIE_CACHE_DIR"
+#: The modules (relative to the package) whose code decides what an index holds: the
+#: matcher that compiles it and every module it imports, transitively (a test recomputes
+#: this closure from the sources, so a new import cannot be left out).
+SOURCES = (
+    "benchmarks/benchie/matching.py",
+    "registry.py",
+    "gold/parse.py",
+    "slots.py",
+    "errors.py",
+    "textio.py",
+)
+
+#: The entry layout; a change of layout changes this and the suffix, so old entries are
+#: never read as new ones.
+FORMAT = 2
+_MAGIC = b"benchie-index"
+SUFFIX = ".idx"
+#: Entries beyond this size are not read (the English index is ~1.3 MB).
+MAX_ENTRY_BYTES = 256 << 20
+#: A temporary file older than this is a killed run's leftover, removed at the next write.
+STALE_SECONDS = 3600
+_TMP_SUFFIX = ".tmp"
+
+
+@cache
+def code_fingerprint() -> str:
+    """Hash of the modules whose code decides what the index holds."""
+    digest = hashlib.sha256(__version__.encode())
+    package = Path(__file__).resolve().parents[2]
+    for name in SOURCES:
+        digest.update((package / name).read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def cache_dir() -> Path | None:
+    """The cache directory in use, or None when the cache is off or has no home."""
+    configured = os.environ.get(ENV_CACHE_DIR)
+    if configured is not None:
+        return None if configured.strip().lower() in ("", "off", "0", "none") else Path(configured)
+    base = os.environ.get("XDG_CACHE_HOME", "")
+    if not os.path.isabs(base):  # unset, empty or relative: the spec says ignore it
+        try:
+            base = str(Path.home() / ".cache")
+        except RuntimeError:  # no $HOME and no passwd entry: nowhere to cache
+            return None
+    return Path(base) / "benchie-cli"
+
+
+def entry_path(directory: Path, gold: ResolvedGold) -> Path:
+    return directory / f"{gold.sha256}-{gold.facet}-{code_fingerprint()}{SUFFIX}"
+
+
+def _header(gold: ResolvedGold, payload_sha256: str) -> bytes:
+    fields = (str(FORMAT), gold.sha256, gold.facet, code_fingerprint(), payload_sha256)
+    return _MAGIC + b"".join(b"\t" + f.encode() for f in fields) + b"\n"
+
+
+def encode_entry(gold: ResolvedGold, compiled: CompiledGold) -> bytes:
+    """The bytes of the entry for ``compiled``, the index of ``gold``."""
+    payload = marshal.dumps(compiled.to_data())
+    return _header(gold, hashlib.sha256(payload).hexdigest()) + payload
+
+
+def decode_entry(gold: ResolvedGold, data: bytes) -> CompiledGold | None:
+    """The index an entry holds if every check passes, else None (rebuild)."""
+    end = data.find(b"\n", 0, 512)
+    if end < 0:
+        return None
+    header, payload = data[: end + 1], data[end + 1 :]
+    if header != _header(gold, hashlib.sha256(payload).hexdigest()):
+        return None
+    try:
+        content = marshal.loads(payload)
+        check_data(content, gold.facet)
+        return CompiledGold.from_data(content)
+    except Exception:  # any damage the digest let through: rebuild, never fail the run
+        return None
+
+
+def _read_entry(path: Path) -> bytes | None:
+    """The entry's bytes if it is a regular file of sane size, else None; never follows a
+    symbolic link and never blocks (a FIFO planted under an entry's name)."""
+    flags = os.O_RDONLY | os.O_CLOEXEC | getattr(os, "O_NOFOLLOW", 0) | os.O_NONBLOCK
+    try:
+        fd = os.open(path, flags)
+    except OSError:
+        return None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_ENTRY_BYTES:
+            return None
+        with os.fdopen(os.dup(fd), "rb") as fh:
+            return fh.read(MAX_ENTRY_BYTES + 1)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
+def _remove_stale(directory: Path) -> None:
+    """Remove temporary files a killed run left behind (only regular files, only old ones)."""
+    now = time.time()
+    try:
+        names = [n for n in os.listdir(directory) if n.startswith(".") and n.endswith(_TMP_SUFFIX)]
+    except OSError:
+        return
+    for name in names:
+        path = directory / name
+        try:
+            info = path.lstat()
+            if stat.S_ISREG(info.st_mode) and now - info.st_mtime > STALE_SECONDS:
+                path.unlink()
+        except OSError:
+            continue
+
+
+def _write_entry(path: Path, data: bytes) -> None:
+    """Write an entry through a fresh temporary file renamed over ``path``: a symbolic link
+    or anything else at ``path`` is replaced, never written through."""
+    import tempfile  # a warm run never writes: it does not pay for the import (~5 ms)
+
+    directory = path.parent
+    os.makedirs(directory, mode=0o700, exist_ok=True)
+    _remove_stale(directory)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=_TMP_SUFFIX, dir=directory)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        # mkstemp makes 0600; an entry is as readable as its directory lets it be (a
+        # container image compiles as root for another user to read).
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o644 & ~umask)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _agrees(compiled: CompiledGold, parsed: Gold) -> bool:
+    """Whether a cached index has the sentences, synsets and triples of the parsed gold: a
+    caller that uses both (``analyze`` explains errors with the parsed triples) must never
+    pair an index with other gold."""
+    sentences = list(parsed.sentences.values())
+    return (
+        compiled.findings == parsed.findings()
+        and compiled.sent_ids == [s.sent_id for s in sentences]
+        and compiled.synsets == [len(s.clusters) for s in sentences]
+        and [len(i.cluster_of) for i in compiled.indexes]
+        == [sum(len(c.triples) for c in s.clusters) for s in sentences]
+    )
+
+
+def load_compiled(
+    gold: ResolvedGold, parsed: Gold | None = None, *, cached: bool = True
+) -> CompiledGold:
+    """The compiled index of ``gold`` from the cache, or built from ``gold.data`` (the bytes
+    that were hashed) and cached; a caller that has parsed them passes the result.
+    ``cached=False`` builds it from the bytes whatever the cache holds, and writes nothing:
+    ``verify`` re-derives a report independently of the cache that the run may have used."""
+    if not cached:
+        if parsed is None:
+            parsed = parse_gold_bytes(gold.data, gold.display_path)
+        return CompiledGold.build(parsed, gold.facet)
+    directory = cache_dir()
+    path = entry_path(directory, gold) if directory is not None else None
+    if path is not None:
+        data = _read_entry(path)
+        compiled = decode_entry(gold, data) if data is not None else None
+        if compiled is not None and (parsed is None or _agrees(compiled, parsed)):
+            return compiled
+    if parsed is None:
+        parsed = parse_gold_bytes(gold.data, gold.display_path)
+    compiled = CompiledGold.build(parsed, gold.facet)
+    if path is not None:
+        with contextlib.suppress(OSError):  # a cache we cannot write only costs time
+            _write_entry(path, encode_entry(gold, compiled))
+    return compiled
+
+
+def compile_store(store: GoldStore, versions: list[str]) -> list[Path]:
+    """Compile every language and facet of ``versions`` into the cache: run once where
+    runs are many and first runs matter (a container image at build time)."""
+    directory = cache_dir()
+    if directory is None:
+        raise BenchieError(f"the index cache is off (${ENV_CACHE_DIR}); nothing to compile into")
+    written = []
+    for version in versions:
+        manifest = store.manifest(version)
+        for language in manifest.languages():
+            for facet, _ in manifest.facets(language):
+                gold = store.resolve(version, language, facet)
+                load_compiled(gold)
+                path = entry_path(directory, gold)
+                data = _read_entry(path)
+                if data is None or decode_entry(gold, data) is None:
+                    raise BenchieError(f"could not write the index cache in {directory}")
+                written.append(path)
+    return written

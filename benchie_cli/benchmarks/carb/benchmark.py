@@ -1,0 +1,293 @@
+"""``benchie score --benchmark carb``: the CaRB benchmark, CaRB's own gold, as a second
+benchmark of the gold store.
+
+Its versions live in ``gold/carb/<version>/`` (docs/gold-store.md, "The CaRB benchmark"),
+each with a manifest of the same schema as BenchIE's: per split (``test``, ``dev``) a
+``gold`` file (CaRB's gold TSV) and a ``sentences`` file (the input sentences, one a line),
+listed with language ``en`` and the split as their ``facet``. Their manifests' sha256 are
+pinned like BenchIE's (:data:`benchie_cli.gold.store.SHIPPED_CARB_MANIFESTS`).
+
+The metric is CaRB's (:mod:`benchie_cli.benchmarks.carb.metric`, docs/carb.md), the only one
+of this benchmark. Submissions are read by CaRB's own readers
+(:data:`benchie_cli.benchmarks.carb.data.READERS`:
+``--input-format openie4|openie5|clausie|props|carb``, or ``auto``, which detects the format)
+and meet the gold by sentence text, as in CaRB. A BenchIE TSV submission
+(``--input-format benchie``) names sentences by id: the id of a sentence is its line number
+(from 1) in the split's sentences file, and its extractions are placed as
+:func:`benchie_cli.benchmarks.carb.data.from_submission` places them.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from benchie_cli import __version__
+from benchie_cli.benchmarks.carb.data import READERS, Extractions
+from benchie_cli.benchmarks.carb.metric import outside
+from benchie_cli.benchmarks.carb.report import (
+    CarbResult,
+    carb_scores,
+    load_reference,
+    score_carb,
+    signature_key,
+)
+from benchie_cli.errors import BenchieError, ExitCode
+from benchie_cli.gold.store import GoldStore, ResolvedGold, is_version, version_key
+from benchie_cli.inputs.batch import Failure
+from benchie_cli.inputs.mistakes import MistakeCheck
+from benchie_cli.registry import BENCHMARKS
+from benchie_cli.textio import decode_text, display_name
+
+#: The CaRB benchmark's directory in the gold store, and its splits (the default first).
+CARB_DIR = BENCHMARKS["carb"].store_dir
+SPLITS = BENCHMARKS["carb"].splits
+#: Why a BenchIE TSV file most of whose extractions have words their sentence lacks cannot
+#: be a CaRB submission.
+MISREAD_IDS = (
+    "with --benchmark carb, a BenchIE TSV line's sentence id is the line number (from 1) of "
+    "CaRB's sentences.txt, not a BenchIE sentence id (score BenchIE's sentences with "
+    "--metric carb instead)"
+)
+#: ``--input-format`` names read by CaRB's readers, and the reader of each.
+CARB_READERS = {
+    "openie4": "openie4",
+    "openie5": "openie5",
+    "clausie": "clausie",
+    "props": "props",
+    "carb": "tabbed",
+}
+
+
+def carb_store(root: Path) -> GoldStore:
+    """The CaRB benchmark's store inside the gold directory ``root``."""
+    return GoldStore(root / CARB_DIR, benchmark="carb")
+
+
+def carb_versions(root: Path) -> list[str]:
+    """The CaRB versions present under ``root`` (none when it has no ``carb/``)."""
+    return carb_store(root).versions()
+
+
+def latest_version(store: GoldStore) -> str:
+    """The newest released CaRB version, the default of ``--gold-version``."""
+    versions = store.require_versions()
+    released = [v for v in versions if store.manifest(v).released]
+    return max(released or versions, key=version_key)
+
+
+def resolve_split(store: GoldStore, version: str, split: str) -> tuple[ResolvedGold, ResolvedGold]:
+    """The split's gold and sentences files, each checked against the manifest."""
+    if not is_version(version):
+        raise BenchieError(f"--gold-version: {version!r} is not a version (MAJOR.MINOR.PATCH)")
+    return store.listed(version, "gold", split), store.listed(version, "sentences", split)
+
+
+def sentence_ids(sentences: ResolvedGold) -> dict[str, str]:
+    """``{id: text}``: a sentence's id is its line number (from 1) in the sentences file."""
+    text = decode_text(sentences.data, sentences.display_path)
+    return {str(n): line for n, line in enumerate(text.splitlines(), 1)}
+
+
+def reader_for(path: str, input_format: str) -> str:
+    """The CLI's format of a submission: ``benchie`` or a key of :data:`CARB_READERS`."""
+    fmt = input_format
+    if fmt == "auto":  # from the bytes as read: a pipe (spooled first) or gzip too
+        from benchie_cli.benchmarks.corpus import detect_format, read_submission
+        from benchie_cli.textio import spool
+
+        spool(path)  # read again to be scored: a pipe or FIFO must not be drained by this
+        fmt = detect_format(read_submission(path)[1])
+    if fmt != "benchie" and fmt not in CARB_READERS:
+        raise BenchieError(
+            f"--benchmark carb reads {', '.join(['benchie', *CARB_READERS])} submissions "
+            f"(CaRB's readers), not {fmt}",
+            path=display_name(path),
+        )
+    return fmt
+
+
+def score_native(
+    path: str,
+    name: str,
+    fmt: str,
+    gold: Extractions,
+    *,
+    strict: bool = False,
+    metrics: Sequence[str] = ("carb",),
+) -> CarbResult:
+    """A system's own output (``fmt``, a key of :data:`CARB_READERS`) read by CaRB's reader
+    and scored with each CaRB metric of ``metrics``; its bytes are read once and hashed."""
+    from benchie_cli.benchmarks.corpus import read_submission, skipped_lines
+
+    shown = display_name(path)
+    facts, data = read_submission(path)  # bounded, stdin too; gzip within the same bound
+    text = decode_text(data, shown)
+    lines = io.StringIO(text, newline=None)
+    is_outside = outside(gold)
+    predicted = READERS[CARB_READERS[fmt]](lines, shown, confidence_only=is_outside)
+    facts.lines = len(text.splitlines())
+    facts.extractions = sum(len(v) for v in predicted.values())
+    # A wrong format or split reads as nothing, or as no sentence of the split: CaRB would
+    # print 0.0 (or a precision of 1 over nothing); that is an unusable input, not a score.
+    if facts.extractions == 0:
+        raise BenchieError(
+            f"no extraction read as {fmt}: an empty file, or another format (--input-format)",
+            path=shown,
+        )
+    unaligned = sum(1 for text in predicted if is_outside(text))
+    if unaligned == len(predicted):
+        raise BenchieError(
+            f"none of its {unaligned:,} sentence(s) is a sentence of this CaRB split: "
+            "another split (--split), or another file",
+            path=shown,
+        )
+    if unaligned and strict:
+        raise BenchieError(
+            f"{unaligned:,} of its {len(predicted):,} sentences are not in this CaRB split "
+            "(an error under --strict)",
+            path=shown,
+            exit_code=ExitCode.FAILED,
+        )
+    skipped = skipped_lines(data, fmt, facts.extractions)
+    if skipped is not None and strict:
+        raise BenchieError(
+            f"{skipped} (an error under --strict)", path=shown, exit_code=ExitCode.FAILED
+        )
+    scores = carb_scores(gold, predicted, metrics)
+    notes = () if skipped is None else (skipped,)
+    return CarbResult(name, facts, 0, scores, unaligned, notes=notes)
+
+
+def score_submission(
+    path: str,
+    name: str,
+    fmt: str,
+    gold: Extractions,
+    ids: dict[str, str],
+    *,
+    strict: bool = False,
+    metrics: Sequence[str] = ("carb",),
+) -> CarbResult:
+    """One submission in the CLI's format ``fmt`` (see :func:`reader_for`). A BenchIE TSV
+    file gets the likely-mistake checks of ``--metric carb`` (a native output read as TSV,
+    ids shifted by one), and one most of whose extractions have words their sentence lacks
+    is refused: its ids cannot be line numbers of CaRB's sentences."""
+    if fmt == "benchie":
+        return score_carb(
+            path,
+            name,
+            gold,
+            ids,
+            strict=strict,
+            check=MistakeCheck("en", ids),
+            misread=MISREAD_IDS,
+            metrics=metrics,
+        )
+    return score_native(path, name, fmt, gold, strict=strict, metrics=metrics)
+
+
+def signature(gold: ResolvedGold, split: str, metric: str = "carb") -> str:
+    """What the numbers depend on: benchmark, split, metric, version and the gold's hash."""
+    return (
+        f"benchie|benchmark:carb|split:{split}|metric:{metric}"
+        f"|gold:{gold.version}@{gold.sha256[:12]}|v:{__version__}"
+    )
+
+
+def build_report(
+    gold: ResolvedGold,
+    sentences: ResolvedGold,
+    split: str,
+    results: list[CarbResult],
+    *,
+    failures: list[Failure] | None = None,
+    input_format: str = "auto",
+    metrics: Sequence[str] = ("carb",),
+) -> dict[str, Any]:
+    """The report: as ``--metric carb``'s (``carb_report.build_carb_report``, so its
+    table and markdown views apply), naming the benchmark and the split; one object and
+    one signature per metric of ``metrics`` (``carb``, ``carb-ss``), ranked by the first."""
+    f1s = [r.result.optimal[2] for r in results]
+    choice = ",".join(metrics)
+    report: dict[str, Any] = {
+        "schema": 1,
+        "benchie_version": __version__,
+        "benchmark": "carb",
+        "metric": choice,
+        "signature": signature(gold, split, metrics[0]),
+        **{signature_key(m): signature(gold, split, m) for m in metrics[1:]},
+        "gold": {
+            "benchmark": "carb",
+            "version": gold.version,
+            "split": split,
+            "language": gold.language,
+            "files": [{"path": f"carb/{gold.display_path}", "sha256": gold.sha256}],
+            "sentences": {"path": f"carb/{sentences.display_path}", "sha256": sentences.sha256},
+        },
+        "options": {
+            "benchmark": "carb",
+            "split": split,
+            "metric": choice,
+            **({"input_format": input_format} if input_format != "auto" else {}),
+        },
+        "systems": [
+            {
+                "name": r.name,
+                "rank": 1 + sum(1 for other in f1s if other > f1),
+                "file": r.facts.path,
+                "sha256": r.facts.sha256,
+                "lines": r.facts.lines,
+                "extractions": r.facts.extractions,
+                "unknown_sentence_ids": r.unknown,
+                **{m: r.as_json(m) for m in metrics},
+            }
+            for r, f1 in zip(results, f1s, strict=True)
+        ],
+    }
+    if failures:
+        report["failures"] = [f.as_json() for f in failures]
+    return report
+
+
+def load_gold(gold: ResolvedGold) -> Extractions:
+    """CaRB's gold from the checked bytes."""
+    return load_reference(gold)
+
+
+@dataclass(frozen=True, slots=True)
+class SplitStats:
+    """What ``gold stats --benchmark carb`` counts in one split, read as scoring reads it."""
+
+    split: str
+    #: Input sentences: the lines of the split's sentences file (the ids of BenchIE TSVs).
+    sentences: int
+    #: Distinct sentences with at least one gold tuple: the sentences scores are over.
+    gold_sentences: int
+    #: Gold tuples (CaRB's extractions): one per gold line, nothing de-duplicated, as CaRB's
+    #: gold reader reads them; recall is a share of these.
+    tuples: int
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "split": self.split,
+            "sentences": self.sentences,
+            "gold_sentences": self.gold_sentences,
+            "tuples": self.tuples,
+        }
+
+
+def split_stats(store: GoldStore, version: str, split: str) -> SplitStats:
+    """The counts of a split, from the bytes checked against the manifest (the manifest's own
+    ``sentences`` counts are what its writer saw; these are what a run reads)."""
+    gold, sentences = resolve_split(store, version, split)
+    extractions = load_gold(gold)
+    return SplitStats(
+        split,
+        len(sentence_ids(sentences)),
+        len(extractions),
+        sum(len(tuples) for tuples in extractions.values()),
+    )

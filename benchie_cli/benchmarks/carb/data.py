@@ -1,0 +1,365 @@
+"""CaRB's inputs read the way CaRB's own readers read them (docs/carb.md, "Reading").
+
+CaRB (Bhardwaj, Aggarwal, Mausam, EMNLP-IJCNLP 2019; github.com/dair-iitd/CaRB, MIT) scores
+what its readers make of a file, quirks included: OpenIE 4 keeps only the first ``arg2``,
+ClausIE drops every line that is not exactly five columns, PropS keeps its arguments'
+trailing spaces, OpenIE 5 prefixes a context to ``arg1``. :mod:`benchie_cli.inputs.native` reads
+the same formats for BenchIE and repairs or refuses such things, so reusing it would change
+CaRB's numbers; these readers reproduce CaRB's instead. They take lines as text mode yields
+them (universal newlines, as CaRB's ``open`` does) and differ from CaRB only where CaRB
+would crash or compute nonsense: a malformed line is a :class:`BenchieError` naming its line,
+and a NaN confidence is refused, since no threshold order exists for it.
+
+Each reader returns ``{sentence text: [Extraction, ...]}`` in order of first appearance,
+keyed by the text exactly as the file has it; :func:`benchie_cli.benchmarks.carb.metric.group` then
+merges keys the way CaRB compares sentences.
+
+A system reader may be told which texts need only their confidences (``confidence_only``):
+CaRB never compares the extractions of sentences outside the gold, but their confidences
+are thresholds of its curve. Such lines are read as placeholders, ``Extraction("", (),
+confidence)``, without parsing (or checking) the rest of the line. Outputs often cover many
+more sentences than the gold, and reading their extractions in full is most of the time
+scoring them would take.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from typing import TYPE_CHECKING, NamedTuple, Protocol, TextIO
+
+if TYPE_CHECKING:
+    from benchie_cli.inputs.submission import Extraction as SubmissionExtraction
+
+
+class Extraction(NamedTuple):
+    """One tuple as CaRB holds it: the relation, the arguments in order (``args[0]`` is the
+    subject) and the confidence (1.0 for gold tuples)."""
+
+    pred: str
+    args: tuple[str, ...]
+    confidence: float
+
+
+#: What every reader returns: extractions by sentence text, in order of first appearance.
+Extractions = dict[str, list[Extraction]]
+
+#: Whether a sentence text needs only the confidences of its extractions (module docstring).
+ConfidenceOnly = Callable[[str], bool]
+
+
+class Reader(Protocol):
+    """A system-output reader (:data:`READERS`)."""
+
+    def __call__(
+        self,
+        lines: Iterable[str],
+        path: str = ...,
+        *,
+        confidence_only: ConfidenceOnly | None = None,
+    ) -> Extractions: ...
+
+
+def _deciding(confidence_only: ConfidenceOnly | None) -> ConfidenceOnly:
+    """``confidence_only``, asked once per text: a reader meets each text on many lines."""
+    if confidence_only is None:
+        return lambda text: False
+    decided: dict[str, bool] = {}
+
+    def decide(text: str) -> bool:
+        answer = decided.get(text)
+        if answer is None:
+            answer = decided[text] = confidence_only(text)
+        return answer
+
+    return decide
+
+
+def open_text(path: str) -> TextIO:
+    """A UTF-8 text file (gzip-compressed if its name ends in ``.gz``) with universal
+    newlines, which is how CaRB's ``open(fn)`` splits lines; read whole within the bound
+    of :func:`benchie_cli.textio.read_whole`, decoded without its BOM as every reader is."""
+    import io
+
+    from benchie_cli.textio import decode_text, gunzip, read_whole  # lazily: start-up counts
+
+    data = read_whole(path)
+    if path.endswith(".gz"):
+        data = gunzip(data, path)
+    return io.StringIO(decode_text(data, path), newline=None)
+
+
+def _error(message: str, path: str, line: int) -> Exception:
+    """The error for a line CaRB cannot use. :mod:`benchie_cli.errors` is imported only
+    here: a well-formed file, the usual case, never pays for it at start-up."""
+    from benchie_cli.errors import BenchieError
+
+    return BenchieError(message, path=path, line=line)
+
+
+def _confidence(text: str, path: str, line: int) -> float:
+    """``float(text)`` as CaRB parses it, except that NaN is refused."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise _error(f"confidence {text[:40]!r} is not a number", path, line) from None
+    if value != value:
+        raise _error("confidence is NaN, which has no threshold order", path, line)
+    return value
+
+
+def _add(d: Extractions, text: str, extraction: Extraction) -> None:
+    bucket = d.get(text)
+    if bucket is None:
+        d[text] = [extraction]
+    else:
+        bucket.append(extraction)
+
+
+def _placeholder(confidence: float) -> Extraction:
+    return Extraction("", (), confidence)
+
+
+# Every CaRB reader splits a line as ``line.strip().split("\t")``, so a trailing empty
+# column vanishes and the first and last columns lose their outer whitespace.
+
+
+def read_gold(lines: Iterable[str], path: str = "<gold>") -> Extractions:
+    """CaRB's gold format: ``sentence<TAB>relation<TAB>arg1[<TAB>arg2...]``. The sentence,
+    relation and arguments are stripped; an argument containing ``C: `` (a context marker)
+    is dropped."""
+    d: Extractions = {}
+    for n, line in enumerate(lines, 1):
+        cols = line.strip().split("\t")
+        if len(cols) < 2:
+            raise _error("need sentence<TAB>relation[<TAB>argument...]", path, n)
+        args = tuple(a.strip() for a in cols[2:] if "C: " not in a)
+        _add(d, cols[0].strip(), Extraction(cols[1].strip(), args, 1.0))
+    return d
+
+
+def _openie_part(text: str, path: str, line: int) -> str:
+    """``Kind(text,List(...))`` -> ``text``: from after the first ``(`` up to the first
+    ``,List(``, as CaRB slices it (a text containing ``,List(`` is cut there)."""
+    try:
+        return text[text.index("(") + 1 : text.index(",List(")]
+    except ValueError:
+        raise _error(f"expected Kind(text,List(...)), found {text[:60]!r}", path, line) from None
+
+
+def _openie_columns(line: str, path: str, n: int) -> list[str] | None:
+    """The columns of a line CaRB uses, None for one it skips: one whose argument,
+    relation or argument column is empty. CaRB crashes on one with fewer than six columns
+    (an error here)."""
+    cols = line.strip().split("\t")
+    if not all(cols[2:5]):
+        return None
+    if len(cols) < 6:
+        raise _error(
+            f"{len(cols)} TAB-separated columns, need 6: confidence, context, argument, "
+            "relation, arguments, sentence",
+            path,
+            n,
+        )
+    return cols
+
+
+def _openie_error(line: str, path: str, n: int) -> Exception:
+    """The error of an OpenIE line that :func:`read_openie4`'s fast path could not read,
+    found by the helpers it inlines."""
+    cols = _openie_columns(line, path, n)  # raises if the line is short
+    assert cols is not None  # the fast path skips the lines this would skip
+    for part in cols[2:5]:
+        _openie_part(part, path, n)
+    return _error(f"confidence {cols[0][:40]!r} is not a number", path, n)
+
+
+def read_openie4(
+    lines: Iterable[str], path: str = "<openie4>", *, confidence_only: ConfidenceOnly | None = None
+) -> Extractions:
+    """OpenIE 4: ``conf, context, arg1, rel, arg2, sentence``; the context is ignored and
+    only the first argument of the arg2 column is kept (CaRB's ``OpenieFourReader``).
+
+    The helpers are inlined and the tuple is built by ``tuple.__new__`` (a NamedTuple's own
+    constructor is a Python-level call): outputs are large, and this loop is most of the
+    time it takes to score them."""
+    d: Extractions = {}
+    decided: dict[str, bool] = {}  # _deciding, inlined
+    new = tuple.__new__
+    for n, line in enumerate(lines, 1):
+        cols = line.strip().split("\t")
+        if not all(cols[2:5]):
+            continue
+        try:
+            text = cols[5]
+            confidence = float(cols[0])
+            only = decided.get(text)
+            if only is None:
+                only = decided[text] = confidence_only is not None and confidence_only(text)
+            if only:
+                extraction = new(Extraction, ("", (), confidence))
+            else:
+                a, r, b = cols[2:5]
+                args = (
+                    a[a.index("(") + 1 : a.index(",List(")],
+                    b[b.index("(") + 1 : b.index(",List(")],
+                )
+                rel = r[r.index("(") + 1 : r.index(",List(")]
+                extraction = new(Extraction, (rel, args, confidence))
+        except (ValueError, IndexError):
+            raise _openie_error(line, path, n) from None
+        if confidence != confidence:
+            raise _error("confidence is NaN, which has no threshold order", path, n)
+        bucket = d.get(text)
+        if bucket is None:
+            d[text] = [extraction]
+        else:
+            bucket.append(extraction)
+    return d
+
+
+def read_openie5(
+    lines: Iterable[str], path: str = "<openie5>", *, confidence_only: ConfidenceOnly | None = None
+) -> Extractions:
+    """OpenIE 5: as OpenIE 4, but the arg2 column holds several arguments separated by
+    ``);`` and all are kept; a context not already at the start of ``arg1 + ' ' + rel`` is
+    prefixed to ``arg1`` (CaRB's ``OpenieFiveReader``)."""
+    d: Extractions = {}
+    only = _deciding(confidence_only)
+    for n, line in enumerate(lines, 1):
+        cols = _openie_columns(line, path, n)
+        if cols is None:
+            continue
+        confidence = _confidence(cols[0], path, n)
+        if only(cols[5]):
+            _add(d, cols[5], _placeholder(confidence))
+            continue
+        arg1, rel = _openie_part(cols[2], path, n), _openie_part(cols[3], path, n)
+        args = [_openie_part(a, path, n) for a in cols[4].strip().split(");")]
+        if cols[1]:
+            context = _openie_part(cols[1], path, n)
+            if not f"{arg1} {rel}".startswith(context):
+                arg1 = f"{context} {arg1}"
+        _add(d, cols[5], Extraction(rel, (arg1, *args), confidence))
+    return d
+
+
+def read_clausie(
+    lines: Iterable[str], path: str = "<clausie>", *, confidence_only: ConfidenceOnly | None = None
+) -> Extractions:
+    """ClausIE: a one-column line is the sentence (a blank line too: the empty sentence);
+    a five-column line ``id, "arg1", "rel", "arg2", conf`` is an extraction, its slots'
+    first and last characters (the quotes) cut off; any other line is ignored, n-ary ones
+    included (CaRB's ``ClausieReader``)."""
+    d: Extractions = {}
+    only = _deciding(confidence_only)
+    text: str | None = None
+    for n, line in enumerate(lines, 1):
+        cols = line.strip().split("\t")
+        if len(cols) == 1:
+            text = cols[0]
+        elif len(cols) == 5:
+            if text is None:
+                raise _error("extraction before any sentence line", path, n)
+            confidence = _confidence(cols[4], path, n)
+            if only(text):
+                _add(d, text, _placeholder(confidence))
+                continue
+            arg1, rel, arg2 = (c[1:-1] for c in cols[1:4])
+            _add(d, text, Extraction(rel, (arg1, arg2), confidence))
+    return d
+
+
+def _read_rows(
+    lines: Iterable[str],
+    path: str,
+    confidence_only: ConfidenceOnly | None,
+    need: str,
+    row: Callable[[list[str]], tuple[str, str, str, tuple[str, ...]]],
+) -> Extractions:
+    """A reader of one extraction per tab-separated line, blank lines skipped; ``row``
+    picks ``(sentence, confidence, relation, arguments)`` from the columns, of which there
+    are at least three (``need`` names them for the error)."""
+    d: Extractions = {}
+    only = _deciding(confidence_only)
+    for n, line in enumerate(lines, 1):
+        cols = line.strip().split("\t")
+        if cols == [""]:
+            continue
+        if len(cols) < 3:
+            raise _error(f"need {need}", path, n)
+        text, conf, rel, args = row(cols)
+        confidence = _confidence(conf, path, n)
+        if only(text):
+            _add(d, text, _placeholder(confidence))
+        else:
+            _add(d, text, Extraction(rel, args, confidence))
+    return d
+
+
+def read_props(
+    lines: Iterable[str], path: str = "<props>", *, confidence_only: ConfidenceOnly | None = None
+) -> Extractions:
+    """PropS: ``conf, sentence, rel, role, arg, role, arg...``; the arguments are every
+    second column from the fifth, unstripped (CaRB's ``PropSReader``). Blank lines are
+    skipped."""
+    return _read_rows(
+        lines,
+        path,
+        confidence_only,
+        "confidence, sentence, relation[, role, argument...]",
+        lambda cols: (cols[1], cols[0], cols[2], tuple(cols[4::2])),
+    )
+
+
+def read_tabbed(
+    lines: Iterable[str], path: str = "<tabbed>", *, confidence_only: ConfidenceOnly | None = None
+) -> Extractions:
+    """CaRB's own tab format: ``sentence, conf, rel, arg1, arg2...`` (``TabReader``). Blank
+    lines are skipped."""
+    return _read_rows(
+        lines,
+        path,
+        confidence_only,
+        "sentence, confidence, relation[, argument...]",
+        lambda cols: (cols[0], cols[1], cols[2], tuple(cols[3:])),
+    )
+
+
+#: CaRB's system-output readers by the name of its scorer's flag (``--openiefour`` etc.).
+READERS: dict[str, Reader] = {
+    "openie4": read_openie4,
+    "openie5": read_openie5,
+    "clausie": read_clausie,
+    "props": read_props,
+    "tabbed": read_tabbed,
+}
+
+
+def read_file(path: str, reader: Callable[[Iterable[str], str], Extractions]) -> Extractions:
+    """``reader`` applied to the lines of ``path`` (see :func:`open_text`)."""
+    with open_text(path) as fh:
+        return reader(fh, path)
+
+
+def read_system(
+    path: str, fmt: str, *, confidence_only: ConfidenceOnly | None = None
+) -> Extractions:
+    """The system output at ``path`` in format ``fmt`` (a key of :data:`READERS`)."""
+    with open_text(path) as fh:
+        return READERS[fmt](fh, path, confidence_only=confidence_only)
+
+
+def from_submission(
+    extractions: Iterable[SubmissionExtraction], texts: Mapping[str, str]
+) -> Extractions:
+    """BenchIE submission lines as CaRB extractions: the sentence is the gold's text of
+    the line's sentence id (lines of unknown ids are left out), ``(subject, object)`` are
+    the arguments (an n-ary line's extra columns are already folded into the object, which
+    CaRB's binary match would do anyway) and the confidence is the line's, else 1.0."""
+    d: Extractions = {}
+    for e in extractions:
+        text = texts.get(e.sent_id)
+        if text is not None:
+            conf = 1.0 if e.confidence is None else e.confidence
+            _add(d, text, Extraction(e.relation, (e.subject, e.object), conf))
+    return d

@@ -1,0 +1,694 @@
+"""CaRB's metric, exactly as CaRB's scorer computes it by default (docs/carb.md).
+
+CaRB (Bhardwaj, Aggarwal, Mausam, EMNLP-IJCNLP 2019; github.com/dair-iitd/CaRB, MIT)
+scores a system by token overlap between its tuples and gold tuples, sentence by sentence,
+and sweeps a confidence threshold to draw a precision-recall curve; it reports the area under
+that curve and the point of best F1. This module is our own implementation of the scorer's
+default (``carb.py`` without a match flag: ``binary_linient_tuple_match``), written from
+reading CaRB's code and checked against its published curves bit for bit.
+
+The computation is split so that a sentence can be looked at alone and a corpus is a sum:
+
+1. :func:`group` keys extractions by sentence the way CaRB compares sentence texts.
+2. :func:`sentence_stats` matches one sentence's tuples once and condenses the result into
+   :class:`SentenceStats`: for every distinct confidence of its predictions, the precision
+   and recall numerators and the prediction count at that threshold. :func:`corpus_stats`
+   does so for every gold sentence, and collects the confidences of the predictions for
+   sentences outside the gold, which CaRB uses as thresholds only.
+3. :func:`curve` adds up the sentences' statistics at every threshold. CaRB adds float64
+   values sentence after sentence in gold order; :func:`curve` performs the very same
+   additions in the same order, so the curve is identical to CaRB's, not merely close.
+4. :func:`auc` and :func:`optimum` summarise the curve as CaRB does.
+
+CaRB re-runs its matching for every threshold; here each pair of tuples is compared once,
+and the thresholds are visited in order, each adding only the predictions it admits.
+Neither numpy nor anything else beyond the standard library is imported, so that scoring
+starts fast.
+
+``single=True`` (:func:`score`, :func:`corpus_stats`, :func:`sentence_stats`; the command's
+``--single-match``) computes OpenIE6's variant "CaRB (s,s)", ``carb.py --single_match`` in
+github.com/dair-iitd/openie6 (Kolluru et al., EMNLP 2020), checked against it bit for bit.
+Its only difference is a sentence's recall numerator: instead of each gold tuple's best
+recall over all the predictions admitted, the recalls of a second greedy one-to-one
+matching, made like the precision one (highest recall first, the first pair in (gold,
+prediction) order on ties, at most min(#gold, #predictions) pairs) and independently of
+it. Precision numerators, counts, thresholds, curve, AUC and optimum are CaRB's.
+"""
+
+from __future__ import annotations
+
+import gc
+import json
+import math
+import os
+import re
+import string
+import sys
+from bisect import bisect_left, insort
+from collections.abc import Iterable, Sequence
+from functools import lru_cache, reduce
+from itertools import accumulate
+from operator import add, itemgetter, sub
+from typing import NamedTuple, TextIO
+
+from benchie_cli.benchmarks.carb.data import (
+    READERS,
+    ConfidenceOnly,
+    Extraction,
+    Extractions,
+    read_file,
+    read_gold,
+    read_system,
+)
+
+# --------------------------------------------------------------------------- sentences
+
+#: Penn Treebank bracket escapes, in the order CaRB undoes them.
+_PTB_ESCAPES = (
+    ("(", "-LRB-"),
+    (")", "-RRB-"),
+    ("[", "-LSB-"),
+    ("]", "-RSB-"),
+    ("{", "-LCB-"),
+    ("}", "-RCB-"),
+)
+_PUNCTUATION = string.punctuation.encode()
+
+
+@lru_cache(maxsize=1 << 16)
+def sentence_key(text: str) -> str:
+    """The form under which CaRB compares sentence texts: spaces removed, Penn Treebank
+    bracket escapes undone, then ASCII punctuation removed. Tokenisation and bracket
+    escaping thus do not matter; case and other whitespace (tabs) do.
+
+    The punctuation is deleted from the UTF-8 bytes, which is exact (no byte of a multi-byte
+    character is ASCII) and several times faster than ``str.translate``. Memoised: the
+    benchmarks that share this key (OIE2016, Re-OIE2016, the suite) key the same texts
+    several times."""
+    key = text.replace(" ", "")
+    if "-" in key:  # every escape has one; most sentences have none
+        for char, escape in _PTB_ESCAPES:
+            key = key.replace(escape, char)
+    return (
+        key.encode("utf-8", "surrogatepass")
+        .translate(None, _PUNCTUATION)
+        .decode("utf-8", "surrogatepass")
+    )
+
+
+def group(extractions: Extractions) -> Extractions:
+    """Extractions keyed by :func:`sentence_key`. When several texts share a key, the last
+    one's extractions replace the earlier ones' (at the first one's position), as in CaRB,
+    which builds this mapping with ``dict()``: such extractions are not scored at all."""
+    return {sentence_key(text): exs for text, exs in extractions.items()}
+
+
+def outside(gold: Extractions) -> ConfidenceOnly:
+    """Whether a sentence text is outside ``gold``: a system reader's ``confidence_only``
+    (:mod:`benchie_cli.benchmarks.carb.data`), since CaRB uses such sentences' confidences only."""
+    keys = set(group(gold))
+    return lambda text: sentence_key(text) not in keys
+
+
+# --------------------------------------------------------------------------- matching
+
+Counts = dict[str, int]
+
+#: The predicate words a spare predicted "be" may stand for.
+_BE_FORMS = frozenset(("be", "is", "am", "are", "was", "were", "been", "being"))
+#: Substrings of a gold relation that make it "said-type": its arguments may come reversed.
+_SAID = re.compile("said|told|added|adds|says")
+_NO_MATCH = (0.0, 0.0)
+_CONFIDENCE = itemgetter(2)  # of an Extraction, by position: faster than the attribute
+
+
+def _counts(words: Iterable[str]) -> Counts:
+    counts: Counts = {}
+    for w in words:
+        counts[w] = counts.get(w, 0) + 1
+    return counts
+
+
+def _overlap(a: Counts, b: Counts) -> int:
+    """Words in common, with multiplicity: what CaRB's loop "for each gold word found among
+    the predicted words, count it and remove it there" counts."""
+    if len(a) > len(b):
+        a, b = b, a
+    n = 0
+    for word, k in a.items():
+        other = b.get(word)
+        if other:
+            n += k if k < other else other
+    return n
+
+
+def _binarized(args: Sequence[str]) -> list[list[str]]:
+    """The words of CaRB's binary form of an argument list: the first argument, and all the
+    others joined into one (argument lists of length 0 or 1 stay as they are)."""
+    if len(args) >= 2:
+        return [args[0].split(), " ".join(args[1:]).split()]
+    return [a.split() for a in args]
+
+
+class _Gold:
+    """A gold tuple's words, prepared once for matching against every prediction."""
+
+    __slots__ = ("args", "be", "be_form", "pred", "said", "size")
+
+    def __init__(self, extraction: Extraction) -> None:
+        words = extraction.pred.split()
+        self.pred = _counts(words)
+        self.be = self.pred.get("be", 0)
+        self.be_form = not _BE_FORMS.isdisjoint(words)
+        args = _binarized(extraction.args)
+        self.args = [_counts(a) for a in args]
+        #: The recall denominator: all words of the relation and the binary arguments.
+        self.size = len(words) + sum(len(a) for a in args)
+        self.said = _SAID.search(extraction.pred) is not None
+
+
+Arguments = list[tuple[Counts, int]]
+
+
+class _Predicted:
+    """A predicted tuple's words; ``reverse`` is its arguments swapped (the joined rest
+    first), used against said-type gold tuples, None when it has fewer than two."""
+
+    __slots__ = ("args", "be", "pred", "reverse", "size")
+
+    def __init__(self, extraction: Extraction) -> None:
+        words = extraction.pred.split()
+        self.pred = _counts(words)
+        self.size = len(words)
+        self.be = self.pred.get("be", 0)
+        self.args: Arguments = [(_counts(a), len(a)) for a in _binarized(extraction.args)]
+        self.reverse = self.args[::-1] if len(self.args) == 2 else None
+
+
+def _lenient(gold: _Gold, pred: _Predicted, args: Arguments) -> tuple[float, float]:
+    """CaRB's ``linient_tuple_match`` of the binary forms: (precision, recall).
+
+    No match (0, 0) unless the relations share a word (a predicted "be" left over also
+    matches any form of "be" in the gold relation) and the prediction has as many binary
+    arguments as the gold tuple. Otherwise the words matched in the relation and in each
+    argument, position by position, over the prediction's words (precision) and the gold
+    tuple's (recall). Neither denominator can be zero once a word matched. Case matters.
+    """
+    matched = _overlap(gold.pred, pred.pred)
+    if pred.be > gold.be and gold.be_form:
+        matched += 1
+    if not matched or len(args) < len(gold.args):
+        return _NO_MATCH
+    size = pred.size
+    for gold_counts, (counts, n) in zip(gold.args, args, strict=False):
+        matched += _overlap(gold_counts, counts)
+        size += n
+    return (matched / size, matched / gold.size)
+
+
+def _score(gold: _Gold, pred: _Predicted) -> tuple[float, float]:
+    """CaRB's ``binary_linient_tuple_match``: against a said-type gold tuple the better of
+    the straight and the reversed argument order, better meaning higher precision, then
+    higher recall (Python's ``max`` of two lists)."""
+    straight = _lenient(gold, pred, pred.args)
+    if gold.said and pred.reverse is not None:
+        return max(straight, _lenient(gold, pred, pred.reverse))
+    return straight
+
+
+def match(gold: Extraction, predicted: Extraction) -> tuple[float, float]:
+    """The (precision, recall) of ``predicted`` against ``gold`` under CaRB's default match."""
+    return _score(_Gold(gold), _Predicted(predicted))
+
+
+# --------------------------------------------------------------------------- per sentence
+
+
+class Level(NamedTuple):
+    """A sentence's statistics at one threshold, for its predictions whose confidence is at
+    least ``confidence``."""
+
+    confidence: float
+    #: Sum of the precisions of CaRB's greedy one-to-one matching of gold and predictions.
+    precision_sum: float
+    n_predicted: int
+    #: Sum over the gold tuples of the best recall any of these predictions reaches; in the
+    #: single-match variant, the sum of the recalls of a second greedy one-to-one matching,
+    #: by recall.
+    recall_sum: float
+
+
+class SentenceStats(NamedTuple):
+    """Everything CaRB's curve needs of one sentence. Between two of its levels a sentence
+    keeps the values of the higher (the next confidence up); above the highest it adds
+    nothing but ``n_gold``."""
+
+    n_gold: int
+    #: In descending order of confidence, one per distinct confidence of the predictions.
+    levels: tuple[Level, ...]
+
+
+def _greedy(pairs: list[tuple[float, int, int]], limit: int) -> float:
+    """The score sum of CaRB's matching: repeatedly take the pair of highest score (precision,
+    or recall in the single-match variant's second matching) whose gold tuple and prediction
+    are both still free, the first in (gold, prediction) order on ties, ``limit`` times.
+    Taking pairs in sorted order and skipping used ones picks the same pairs; pairs of score 0
+    add nothing, so only positive ones are listed. The sum is formed in the order CaRB forms
+    it."""
+    rows: set[int] = set()
+    cols: set[int] = set()
+    total = 0.0
+    for negative, i, j in pairs:
+        if i in rows or j in cols:
+            continue
+        rows.add(i)
+        cols.add(j)
+        total += -negative
+        if len(rows) == limit:
+            break
+    return total
+
+
+Column = list[tuple[int, float, float]]
+
+
+def _columns(golds: Sequence[_Gold], predicted: Sequence[Extraction]) -> list[Column]:
+    """Column j: the gold tuples prediction j matches, (i, precision, recall); only pairs of
+    positive precision, which are those of positive recall. Predictions with the same
+    relation and arguments are compared once."""
+    cache: dict[tuple[str, tuple[str, ...]], Column] = {}
+    columns = []
+    for e in predicted:
+        key = (e.pred, e.args)
+        column = cache.get(key)
+        if column is None:
+            prepared = _Predicted(e)
+            column = cache[key] = [
+                (i, *score)
+                for i, gold in enumerate(golds)
+                if (score := _score(gold, prepared))[0] > 0.0
+            ]
+        columns.append(column)
+    return columns
+
+
+def _stats(
+    golds: Sequence[_Gold], predicted: Sequence[Extraction], columns: list[Column] | None = None
+) -> SentenceStats:
+    """One sentence's statistics under CaRB (s,m); ``columns``: :func:`_columns` of the same
+    tuples, when the caller computed them (both variants share them)."""
+    confidences = sorted({e.confidence for e in predicted}, reverse=True)
+    columns = _columns(golds, predicted) if columns is None else columns
+    by_confidence: dict[float, list[int]] = {}
+    for j, e in enumerate(predicted):
+        by_confidence.setdefault(e.confidence, []).append(j)
+    best = [0.0] * len(golds)  # best recall of each gold tuple so far
+    pairs: list[tuple[float, int, int]] = []  # (-precision, i, j): greedy order
+    precision_sum = recall_sum = 0.0
+    n_predicted = 0
+    levels = []
+    new = tuple.__new__  # a NamedTuple's constructor is a Python-level call
+    for c in confidences:
+        admitted = by_confidence[c]
+        n_predicted += len(admitted)
+        # A prediction matching nothing changes neither sum: its pairs are all (0, 0), and
+        # the positive pairs never outnumber the predictions admitted before it.
+        if any(columns[j] for j in admitted):
+            for j in admitted:
+                for i, precision, recall in columns[j]:
+                    insort(pairs, (-precision, i, j))
+                    if recall > best[i]:
+                        best[i] = recall
+            precision_sum = _greedy(pairs, min(len(golds), n_predicted))
+            recall_sum = reduce(add, best, 0.0)  # not sum(): Python 3.12 compensates floats
+        levels.append(new(Level, (c, precision_sum, n_predicted, recall_sum)))
+    return SentenceStats(len(golds), tuple(levels))
+
+
+def _stats_single(
+    golds: Sequence[_Gold], predicted: Sequence[Extraction], columns: list[Column] | None = None
+) -> SentenceStats:
+    """:func:`_stats` of the single-match variant: the recall sum too comes from a greedy
+    one-to-one matching, by recall, made independently of the one by precision."""
+    confidences = sorted({e.confidence for e in predicted}, reverse=True)
+    columns = _columns(golds, predicted) if columns is None else columns
+    by_confidence: dict[float, list[int]] = {}
+    for j, e in enumerate(predicted):
+        by_confidence.setdefault(e.confidence, []).append(j)
+    by_precision: list[tuple[float, int, int]] = []  # (-precision, i, j): greedy order
+    by_recall: list[tuple[float, int, int]] = []  # (-recall, i, j)
+    precision_sum = recall_sum = 0.0
+    n_predicted = 0
+    levels = []
+    new = tuple.__new__
+    for c in confidences:
+        admitted = by_confidence[c]
+        n_predicted += len(admitted)
+        if any(columns[j] for j in admitted):  # (as in _stats, for both matchings)
+            for j in admitted:
+                for i, precision, recall in columns[j]:
+                    insort(by_precision, (-precision, i, j))
+                    insort(by_recall, (-recall, i, j))
+            limit = min(len(golds), n_predicted)
+            precision_sum = _greedy(by_precision, limit)
+            recall_sum = _greedy(by_recall, limit)
+        levels.append(new(Level, (c, precision_sum, n_predicted, recall_sum)))
+    return SentenceStats(len(golds), tuple(levels))
+
+
+def sentence_stats(
+    gold: Sequence[Extraction], predicted: Sequence[Extraction], *, single: bool = False
+) -> SentenceStats:
+    """One gold sentence's statistics: its gold tuples in gold order, its predictions in file
+    order (both orders decide ties of CaRB's greedy matchings). ``single``: OpenIE6's
+    single-match variant, CaRB (s,s) (``carb.py --single_match``; see the module's
+    docstring), whose recall sum is that of a greedy one-to-one matching by recall."""
+    return (_stats_single if single else _stats)([_Gold(g) for g in gold], predicted)
+
+
+class CorpusStats(NamedTuple):
+    #: Every gold sentence's statistics by :func:`sentence_key`, in gold order (the order in
+    #: which CaRB adds them up).
+    sentences: dict[str, SentenceStats]
+    #: The confidences of the predictions for sentences absent from the gold. CaRB ignores
+    #: these predictions, except that their confidences are thresholds of the curve too.
+    outside: set[float]
+
+
+def corpus_stats(gold: Extractions, predicted: Extractions, *, single: bool = False) -> CorpusStats:
+    """The statistics :func:`curve` adds up, with predictions grouped as :func:`group` does;
+    ``single`` as for :func:`sentence_stats`."""
+    gold_groups, predicted_groups = group(gold), group(predicted)
+    stats = _stats_single if single else _stats
+    sentences = {
+        key: stats([_Gold(g) for g in exs], predicted_groups.get(key, ()))
+        for key, exs in gold_groups.items()
+    }
+    outside: set[float] = set()
+    for key, exs in predicted_groups.items():
+        if key not in gold_groups:
+            outside.update(map(_CONFIDENCE, exs))
+    return CorpusStats(sentences, outside)
+
+
+def corpus_stats_both(gold: Extractions, predicted: Extractions) -> tuple[CorpusStats, CorpusStats]:
+    """:func:`corpus_stats` of (s,m) and of (s,s) at once: each pair of tuples is compared
+    once for both (the statistics are those each computes alone)."""
+    gold_groups, predicted_groups = group(gold), group(predicted)
+    default: dict[str, SentenceStats] = {}
+    single: dict[str, SentenceStats] = {}
+    for key, exs in gold_groups.items():
+        golds = [_Gold(g) for g in exs]
+        mine = predicted_groups.get(key, ())
+        columns = _columns(golds, mine)
+        default[key] = _stats(golds, mine, columns)
+        single[key] = _stats_single(golds, mine, columns)
+    outside: set[float] = set()
+    for key, exs in predicted_groups.items():
+        if key not in gold_groups:
+            outside.update(map(_CONFIDENCE, exs))
+    return CorpusStats(default, outside), CorpusStats(single, outside)
+
+
+# --------------------------------------------------------------------------- corpus
+
+
+class CurvePoint(NamedTuple):
+    """The corpus at one threshold: the predictions with confidence >= ``confidence``."""
+
+    confidence: float
+    #: ``precision_sum / n_predicted``, 1 when nothing is predicted at this threshold.
+    precision: float
+    #: ``recall_sum / n_gold``, 0 when the gold is empty.
+    recall: float
+    precision_sum: float
+    n_predicted: int
+    recall_sum: float
+    n_gold: int
+
+
+#: Fields by position: faster than a NamedTuple's attributes, over 10^5 points.
+_PRECISION, _RECALL = itemgetter(1), itemgetter(2)
+
+
+def curve(stats: Iterable[SentenceStats], outside: Iterable[float] = ()) -> list[CurvePoint]:
+    """The precision-recall curve, one point per distinct confidence of the sentences'
+    levels and of ``outside`` (see :class:`CorpusStats`), in ascending order.
+
+    The sums at a threshold add the sentences' values in the order given, as CaRB adds them
+    (pass the sentences in gold order to reproduce CaRB bit for bit). Adding 0.0 changes no
+    sum, so only the sentences with a non-zero numerator so far take part. The thresholds are
+    visited from the highest down; at each, only the sentences with a level there change,
+    and the running sums are recomputed from the first changed sentence on. A pair of
+    numerators travels as one complex number, whose parts add exactly like two floats.
+    """
+    # At each confidence: how many predictions it admits, and which sentences' numerators
+    # change to what (a sentence by its position in the order given).
+    admitted: dict[float, int] = {}
+    changes: dict[float, list[tuple[int, complex]]] = {}
+    n_gold = 0
+    for position, st in enumerate(stats):
+        n_gold += st.n_gold
+        previous, before = 0j, 0
+        for c, precision_sum, n_predicted, recall_sum in st.levels:
+            admitted[c] = admitted.get(c, 0) + n_predicted - before
+            before = n_predicted
+            value = complex(precision_sum, recall_sum)
+            if value != previous:
+                changes.setdefault(c, []).append((position, value))
+                previous = value
+    thresholds = set(outside)
+    thresholds.update(admitted)
+    taking_part: list[int] = []  # positions of the sentences in the sums, in order
+    values: list[complex] = []  # their numerators
+    running: list[complex] = []  # running[k]: the sum of values[0..k], added left to right
+    n_predicted = 0
+    # A point's fields after its confidence; they change only where some gold sentence has
+    # a level, while most thresholds may come from sentences outside the gold.
+    rest = (1.0, 0.0, 0.0, 0, 0.0, n_gold)
+    points: list[CurvePoint] = []
+    append = points.append
+    new = tuple.__new__  # a NamedTuple's constructor is a Python-level call; there may be 10^5
+    admitted_at, changes_at = admitted.get, changes.get  # (bound once: 10^5 look-ups)
+    precision_sum, recall, recall_sum = 0.0, 0.0, 0.0
+    for c in sorted(thresholds, reverse=True):
+        admits = admitted_at(c)
+        if admits is not None:
+            n_predicted += admits
+            changed = changes_at(c)
+            if changed is not None:  # (most thresholds change only n_predicted)
+                for position, value in changed:
+                    k = bisect_left(taking_part, position)
+                    if k == len(taking_part) or taking_part[k] != position:
+                        taking_part.insert(k, position)
+                        values.insert(k, value)
+                        running.insert(k, 0j)
+                    else:
+                        values[k] = value
+                first = bisect_left(taking_part, min(position for position, _ in changed))
+                sums = accumulate(values[first:], initial=running[first - 1] if first else 0j)
+                next(sums)
+                running[first:] = sums
+                total = running[-1]
+                precision_sum, recall_sum = total.real, total.imag
+                recall = recall_sum / n_gold if n_gold else 0.0
+            precision = precision_sum / n_predicted if n_predicted else 1.0
+            rest = (precision, recall, precision_sum, n_predicted, recall_sum, n_gold)
+        append(new(CurvePoint, (c, *rest)))
+    points.reverse()
+    return points
+
+
+def numpy_sum(values: Sequence[float]) -> float:
+    """``numpy.sum`` of a float64 array, bit for bit: blocks of 8192 elements (numpy's
+    buffer) added in order, each summed pairwise (halves split at multiples of 8, eight
+    interleaved partial sums in blocks of at most 128, plain addition below 8)."""
+
+    def pairwise(lo: int, n: int) -> float:
+        if n < 8:
+            total = 0.0
+            for v in values[lo : lo + n]:
+                total += v
+            return total
+        if n <= 128:
+            end = lo + n - n % 8
+            # partial sum j: every eighth value from lo + j, added in order
+            r = [reduce(add, values[lo + 8 + j : end : 8], values[lo + j]) for j in range(8)]
+            total = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
+            for v in values[end : lo + n]:
+                total += v
+            return total
+        half = n // 2
+        half -= half % 8
+        return pairwise(lo, half) + pairwise(lo + half, n - half)
+
+    total = 0.0
+    for lo in range(0, len(values), 8192):
+        total += pairwise(lo, min(8192, len(values) - lo))
+    return total
+
+
+def auc(points: Sequence[CurvePoint]) -> float:
+    """CaRB's area under the curve: scikit-learn's ``auc`` (the trapezoidal rule of numpy
+    1.19's ``trapz``) over the curve's points in ascending order of confidence followed by
+    the point recall 0, precision 1; 0 for an empty curve. Recall never grows with the
+    threshold, so the area is taken with the sign that makes it positive."""
+    if not points:
+        return 0.0
+    xs = [*map(_RECALL, points), 0.0]
+    ys = [*map(_PRECISION, points), 1.0]
+    dxs = list(map(sub, xs[1:], xs))
+    terms = [dx * (y1 + y0) / 2.0 for dx, y0, y1 in zip(dxs, ys, ys[1:], strict=False)]
+    area = numpy_sum(terms)
+    return -area if min(dxs) < 0.0 else area
+
+
+def optimum(points: Sequence[CurvePoint]) -> tuple[float, float, float]:
+    """(precision, recall, F1) of the point of highest F1, the lowest threshold among equals;
+    (0, 0, 0) if there is none. A point with precision and recall both 0 is no candidate:
+    CaRB's F1 is NaN there (0/0 in numpy) and ``nanargmax`` skips it."""
+    best: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    found = False
+    for _, precision, recall, _, _, _, _ in points:
+        if precision + recall == 0.0:
+            continue
+        f1 = 2 * precision * recall / (precision + recall)
+        if not found or f1 > best[2]:
+            best, found = (precision, recall, f1), True
+    return best
+
+
+def zero_conf(points: Sequence[CurvePoint]) -> tuple[float, float, float]:
+    """What OpenIE6's ``carb.py`` prints as "Zero Conf": (precision, recall, F1) at the lowest
+    threshold, F1 NaN when precision and recall are both 0; but (0, 0, 0) when
+    :func:`optimum` has no candidate, since OpenIE6 then falls back to (0, 0, 0) for both."""
+    if not any(precision + recall != 0.0 for _, precision, recall, *_ in points):
+        return (0.0, 0.0, 0.0)
+    _, precision, recall, *_ = points[0]
+    total = precision + recall
+    return (precision, recall, 2 * precision * recall / total if total else math.nan)
+
+
+def carb_round(value: float, decimals: int = 3) -> float:
+    """``numpy.round(value, decimals)``: half to even after * 10**decimals. CaRB prints its
+    results with 3 decimals, OpenIE6's ``carb.py`` with 4."""
+    if decimals == 3:
+        return round(value * 1000.0) / 1000.0
+    scale = 10.0**decimals
+    return round(value * scale) / scale
+
+
+class CarbScore(NamedTuple):
+    curve: list[CurvePoint]
+    auc: float
+    #: (precision, recall, F1) at the best threshold.
+    optimal: tuple[float, float, float]
+
+
+def score(gold: Extractions, predicted: Extractions, *, single: bool = False) -> CarbScore:
+    """CaRB's score of ``predicted`` against ``gold`` (both as the readers of
+    :mod:`benchie_cli.benchmarks.carb.data` return them). ``single``: OpenIE6's single-match
+    variant, CaRB (s,s) (``carb.py --single_match``), whose curve, AUC and optimum are
+    computed alike from other recall sums (:func:`sentence_stats`)."""
+    stats = corpus_stats(gold, predicted, single=single)
+    points = curve(stats.sentences.values(), stats.outside)
+    return CarbScore(points, auc(points), optimum(points))
+
+
+def write_curve(points: Sequence[CurvePoint], out: TextIO) -> None:
+    """The curve as CaRB's scorer writes it (``--out``): a header, then ``precision, recall,
+    confidence`` rows sorted by recall (stably, so ascending confidence among equal recalls),
+    numbers as Python prints them; CaRB's integer fallbacks print as ``1`` and ``0``."""
+    out.write("Precision\tRecall\tConfidence\n")
+    rows = []
+    shown = (math.nan, math.nan, -1)  # the (precision, recall, n_predicted) of `pair`
+    pair = ""
+    for c, precision, recall, _, n_predicted, _, n_gold in sorted(points, key=itemgetter(2)):
+        # repr() is most of the cost, and neighbouring rows mostly repeat precision and
+        # recall (thresholds of sentences outside the gold change neither)
+        if (precision, recall, n_predicted) != shown:
+            shown = (precision, recall, n_predicted)
+            pair = f"{repr(precision) if n_predicted else '1'}\t{repr(recall) if n_gold else '0'}\t"
+        rows.append(f"{pair}{c!r}\n")
+    out.write("".join(rows))
+
+
+def to_json(result: CarbScore, *, openie6: bool = False) -> dict[str, object]:
+    """The summary the command prints: exact values, and CaRB's rounded ones. ``openie6``:
+    also the "Zero Conf" point (:func:`zero_conf`) and, under ``"openie6"``, the values
+    OpenIE6's ``carb.py`` prints (rounded to 4 decimals); a NaN F1 is given as null."""
+    precision, recall, f1 = result.optimal
+    summary: dict[str, object] = {
+        "auc": result.auc,
+        "precision": precision,
+        "recall": recall,
+        "f1": f1,
+        "points": len(result.curve),
+        "carb": {"auc": carb_round(result.auc), "optimal": [carb_round(v) for v in result.optimal]},
+    }
+    if openie6:
+        zero = [None if math.isnan(v) else v for v in zero_conf(result.curve)]
+        summary["zero_conf"] = zero
+        summary["openie6"] = {
+            "auc": carb_round(result.auc, 4),
+            "optimal": [carb_round(v, 4) for v in result.optimal],
+            "zero_conf": [None if v is None else carb_round(v, 4) for v in zero],
+        }
+    return summary
+
+
+USAGE = f"""usage: python -m benchie_cli.benchmarks.carb.metric [--single-match] GOLD SYSTEM FORMAT
+       [CURVE]
+
+CaRB's default score of SYSTEM (a CaRB system output in FORMAT: {", ".join(READERS)})
+against GOLD (CaRB's gold TSV), as JSON on standard output: the exact AUC and optimal
+precision, recall and F1, and CaRB's rounded ones. CURVE: also write the precision-recall
+curve there, as CaRB's scorer writes it. Files ending in .gz are decompressed.
+
+--single-match: OpenIE6's single-match variant, CaRB (s,s) (its carb.py --single_match);
+the JSON then also has the "zero_conf" point and, under "openie6", the values OpenIE6's
+carb.py prints (4 decimals)."""
+
+
+def main(argv: Sequence[str] | None = None, *, own_process: bool = False) -> int:
+    """The command line (see :data:`USAGE`); its exit status. ``own_process``: the process
+    runs only this command (``python -m``), so it may do without the garbage collector and
+    end without taking apart what it built."""
+    args = sys.argv[1:] if argv is None else list(argv)
+    single = "--single-match" in args
+    if single:
+        args.remove("--single-match")
+    if len(args) not in (3, 4) or args[2] not in READERS:
+        print(USAGE, file=sys.stderr)
+        return 2
+    if own_process:
+        # Many small objects and no cycles: the collector would only re-scan them, a tenth
+        # of the run time on large outputs.
+        gc.disable()
+    gold_path, system_path, fmt = args[:3]
+    from benchie_cli.errors import BenchieError
+
+    try:
+        gold = read_file(gold_path, read_gold)
+        predicted = read_system(system_path, fmt, confidence_only=outside(gold))
+    except BenchieError as exc:  # a file that cannot be read: one line, as the CLI says it
+        print(f"error: {exc.located()}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(f"error: {exc.filename}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    result = score(gold, predicted, single=single)
+    if len(args) == 4:
+        with open(args[3], "w", encoding="utf-8") as fh:
+            write_curve(result.curve, fh)
+    print(json.dumps(to_json(result, openie6=single)))
+    if own_process:
+        # Freeing a large output's objects one by one and finalising the interpreter take
+        # another tenth. Everything written is closed or flushed by now.
+        sys.stdout.flush()
+        os._exit(0)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(own_process=True))

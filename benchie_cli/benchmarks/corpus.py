@@ -1,0 +1,706 @@
+"""``score --benchmark oie2016|reoie2016|wire57``: the other benchmarks papers report, each
+scored exactly as its original scorer scores it (docs/oie2016.md, docs/reoie2016.md,
+docs/wire57.md), against its own gold in the store, with one report shape.
+
+Each benchmark is one entry of :data:`CORPORA`: where its gold lies in the store, how its
+files are read, which input formats its submissions come in, how one file is scored. The
+gold's bytes are read once, hashed and checked against the version's manifest
+(:meth:`GoldStore.listed`), and parsed from those bytes; so is each submission. A
+submission none of whose sentences is the split's is refused (exit 2): the original scorer
+would print a number for it, of nothing.
+
+Reports name the benchmark, split, metric, version and the gold's sha256 (OIE2016's split
+``all`` is dev, train and test concatenated as upstream's ``all.oie``: its sha256 is that of
+the concatenation, which equals upstream's file). Each system has an object keyed by the
+metric with the original's numbers, unrounded, and is ranked by its F1.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import io
+import math
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from benchie_cli import __version__
+from benchie_cli.errors import BenchieError, ExitCode, printable_path
+from benchie_cli.gold.store import GoldStore, ResolvedGold, is_version, version_key
+from benchie_cli.inputs.batch import Failure
+from benchie_cli.inputs.submission import FileFacts
+from benchie_cli.registry import BENCHMARKS
+from benchie_cli.tables import render
+from benchie_cli.textio import (
+    check_line_lengths,
+    decode_text,
+    display_name,
+    gunzip,
+    read_whole,
+    without_bom,
+)
+
+#: One extraction as the tab formats hold it, for :func:`score_texts` (the suite).
+TextExtractions = Mapping[str, Sequence[tuple[str, tuple[str, ...], float]]]
+
+
+@dataclass(frozen=True, slots=True)
+class Corpus:
+    """A benchmark's gold for one version and split, read and checked."""
+
+    benchmark: str
+    version: str
+    split: str
+    #: The gold files, in the order they are read (OIE2016's ``all``: dev, train, test).
+    files: tuple[ResolvedGold, ...]
+    #: The parsed gold (each benchmark's own model).
+    gold: Any
+    #: OIE2016's input sentences (ReVerb's output numbers them), else empty.
+    sentences: tuple[str, ...] = ()
+
+    @property
+    def metric(self) -> str:
+        return BENCHMARKS[self.benchmark].metrics[0]
+
+    @property
+    def sha256(self) -> str:
+        """The sha256 of the gold's bytes: the file's, or that of the files concatenated."""
+        if len(self.files) == 1:
+            return self.files[0].sha256
+        digest = hashlib.sha256()
+        for f in self.files:
+            digest.update(f.data)
+        return digest.hexdigest()
+
+    @property
+    def inputs(self) -> list[Path]:
+        return [p for f in self.files for p in f.inputs]
+
+
+Loader = Callable[[GoldStore, str, str], Corpus]
+
+
+class Run(NamedTuple):
+    """One system scored: its file and the metric's numbers (``precision``, ``recall``,
+    ``f1``, and ``auc`` for a curve)."""
+
+    name: str
+    facts: FileFacts
+    numbers: dict[str, Any]
+    #: Sentences of the file that are not the split's: the original ignores them.
+    outside: int = 0
+    #: (gold sentences with output, gold sentences).
+    coverage: tuple[int, int] = (0, 0)
+    #: What the original does silently that the user must know (said on stderr).
+    warnings: tuple[str, ...] = ()
+
+
+# --------------------------------------------------------------------------- the store
+
+
+def store(root: Path, benchmark: str) -> GoldStore:
+    """The benchmark's part of the gold directory ``root``."""
+    return GoldStore(root / BENCHMARKS[benchmark].store_dir, benchmark=benchmark)
+
+
+def missing(benchmark: str) -> str:
+    """Why a benchmark's gold is absent, and how to get it."""
+    if BENCHMARKS[benchmark].external:
+        from benchie_cli.gold.external import missing_message
+
+        return missing_message(benchmark)
+    return (
+        f"no {BENCHMARKS[benchmark].label} gold in the store: get it with `dvc pull` in a "
+        "checkout, or point --gold-dir at a gold directory that has it"
+    )
+
+
+def latest_version(gold: GoldStore) -> str:
+    """The newest released version, the default of ``--gold-version``."""
+    versions = gold.versions()
+    released = [v for v in versions if gold.manifest(v).released]
+    return max(released or versions, key=version_key)
+
+
+def load(root: Path, benchmark: str, version: str | None, split: str) -> Corpus:
+    """The benchmark's gold of ``version`` (default: the latest) and ``split``."""
+    gold_store = store(root, benchmark)
+    if not gold_store.root.is_dir() or (version is None and not gold_store.versions()):
+        raise BenchieError(missing(benchmark))
+    version = version or latest_version(gold_store)
+    if not is_version(version):
+        raise BenchieError(f"--gold-version: {version!r} is not a version (MAJOR.MINOR.PATCH)")
+    return CORPORA[benchmark].load(gold_store, version, split)
+
+
+# --------------------------------------------------------------------------- reading
+
+
+def present(root: Path, benchmark: str) -> bool:
+    """Whether the store has some version of the benchmark (the suite skips one without)."""
+    gold_store = store(root, benchmark)
+    return gold_store.root.is_dir() and bool(gold_store.versions())
+
+
+def _text(data: bytes, shown: str) -> str:
+    return decode_text(data, shown)
+
+
+_LOCATED = re.compile(r"(.+?):(\d+): (.*)", re.DOTALL)
+
+
+def _located(exc: Exception) -> BenchieError:
+    """A reader's ``PATH:LINE: message`` (or ``PATH: message``) as a :class:`BenchieError`."""
+    text = str(exc)
+    m = _LOCATED.fullmatch(text)
+    if m:
+        return BenchieError(m.group(3), path=m.group(1), line=int(m.group(2)))
+    path, sep, message = text.partition(": ")
+    return BenchieError(message, path=path) if sep else BenchieError(text)
+
+
+GZIP = b"\x1f\x8b"
+
+
+def read_submission(path: str) -> tuple[FileFacts, bytes]:
+    """A submission's bytes, read once and bounded (``-``: standard input), and their facts;
+    a gzip-compressed file is decompressed, within the same bound."""
+    shown = display_name(path)
+    data = read_whole(path, what="submission")
+    facts = FileFacts(path, hashlib.sha256(data).hexdigest())
+    if data.startswith(GZIP):
+        data = gunzip(data, shown)
+    check_line_lengths(data, shown)
+    return facts, without_bom(data)
+
+
+def _none_known(shown: str, corpus: Corpus, count: int) -> BenchieError:
+    return BenchieError(
+        f"none of its {count:,} sentence(s) is a sentence of {BENCHMARKS[corpus.benchmark].label}"
+        f"'s {corpus.split} split: another split (--split), format (--input-format) or file",
+        path=shown,
+    )
+
+
+def _nothing(shown: str) -> BenchieError:
+    return BenchieError(
+        "no extraction read: an empty file, or another format (--input-format)", path=shown
+    )
+
+
+#: CaRB's reader of each format the tab-keyed benchmarks may also read through it (as the
+#: suite does, docs/suite.md): OpenIE 4, OpenIE 5 and CaRB's tab format.
+CARB_READ = {"openie4": "openie4", "openie5": "openie5", "carb": "tabbed"}
+
+
+def carb_texts(
+    data: bytes, shown: str, fmt: str
+) -> dict[str, list[tuple[str, tuple[str, ...], float]]]:
+    """The file read by CaRB's reader of its format: extractions by sentence text."""
+    from benchie_cli.benchmarks.carb.data import READERS
+
+    lines = io.StringIO(_text(data, shown), newline=None)
+    read = READERS[CARB_READ[fmt]](lines, shown)
+    return {t: [(x.pred, x.args, x.confidence) for x in xs] for t, xs in read.items()}
+
+
+#: Formats that hold one extraction a line (OLLIE's after its header line): a line that
+#: gives none was skipped by the reader, as the original's reader skips it (a slot empty or
+#: missing). docs/oie2016.md and docs/carb.md, "Reading", say which lines.
+PER_LINE = {"openie4": 0, "openie5": 0, "carb": 0, "reverb": 0, "stanford": 0, "ollie": 1}
+
+
+def skipped_lines(data: bytes, fmt: str, extractions: int) -> str | None:
+    """What to say of the lines of a one-extraction-a-line file its reader skipped."""
+    if fmt not in PER_LINE:
+        return None
+    lines = sum(1 for line in data.splitlines() if line.strip()) - PER_LINE[fmt]
+    dropped = lines - extractions
+    if dropped <= 0:
+        return None
+    return (
+        f"{dropped:,} of its {lines:,} lines give no extraction: the reader skips them, as "
+        "the original scorer's does (a slot empty or missing)"
+    )
+
+
+class Scored(NamedTuple):
+    """What scoring one file's extractions gives, before it becomes a :class:`Run`."""
+
+    extractions: int
+    numbers: dict[str, Any]
+    #: Sentences of the file that are not the split's: the original ignores them.
+    outside: int
+    #: (gold sentences with output, gold sentences).
+    coverage: tuple[int, int]
+    #: What the original does silently that a user must know (said on stderr).
+    warnings: tuple[str, ...] = ()
+
+
+def _collided(count: int) -> tuple[str, ...]:
+    if not count:
+        return ()
+    return (
+        f"{count:,} of its sentence texts differ from another only where the scorer's "
+        "sentence key ignores (spaces, punctuation, bracket escapes): as by the original, "
+        "only one text's extractions are scored for each key",
+    )
+
+
+# --------------------------------------------------------------------------- OIE2016
+
+
+def _oie2016_load(gold_store: GoldStore, version: str, split: str) -> Corpus:
+    from benchie_cli.benchmarks.oie2016 import data
+
+    splits = ("dev", "train", "test") if split == "all" else (split,)
+    files = tuple(gold_store.listed(version, "gold", s) for s in splits)
+    gold: data.Extractions = {}
+    for f in files:
+        part = data.read_gold(data.split_lines(f.data), f.display_path)
+        for text, extractions in part.items():
+            gold.setdefault(text, []).extend(extractions)
+    raw = gold_store.listed(version, "sentences", "all")
+    sentences = tuple(line.strip(data.WHITESPACE) for line in data.split_lines(raw.data))
+    return Corpus("oie2016", version, split, files, gold, sentences)
+
+
+#: Input formats (``--input-format``) oie-benchmark's readers read, and the reader of each.
+OIE2016_FORMATS = {
+    "clausie": "clausie",
+    "openie4": "openie4",
+    "props": "props",
+    "reverb": "reverb",
+    "ollie": "ollie",
+    "stanford": "stanford",
+    "carb": "tabbed",
+}
+
+
+def _oie2016_own(corpus: Corpus, data: bytes, shown: str, fmt: str) -> Scored:
+    from benchie_cli.benchmarks.oie2016 import data as od
+
+    reader = OIE2016_FORMATS[fmt]
+    lines = od.split_lines(data)
+    if reader != "reverb":
+        return _keyed_numbers("oie2016", corpus, od.READERS[reader](lines, shown), shown)
+    predicted = od.read_reverb(lines, shown, sentences=corpus.sentences)
+    scored = _keyed_numbers("oie2016", corpus, predicted, shown)
+    wrong, checked = od.reverb_mismatches(od.split_lines(data), corpus.sentences)
+    if wrong:
+        return scored._replace(
+            warnings=(
+                *scored.warnings,
+                f"{wrong:,} of its {checked:,} lines name by number (column 2) a sentence of "
+                "sentences.txt other than their own (column 13): oie-benchmark's reader takes "
+                "the number, as here, so they are scored against other sentences (its "
+                "published ReVerb curve has the same fault); were its numbers for another "
+                "input file?",
+            )
+        )
+    return scored
+
+
+def _keyed_numbers(metric: str, corpus: Corpus, predicted: Mapping[str, Any], shown: str) -> Scored:
+    """``metric``'s numbers (``oie2016``, ``reoie2016``: each module has ``group``,
+    ``score``, ``to_json``, ``collisions``), and what both scorers do alike: they key
+    sentences by CaRB's sentence key and ignore the predictions of other sentences."""
+    module = importlib.import_module(f"benchie_cli.benchmarks.{metric}.metric")
+    if not predicted:
+        raise _nothing(shown)
+    keys = module.group(dict(predicted)).keys()
+    gold_keys = module.group(corpus.gold).keys()
+    outside = len(keys - gold_keys)
+    if outside == len(keys):
+        raise _none_known(shown, corpus, len(predicted))
+    numbers = module.to_json(module.score(corpus.gold, dict(predicted)))
+    coverage = (len(keys & gold_keys), len(gold_keys))
+    known = {t: x for t, x in predicted.items() if module.sentence_key(t) in gold_keys}
+    warnings = _collided(module.collisions(known))
+    return Scored(sum(len(v) for v in predicted.values()), numbers, outside, coverage, warnings)
+
+
+def _keyed_texts(metric: str) -> Callable[[Corpus, TextExtractions, str], Scored]:
+    """Scoring of a tab-keyed file read by CaRB's reader, as ``metric``'s extractions."""
+
+    def score_texts(corpus: Corpus, texts: TextExtractions, shown: str) -> Scored:
+        extraction = importlib.import_module(f"benchie_cli.benchmarks.{metric}.metric").Extraction
+        predicted = {t: [extraction(p, a, c) for p, a, c in xs] for t, xs in texts.items()}
+        return _keyed_numbers(metric, corpus, predicted, shown)
+
+    return score_texts
+
+
+# --------------------------------------------------------------------------- Re-OIE2016
+
+
+def _single_file_load(benchmark: str, read: Callable[[str, str], Any]) -> Loader:
+    def load(gold_store: GoldStore, version: str, split: str) -> Corpus:
+        f = gold_store.listed(version, "gold", split)
+        try:
+            gold = read(f.display_path, _text(f.data, f.display_path))
+        except ValueError as exc:
+            raise _located(exc) from None
+        return Corpus(benchmark, version, split, (f,), gold)
+
+    return load
+
+
+def _reoie2016_read(path: str, text: str) -> Any:
+    from benchie_cli.benchmarks.reoie2016 import metric as reoie2016
+
+    return reoie2016.read_gold_json(path, text)
+
+
+def _reoie2016_own(corpus: Corpus, data: bytes, shown: str, fmt: str) -> Scored:
+    from benchie_cli.benchmarks.reoie2016 import metric as reoie2016
+
+    try:
+        predicted, skipped = reoie2016.read_system_counted(shown, _text(data, shown))
+    except ValueError as exc:
+        raise _located(exc) from None
+    scored = _keyed_numbers("reoie2016", corpus, predicted, shown)
+    if skipped:
+        said = f"{skipped:,} line(s) of fewer than 4 columns skipped, as by Re-OIE2016's reader"
+        return scored._replace(warnings=(*scored.warnings, said))
+    return scored
+
+
+# --------------------------------------------------------------------------- WiRe57
+
+
+def _wire57_read(path: str, text: str) -> Any:
+    from benchie_cli.benchmarks.wire57 import metric as wire57
+
+    return wire57.read_reference(path, text)
+
+
+def _wire57_runs(corpus: Corpus, data: bytes, shown: str, name: str, facts: FileFacts) -> list[Run]:
+    """Every system of a WiRe57 export, a run each (``NAME/system`` when several)."""
+    from benchie_cli.benchmarks.wire57 import metric as wire57
+
+    text = _text(data, shown)
+    if '"words_indexes"' in text[: 1 << 16]:  # the reference's parts, which no export has
+        raise BenchieError(
+            "this is WiRe57's reference (the gold), not a systems' export: add it with "
+            "`benchie benchmark add wire57 FILE`, then score an export",
+            path=shown,
+        )
+    try:
+        export = wire57.read_export(shown, text)
+        repeated = wire57.duplicate_keys(shown, text)
+    except ValueError as exc:
+        raise _located(exc) from None
+    try:
+        systems = wire57.by_system(corpus.gold, export)
+    except ValueError as exc:  # a reference sentence the export lacks
+        raise BenchieError(str(exc), path=shown) from None
+    warnings: tuple[str, ...] = ()
+    if repeated:
+        warnings = (
+            f"{len(repeated):,} JSON key(s) given more than once (first: {repeated[0][:80]}): "
+            "as WiRe57's scorer, only the last value of each is read",
+        )
+    if not systems:
+        raise BenchieError("no system's tuple in the export", path=shown)
+    runs = []
+    outside = len(export.keys() - corpus.gold.keys())
+    for system, predictions in systems.items():
+        try:
+            numbers = wire57.to_json(wire57.system_score(corpus.gold, predictions, system=system))
+        except ValueError as exc:
+            raise BenchieError(printable_path(str(exc)), path=shown) from None
+        facts_of = FileFacts(facts.path, facts.sha256)
+        facts_of.extractions = sum(len(v) for v in predictions.values())
+        facts_of.lines = facts.lines
+        name_of = printable_path(system if len(systems) == 1 else f"{name}/{system}")
+        coverage = (len(predictions.keys() & corpus.gold.keys()), len(corpus.gold))
+        runs.append(Run(name_of, facts_of, numbers, outside, coverage, warnings))
+    return runs
+
+
+def wire57_sentences(corpus: Corpus) -> dict[str, str]:
+    """WiRe57's sentence id of each reference sentence's text (its ``sent``), by the key
+    CaRB compares sentence texts under: how a tab-keyed file's lines find their sentence."""
+    import json
+
+    from benchie_cli.benchmarks.carb.metric import sentence_key
+
+    data = json.loads(decode_text(corpus.files[0].data, corpus.files[0].display_path))
+    return {
+        sentence_key(s["sent"]): s["id"]
+        for sentences in data.values()
+        for s in sentences
+        if isinstance(s, dict) and isinstance(s.get("sent"), str)
+    }
+
+
+def _wire57_texts(corpus: Corpus, texts: TextExtractions, shown: str) -> Scored:
+    from benchie_cli.benchmarks.carb.metric import sentence_key
+    from benchie_cli.benchmarks.wire57 import metric as wire57
+
+    if not texts:
+        raise _nothing(shown)
+    ids = wire57_sentences(corpus)
+    predictions: dict[str, list[wire57.Predicted]] = {}
+    outside = 0
+    for text, extractions in texts.items():
+        sid = ids.get(sentence_key(text))
+        if sid is None:
+            outside += 1
+            continue
+        for pred, args, _ in extractions:
+            arg2 = args[1] if len(args) > 1 else ""
+            predictions.setdefault(sid, []).append(
+                wire57.Predicted(args[0] if args else "", pred, arg2, tuple(args[2:]))
+            )
+    if not predictions:
+        raise _none_known(shown, corpus, len(texts))
+    try:
+        numbers = wire57.to_json(wire57.system_score(corpus.gold, predictions))
+    except ValueError as exc:
+        raise BenchieError(str(exc), path=shown) from None
+    coverage = (len(predictions.keys() & corpus.gold.keys()), len(corpus.gold))
+    count = sum(len(v) for v in predictions.values())
+    return Scored(count, numbers, outside, coverage)
+
+
+# --------------------------------------------------------------------------- the registry
+
+
+@dataclass(frozen=True, slots=True)
+class CorpusEntry:
+    """How one benchmark's gold is loaded and a submission scored against it."""
+
+    load: Loader
+    #: ``--input-format`` values its original scorer's readers read.
+    own: tuple[str, ...]
+    #: Scores one file's bytes in one of its own formats (None: WiRe57's export, several
+    #: systems, :func:`_wire57_runs`).
+    score_own: Callable[[Corpus, bytes, str, str], Scored] | None
+    #: Scores extractions keyed by sentence text: the tab-keyed formats its scorer has no
+    #: reader of, read by CaRB's reader of them (:data:`CARB_READ`), as the suite does.
+    score_texts: Callable[[Corpus, TextExtractions, str], Scored]
+
+    @property
+    def formats(self) -> tuple[str, ...]:
+        return (*self.own, *(f for f in CARB_READ if f not in self.own))
+
+
+CORPORA: dict[str, CorpusEntry] = {
+    "oie2016": CorpusEntry(
+        _oie2016_load, tuple(OIE2016_FORMATS), _oie2016_own, _keyed_texts("oie2016")
+    ),
+    "reoie2016": CorpusEntry(
+        _single_file_load("reoie2016", _reoie2016_read),
+        ("carb",),
+        _reoie2016_own,
+        _keyed_texts("reoie2016"),
+    ),
+    "wire57": CorpusEntry(
+        _single_file_load("wire57", _wire57_read), ("wire57",), None, _wire57_texts
+    ),
+}
+
+
+def detect_format(data: bytes) -> str:
+    """The format ``--input-format auto`` reads in a file's bytes, as read (decompressed,
+    from standard input too): ``json`` for a JSON object (WiRe57's export is one), else a
+    native format or ``benchie`` as :func:`benchie_cli.native.detect_bytes` finds."""
+    if data.lstrip()[:1] == b"{":
+        return "json"
+    from benchie_cli.inputs.native import detect_bytes
+
+    return detect_bytes(data)
+
+
+def _detected(corpus: Corpus, path: str, data: bytes) -> str:
+    """The format ``auto`` reads: JSON is WiRe57's export; the rest as ``native`` detects."""
+    if not data.strip():
+        raise _nothing(display_name(path))
+    fmt = detect_format(data)
+    if fmt == "json":
+        if corpus.benchmark == "wire57":
+            return "wire57"
+        raise BenchieError(
+            "a JSON file: WiRe57's systems' export is scored with --benchmark wire57, and a "
+            "benchmark's gold is added with `benchie benchmark add`, not scored",
+            path=display_name(path),
+        )
+    if fmt == "benchie":
+        raise BenchieError(
+            "its format was not recognised as a system output "
+            f"({', '.join(CORPORA[corpus.benchmark].formats)}): give --input-format; a "
+            "BenchIE TSV file is scored against BenchIE's gold (no --benchmark)",
+            path=display_name(path),
+        )
+    return fmt
+
+
+def reader_for(corpus: Corpus, path: str, input_format: str, data: bytes) -> str:
+    """The input format of a submission: ``--input-format``, or detected for ``auto``."""
+    formats = CORPORA[corpus.benchmark].formats
+    fmt = _detected(corpus, path, data) if input_format == "auto" else input_format
+    if fmt not in formats:
+        raise BenchieError(
+            f"--benchmark {corpus.benchmark} reads {', '.join(formats)} submissions, not {fmt}",
+            path=display_name(path),
+        )
+    return fmt
+
+
+def score_bytes(corpus: Corpus, data: bytes, shown: str, fmt: str) -> Scored:
+    """One file's bytes in ``fmt`` scored: its scorer's own reader, or CaRB's reader of a
+    tab-keyed format (docs/suite.md)."""
+    entry = CORPORA[corpus.benchmark]
+    if fmt in entry.own and entry.score_own is not None:
+        return entry.score_own(corpus, data, shown, fmt)
+    return entry.score_texts(corpus, carb_texts(data, shown, fmt), shown)
+
+
+def score_file(corpus: Corpus, path: str, name: str, input_format: str) -> list[Run]:
+    """One submission file scored: a run, or one per system of a WiRe57 export."""
+    shown = display_name(path)
+    facts, data = read_submission(path)
+    fmt = reader_for(corpus, path, input_format, data)
+    facts.lines = data.count(b"\n") + (0 if data.endswith(b"\n") or not data else 1)
+    if fmt == "wire57":
+        return _wire57_runs(corpus, data, shown, name, facts)
+    scored = score_bytes(corpus, data, shown, fmt)
+    if scored.extractions == 0:
+        raise _nothing(shown)
+    skipped = skipped_lines(data, fmt, scored.extractions)
+    if skipped is not None:
+        scored = scored._replace(warnings=(*scored.warnings, skipped))
+    facts.extractions = scored.extractions
+    return [Run(name, facts, scored.numbers, scored.outside, scored.coverage, scored.warnings)]
+
+
+# --------------------------------------------------------------------------- reports
+
+
+def signature(corpus: Corpus) -> str:
+    """What the numbers depend on: benchmark, split, metric, version and the gold's hash."""
+    return (
+        f"benchie|benchmark:{corpus.benchmark}|split:{corpus.split}|metric:{corpus.metric}"
+        f"|gold:{corpus.version}@{corpus.sha256[:12]}|v:{__version__}"
+    )
+
+
+def _f1(run: Run) -> float:
+    f1 = run.numbers.get("f1")
+    return f1 if isinstance(f1, float) and not math.isnan(f1) else -1.0
+
+
+def gold_json(corpus: Corpus) -> dict[str, Any]:
+    """The ``gold`` object of a report: which files, byte for byte."""
+    store_dir = BENCHMARKS[corpus.benchmark].store_dir
+    return {
+        "benchmark": corpus.benchmark,
+        "version": corpus.version,
+        "split": corpus.split,
+        "language": "en",
+        "sha256": corpus.sha256,
+        "files": [
+            {"path": f"{store_dir}/{f.display_path}", "sha256": f.sha256} for f in corpus.files
+        ],
+    }
+
+
+def build_report(
+    corpus: Corpus,
+    runs: Sequence[Run],
+    *,
+    failures: Sequence[Failure] = (),
+    input_format: str = "auto",
+) -> dict[str, Any]:
+    """The report: systems in the order given, ranked by the metric's F1."""
+    metric = corpus.metric
+    f1s = [_f1(r) for r in runs]
+    report: dict[str, Any] = {
+        "schema": 1,
+        "benchie_version": __version__,
+        "benchmark": corpus.benchmark,
+        "metric": metric,
+        "signature": signature(corpus),
+        "gold": gold_json(corpus),
+        "options": {
+            "benchmark": corpus.benchmark,
+            "split": corpus.split,
+            "metric": metric,
+            **({"input_format": input_format} if input_format != "auto" else {}),
+        },
+        "systems": [
+            {
+                "name": r.name,
+                "rank": 1 + sum(1 for other in f1s if other > f1),
+                "file": r.facts.path,
+                "sha256": r.facts.sha256,
+                "lines": r.facts.lines,
+                "extractions": r.facts.extractions,
+                metric: r.numbers,
+            }
+            for r, f1 in zip(runs, f1s, strict=True)
+        ],
+    }
+    if failures:
+        report["failures"] = [f.as_json() for f in failures]
+    return report
+
+
+def _cell(value: Any) -> str:
+    return (
+        "nan"
+        if value is None or (isinstance(value, float) and math.isnan(value))
+        else (f"{value:.4f}")
+    )
+
+
+def _rows(report: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
+    metric = report["metric"]
+    systems = sorted(report["systems"], key=lambda s: (s["rank"], s["name"]))
+    curve = any("auc" in s[metric] for s in systems)
+    columns = ["#", "system", "P", "R", "F1", *(["AUC"] if curve else []), "extractions"]
+    rows = [
+        [
+            str(s["rank"]),
+            s["name"],
+            *(_cell(s[metric].get(k)) for k in ("precision", "recall", "f1")),
+            *([_cell(s[metric].get("auc"))] if curve else []),
+            str(s["extractions"]),
+        ]
+        for s in systems
+    ]
+    return columns, rows
+
+
+def _failures(report: dict[str, Any]) -> list[str]:
+    return [f"FAILED {f['name']}: {f['error']}" for f in report.get("failures", [])]
+
+
+def to_table(report: dict[str, Any]) -> str:
+    """The report as a fixed-width table, the signature below."""
+    columns, rows = _rows(report)
+    lines = render([columns, *rows], [0, *range(2, len(columns))])
+    return "\n".join([*lines, *_failures(report), "", report["signature"]]) + "\n"
+
+
+def to_markdown(report: dict[str, Any]) -> str:
+    """The report as a markdown table, the signature below."""
+    columns, rows = _rows(report)
+    lines = [
+        "| " + " | ".join(columns) + " |",
+        "|" + "|".join(["---:", "---"] + ["---:"] * (len(columns) - 2)) + "|",
+        *("| " + " | ".join(c.replace("|", "\\|") for c in row) + " |" for row in rows),
+    ]
+    if report.get("failures"):
+        lines += ["", *(f"- {line}" for line in _failures(report))]
+    return "\n".join([*lines, "", f"`{report['signature']}`"]) + "\n"
+
+
+def exit_code_of(failures: Iterable[Failure]) -> int:
+    """The exit status when no submission could be scored: the worst failure's."""
+    return max((int(f.exit_code) for f in failures), default=int(ExitCode.USAGE))

@@ -1,0 +1,414 @@
+"""OIE2016's metric, exactly as oie-benchmark's scorer computes it (docs/oie2016.md).
+
+OIE2016 (Stanovsky & Dagan, *Creating a Large Benchmark for Open Information Extraction*,
+EMNLP 2016; github.com/gabrielStanovsky/oie-benchmark, MIT) decides per gold extraction
+whether a system found it, with a lexical matcher, and draws a precision-recall curve over
+the system's confidences. This module is our own implementation of ``benchmark.py`` with
+its only matcher (``Matcher.lexicalMatch``), written from reading the original and checked
+against its published curves (``eval/*.dat``) byte for byte.
+
+1. :func:`group` keys extractions by sentence the way ``benchmark.py`` compares texts.
+2. :func:`lexical_match` is the matcher: the predicates share a word after WordNet noun
+   lemmatisation (:mod:`benchie_cli.benchmarks.oie2016.wordnet`), and more than a quarter of
+   the gold extraction's words occur in the prediction.
+3. :func:`sentence_stats` pairs one sentence's gold and predicted extractions as the
+   original does: each gold extraction takes the first prediction (in file order) that
+   matches it, whether or not another gold extraction took it already. It yields the
+   labelled confidences the original hands to scikit-learn: one positive per matched gold
+   extraction, one negative per prediction no gold extraction took.
+4. :func:`curve` is scikit-learn 0.18's ``precision_recall_curve`` of those samples, with
+   recall scaled by the share of gold extractions matched, as ``benchmark.py`` scales it;
+   :func:`write_dat` writes it as the original's Python 2 wrote ``eval/*.dat``.
+5. :func:`auc` and :func:`best_f1` summarise the curve. The original computes neither; they
+   are the usual summaries of such a curve, defined in their docstrings.
+
+Nothing beyond the standard library is imported, so that scoring starts fast; WordNet's
+data is read on the first match.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from functools import lru_cache
+from itertools import pairwise
+from typing import NamedTuple, TextIO
+
+from benchie_cli.benchmarks.carb.metric import numpy_sum, sentence_key
+from benchie_cli.benchmarks.oie2016.data import (
+    READERS,
+    WHITESPACE,
+    Extraction,
+    Extractions,
+    read_file,
+    read_gold,
+    read_sentences,
+    read_system,
+)
+from benchie_cli.benchmarks.oie2016.wordnet import lemmatize
+
+__all__ = [
+    "CorpusStats",
+    "CurvePoint",
+    "Oie2016Score",
+    "SentenceStats",
+    "auc",
+    "best_f1",
+    "collisions",
+    "corpus_stats",
+    "curve",
+    "dat_rows",
+    "dropped_texts",
+    "f1",
+    "group",
+    "lexical_match",
+    "main",
+    "py2_str",
+    "score",
+    "sentence_key",
+    "sentence_stats",
+    "write_dat",
+]
+
+# --------------------------------------------------------------------------- sentences
+
+
+def group(extractions: Extractions) -> Extractions:
+    """Extractions keyed by :func:`sentence_key` (the normalisation CaRB later took over
+    from ``benchmark.py``: spaces removed, Penn Treebank bracket escapes undone, ASCII
+    punctuation removed). When several texts share a key, the last one's extractions
+    replace the earlier ones'. The original builds this mapping with ``dict()`` from a dict
+    whose order under Python 2 is that of the hashes, so which text wins there is arbitrary
+    but fixed; no published input has two such texts."""
+    return {sentence_key(text): exs for text, exs in extractions.items()}
+
+
+def dropped_texts(extractions: Extractions) -> list[str]:
+    """The sentence texts whose extractions :func:`group` drops, in order: every text but
+    the last of those sharing a :func:`sentence_key` (``"a ,"`` and ``"a,"``, say). Which
+    of them the original keeps is arbitrary (see :func:`group`), how many it drops is not:
+    this only makes the drop visible."""
+    last = {sentence_key(text): text for text in extractions}
+    return [text for text in extractions if last[sentence_key(text)] != text]
+
+
+def collisions(extractions: Extractions) -> int:
+    """How many sentence texts lose their extractions to another text with the same
+    :func:`sentence_key` (:func:`dropped_texts`): the number of texts minus the number of
+    keys. 0 when no two texts collide."""
+    return len(extractions) - len({sentence_key(text) for text in extractions})
+
+
+# --------------------------------------------------------------------------- matching
+
+#: A gold extraction is matched if more than this share of its words occur in the
+#: prediction (``Matcher.LEXICAL_THRESHOLD``).
+LEXICAL_THRESHOLD = 0.25
+
+
+class _Gold(NamedTuple):
+    words: list[str]  # the bag of words, in order, with repeats
+    predicate: frozenset[str]  # the lemmas of the predicate's words
+
+
+class _Predicted(NamedTuple):
+    counts: Counter[str]  # how often each word occurs in the bag of words
+    predicate: frozenset[str]
+
+
+def _bag(e: Extraction) -> list[str]:
+    """``Extraction.bow().split(' ')``: the relation and the arguments joined by spaces,
+    split at single spaces, so an empty argument or a double space gives an empty word."""
+    return " ".join((e.pred, *e.args)).split(" ")
+
+
+@lru_cache(maxsize=1 << 16)
+def _predicate_lemmas(pred: str) -> frozenset[str]:
+    """The noun lemmas of the predicate's words (split at single spaces after stripping);
+    memoised, since a corpus repeats its predicates."""
+    return frozenset(map(lemmatize, pred.strip(WHITESPACE).split(" ")))
+
+
+def _gold(e: Extraction) -> _Gold:
+    return _Gold(_bag(e), _predicate_lemmas(e.pred))
+
+
+def _predicted(e: Extraction) -> _Predicted:
+    return _Predicted(Counter(_bag(e)), _predicate_lemmas(e.pred))
+
+
+def _matches(gold: _Gold, predicted: _Predicted) -> bool:
+    if gold.predicate.isdisjoint(predicted.predicate):
+        return False
+    # The original counts the pairs (gold word, predicted word) of equal words: a word twice
+    # in each counts four times. Case and stopwords count as they are.
+    get = predicted.counts.get
+    count = sum(get(word, 0) for word in gold.words)
+    return count / len(gold.words) > LEXICAL_THRESHOLD
+
+
+def lexical_match(gold: Extraction, predicted: Extraction) -> bool:
+    """``Matcher.lexicalMatch(gold, predicted)``: the predicates share a lemma (each word
+    lemmatised as a noun) and the pairs of equal words of the two bags of words, over the
+    gold's number of words, exceed :data:`LEXICAL_THRESHOLD`. Case-sensitive; stopwords
+    count, although the call passes ``ignoreStopwords=True, ignoreCase=True``."""
+    return _matches(_gold(gold), _predicted(predicted))
+
+
+# --------------------------------------------------------------------------- one sentence
+
+
+class SentenceStats(NamedTuple):
+    """What one gold sentence adds to the corpus."""
+
+    n_gold: int
+    #: One confidence per matched gold extraction: that of the prediction it took.
+    positives: tuple[float, ...]
+    #: The confidences of the predictions no gold extraction took.
+    negatives: tuple[float, ...]
+
+
+def _stats(golds: Sequence[_Gold], predicted: Sequence[Extraction]) -> SentenceStats:
+    prepared = [_predicted(e) for e in predicted]
+    taken = [False] * len(predicted)
+    positives = []
+    for gold in golds:
+        for j, candidate in enumerate(prepared):
+            if _matches(gold, candidate):
+                positives.append(predicted[j].confidence)
+                taken[j] = True
+                break
+    negatives = tuple(e.confidence for e, t in zip(predicted, taken, strict=True) if not t)
+    return SentenceStats(len(golds), tuple(positives), negatives)
+
+
+def sentence_stats(gold: Sequence[Extraction], predicted: Sequence[Extraction]) -> SentenceStats:
+    """One sentence's samples. Each gold extraction, in gold order, takes the first
+    prediction in file order that matches it, even one another gold extraction took: a
+    prediction may count as several positives, and a repeated prediction is never taken
+    (its first copy always comes first), so it is a negative. Predictions no gold
+    extraction took are the negatives."""
+    return _stats([_gold(g) for g in gold], predicted)
+
+
+class CorpusStats(NamedTuple):
+    #: Every gold sentence's statistics by :func:`sentence_key`, in gold order. A sentence
+    #: without predictions has no samples; its gold extractions count as not found.
+    sentences: dict[str, SentenceStats]
+
+
+def corpus_stats(gold: Extractions, predicted: Extractions) -> CorpusStats:
+    """The statistics of every gold sentence. Predictions for sentences outside the gold
+    are ignored entirely (unlike CaRB, their confidences add no threshold)."""
+    gold_groups, predicted_groups = group(gold), group(predicted)
+    return CorpusStats(
+        {
+            key: sentence_stats(exs, predicted_groups.get(key, ()))
+            for key, exs in gold_groups.items()
+        }
+    )
+
+
+# --------------------------------------------------------------------------- the curve
+
+
+class CurvePoint(NamedTuple):
+    """The corpus at one threshold: the samples with confidence >= ``confidence``."""
+
+    #: ``math.inf`` for the end point scikit-learn appends (nothing predicted).
+    confidence: float
+    #: ``true_positives / n_samples``; 1.0 at the end point.
+    precision: float
+    #: ``(true_positives / all positives) * (matched gold / all gold)``; 0.0 at the end
+    #: point, NaN at every other point if no gold extraction is matched.
+    recall: float
+    true_positives: int
+    n_samples: int
+
+
+#: The point scikit-learn appends after the lowest threshold: precision 1, recall 0.
+END = CurvePoint(math.inf, 1.0, 0.0, 0, 0)
+
+
+def curve(stats: Iterable[SentenceStats]) -> list[CurvePoint]:
+    """scikit-learn 0.18's ``precision_recall_curve`` of the samples, with recall multiplied
+    by the share of gold extractions matched (``benchmark.py``'s ``recallMultiplier``), in
+    scikit-learn's order: ascending confidence, then :data:`END`.
+
+    The thresholds are the distinct confidences of the samples (exact equality). Going down
+    from the highest, the curve stops at the first threshold where every positive is
+    counted; lower thresholds are dropped. Precision and recall are the float divisions
+    numpy performs. Without any sample, where the original fails (scikit-learn refuses an
+    empty input), the curve is :data:`END` alone. An empty gold is an error (the original
+    divides by zero)."""
+    positives: dict[float, int] = {}
+    samples: dict[float, int] = {}
+    n_gold = 0
+    for st in stats:
+        n_gold += st.n_gold
+        for c in st.positives:
+            positives[c] = positives.get(c, 0) + 1
+            samples[c] = samples.get(c, 0) + 1
+        for c in st.negatives:
+            samples[c] = samples.get(c, 0) + 1
+    if n_gold == 0:
+        raise ValueError("the gold has no extraction")
+    n_positive = sum(positives.values())  # also the number of matched gold extractions
+    multiplier = n_positive / n_gold
+    points: list[CurvePoint] = []
+    true_positives = n_samples = 0
+    for c in sorted(samples, reverse=True):
+        true_positives += positives.get(c, 0)
+        n_samples += samples[c]
+        raw_recall = true_positives / n_positive if n_positive else math.nan
+        point = CurvePoint(
+            c, true_positives / n_samples, raw_recall * multiplier, true_positives, n_samples
+        )
+        points.append(point)
+        if true_positives == n_positive:
+            break
+    points.reverse()
+    points.append(END)
+    return points
+
+
+def py2_str(value: float) -> str:
+    """A float as Python 2 prints it (``str``): 12 significant digits, ``.0`` added to what
+    would look like an integer; ``nan``, ``inf``."""
+    if not math.isfinite(value):
+        return "nan" if value != value else ("inf" if value > 0 else "-inf")
+    text = f"{value:.12g}"
+    return text if any(c in text for c in ".e") else text + ".0"
+
+
+def write_dat(points: Sequence[CurvePoint], out: TextIO) -> None:
+    """The curve as ``benchmark.py`` writes it (``--out``): the header ``Precision<TAB>
+    Recall``, then one row per point, sorted by recall (stably: points of equal recall keep
+    ascending confidence, the end point last), numbers as Python 2 prints them."""
+    out.write("Precision\tRecall\n")
+    rows = sorted(points, key=lambda p: p.recall)
+    out.write("".join(f"{py2_str(p.precision)}\t{py2_str(p.recall)}\n" for p in rows))
+
+
+def dat_rows(points: Sequence[CurvePoint]) -> list[CurvePoint]:
+    """The points in the order of :func:`write_dat`'s rows."""
+    return sorted(points, key=lambda p: p.recall)
+
+
+# --------------------------------------------------------------------------- summaries
+
+
+def auc(points: Sequence[CurvePoint]) -> float:
+    """The area under the curve as ``sklearn.metrics.auc(recall, precision)`` computes it
+    over the rows of the ``.dat`` file (recall ascending): the trapezoidal rule, the terms
+    added as numpy adds them, so the value is bit-identical. 0.0 if no gold extraction is
+    matched (the recalls are NaN there). The original prints no AUC."""
+    rows = dat_rows(points)
+    if any(p.recall != p.recall for p in rows):
+        return 0.0
+    terms = [(b.recall - a.recall) * (b.precision + a.precision) / 2.0 for a, b in pairwise(rows)]
+    return numpy_sum(terms)
+
+
+def best_f1(points: Sequence[CurvePoint]) -> CurvePoint | None:
+    """The point of highest F1 = 2PR / (P + R), the first among equals in the ``.dat``
+    file's order; None if no point has an F1 above 0 (the end point's is 0, and a NaN
+    recall is no candidate). The original prints no F1."""
+    best: CurvePoint | None = None
+    top = 0.0
+    for p in dat_rows(points):
+        score = f1(p)
+        if score > top:
+            best, top = p, score
+    return best
+
+
+def f1(point: CurvePoint) -> float:
+    """F1 of one point, 0.0 where P + R is 0 or NaN."""
+    total = point.precision + point.recall
+    return 2 * point.precision * point.recall / total if total > 0.0 else 0.0
+
+
+class Oie2016Score(NamedTuple):
+    curve: list[CurvePoint]
+    auc: float
+    #: The point of best F1 (:func:`best_f1`), None if there is none.
+    best: CurvePoint | None
+    n_gold: int
+    #: Gold extractions matched by some prediction.
+    n_matched: int
+
+
+def score(gold: Extractions, predicted: Extractions) -> Oie2016Score:
+    """OIE2016's score of ``predicted`` against ``gold`` (as the readers of
+    :mod:`benchie_cli.benchmarks.oie2016.data` return them)."""
+    stats = corpus_stats(gold, predicted).sentences.values()
+    points = curve(stats)
+    n_gold = sum(st.n_gold for st in stats)
+    n_matched = sum(len(st.positives) for st in stats)
+    return Oie2016Score(points, auc(points), best_f1(points), n_gold, n_matched)
+
+
+def to_json(result: Oie2016Score) -> dict[str, object]:
+    """The summary the command prints (exact values)."""
+    best = result.best
+    return {
+        "auc": result.auc,
+        "precision": best.precision if best else 0.0,
+        "recall": best.recall if best else 0.0,
+        "f1": f1(best) if best else 0.0,
+        "confidence": best.confidence if best else None,
+        "points": len(result.curve),
+        "gold": result.n_gold,
+        "matched": result.n_matched,
+    }
+
+
+USAGE = f"""usage: python -m benchie_cli.benchmarks.oie2016.metric GOLD SYSTEM FORMAT [DAT]
+       [--sentences RAW]
+
+OIE2016's score of SYSTEM (a system output in FORMAT: {", ".join(READERS)}) against GOLD
+(an .oie file), as JSON on standard output: the AUC, the point of best F1, the number of
+curve points and of gold extractions matched. DAT: also write the precision-recall curve
+there, as oie-benchmark's benchmark.py writes it. RAW: the raw sentences file the reverb
+format needs (oie-benchmark's raw_sentences/all.txt). Files ending in .gz are decompressed."""
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """The command line (see :data:`USAGE`); its exit status."""
+    import json
+
+    args = list(sys.argv[1:] if argv is None else argv)
+    raw = None
+    if "--sentences" in args:
+        at = args.index("--sentences")
+        raw = args[at + 1] if at + 1 < len(args) else None
+        del args[at : at + 2]
+    if len(args) not in (3, 4) or args[2] not in READERS or (args[2] == "reverb") != bool(raw):
+        print(USAGE, file=sys.stderr)
+        return 2
+    gold_path, system_path, fmt = args[:3]
+    from benchie_cli.errors import BenchieError
+
+    try:
+        sentences = read_sentences(raw) if raw else None
+        gold = read_file(gold_path, read_gold)
+        predicted = read_system(system_path, fmt, sentences=sentences)
+    except BenchieError as exc:  # a file that cannot be read: one line, as the CLI says it
+        print(f"error: {exc.located()}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(f"error: {exc.filename}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    result = score(gold, predicted)
+    if len(args) == 4:
+        with open(args[3], "w", encoding="utf-8", newline="\n") as fh:
+            write_dat(result.curve, fh)
+    print(json.dumps(to_json(result)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,99 @@
+"""Many submissions in one run: naming them, and scoring them past a broken one.
+
+A shared task scores a directory of submissions; one bad file must not stop the other
+participants' scores. So each submission either gives a result or a failure with its error,
+and the caller decides the exit status (a batch with failures exits 1).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from benchie_cli.benchmarks.benchie.scoring import Scorer, SystemResult
+from benchie_cli.errors import BenchieError, ExitCode, printable_path
+from benchie_cli.textio import EMPTY_NAME, STDIN, display_name
+
+#: What a directory contributes: its submission files, by this pattern, in name order.
+SUBMISSION_GLOB = "*.tsv"
+
+
+@dataclass(frozen=True, slots=True)
+class Submission:
+    name: str
+    path: str
+
+
+@dataclass(frozen=True, slots=True)
+class Failure:
+    """A submission that could not be scored, and why (its one-line error)."""
+
+    submission: Submission
+    message: str
+    exit_code: ExitCode
+
+    def as_json(self) -> dict[str, str | int]:
+        return {
+            "name": self.submission.name,
+            "file": display_name(self.submission.path),
+            "error": self.message,
+            "exit_code": int(self.exit_code),
+        }
+
+
+def parse_submission_arg(arg: str) -> list[Submission]:
+    """``PATH``, ``NAME=PATH``, ``-`` (stdin, named ``stdin``) or a directory (every
+    ``*.tsv`` inside, named by file stem). A name that is not UTF-8 is escaped as
+    :func:`~benchie_cli.errors.printable_path` does, so it can go into any report."""
+    if arg == STDIN:
+        return [Submission("stdin", STDIN)]
+    if not arg:  # Path("") is ".": an unset variable must not score the working directory
+        raise BenchieError(EMPTY_NAME)
+    name, eq, rest = arg.partition("=")
+    if eq and name and not Path(arg).exists():
+        if not rest:
+            raise BenchieError(f"{arg!r}: NAME=PATH needs a path after '='")
+        return [Submission(printable_path(name), rest)]
+    path = Path(arg)
+    if path.is_dir():
+        # Hidden files are not submissions (macOS leaves ._name.tsv beside every file).
+        files = sorted(
+            p for p in path.glob(SUBMISSION_GLOB) if p.is_file() and not p.name.startswith(".")
+        )
+        if not files:
+            raise BenchieError(f"directory has no {SUBMISSION_GLOB} file to score", path=arg)
+        return [Submission(printable_path(p.stem), str(p)) for p in files]
+    return [Submission(printable_path(path.stem), arg)]
+
+
+def expand(args: Iterable[str]) -> list[Submission]:
+    """Every submission the arguments name, in order; names must be unique (they key the
+    report) and stdin can be read once."""
+    submissions = [s for arg in args for s in parse_submission_arg(arg)]
+    if sum(1 for s in submissions if s.path == STDIN) > 1:
+        raise BenchieError("standard input ('-') can be read only once per run")
+    seen: dict[str, str] = {}
+    for s in submissions:
+        if s.name in seen:
+            raise BenchieError(
+                f"two submissions are named {s.name!r} ({seen[s.name]} and {s.path}); "
+                "name them with NAME=PATH"
+            )
+        seen[s.name] = s.path
+    return submissions
+
+
+def score_each(
+    scorer: Scorer,
+    submissions: Iterable[Submission],
+    *,
+    strict: bool = False,
+    jobs: int | None = None,
+) -> Iterator[SystemResult | Failure]:
+    """Score each submission in turn; an unusable one yields a :class:`Failure`."""
+    for submission in submissions:
+        try:
+            yield scorer.score(submission.path, submission.name, strict=strict, jobs=jobs)
+        except BenchieError as exc:
+            yield Failure(submission, str(exc), exc.exit_code)

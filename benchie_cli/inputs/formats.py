@@ -1,0 +1,26 @@
+"""The names ``--input-format`` and ``convert --from`` accept, without the readers.
+
+Kept apart from :mod:`benchie_cli.inputs.native` (whose regular expressions and classes cost a
+few milliseconds to import) so that every command can declare its options while only a run
+that meets a native file pays for the readers; ``native.REGISTRY`` is checked against
+:data:`NATIVE_FORMATS` when it is built.
+"""
+
+from __future__ import annotations
+
+#: The native formats, in detection order (see ``native.REGISTRY``).
+NATIVE_FORMATS = (
+    "jsonl",
+    "openie5",
+    "openie4",
+    "reverb",
+    "clausie",
+    "props",
+    "ollie",
+    "openie6",
+    "stanford",
+    "carb",
+)
+
+#: ``auto`` (detect), ``benchie`` (BenchIE TSV, read as it always was), the native formats.
+INPUT_FORMATS = ("auto", "benchie", *NATIVE_FORMATS)

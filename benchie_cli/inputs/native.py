@@ -1,0 +1,785 @@
+"""Native output formats of OIE systems, read into BenchIE submissions.
+
+Systems write their own formats (OpenIE 4/5, ClausIE, PropS, ReVerb, Ollie, Stanford,
+CaRB's tab format, OpenIE6/IMoJIE, JSONL). Rather than teach every command each of them,
+a native file is converted once into BenchIE TSV bytes, aligned to the gold's sentence ids
+by text (:mod:`benchie_cli.inputs.align`), and those bytes go through the unchanged pipeline: one
+definition of the submission format, one scorer. :data:`REGISTRY` is the one place a format
+is declared: a detection predicate over the file's first lines and a parser.
+
+Detection looks at the first lines only (:data:`PEEK_BYTES`), so ``--input-format auto``
+costs a BenchIE TSV file one small read. A format is detected only when every peeked
+non-blank line fits it; anything else is BenchIE TSV, which the submission reader then
+judges as it always did.
+
+README's "Native formats" section documents what each reader keeps and drops.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import re
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from typing import BinaryIO, NamedTuple
+
+import orjson
+
+from benchie_cli.errors import BenchieError, Diagnostic
+from benchie_cli.inputs.align import Aligner, AlignmentStats
+from benchie_cli.inputs.formats import NATIVE_FORMATS
+from benchie_cli.slots import quote
+from benchie_cli.textio import decode_line, display_name, head_lines, iter_lines, peek_lines
+
+#: The BenchIE TSV extension declaring a last confidence column (the scorer's PR curves).
+CONFIDENCE_DIRECTIVE = "#benchie-tsv confidence"
+
+#: Bytes of a file's start that detection reads; 20 non-blank lines of it are enough.
+PEEK_BYTES = 64 << 10
+PEEK_LINES = 20
+
+
+class NativeExtraction(NamedTuple):
+    """One extraction as its system wrote it. ``sentence`` or ``sent_id`` names its sentence
+    (``sentence_line`` is where that sentence's text is, for alignment reports); ``args`` are
+    the arguments after the relation, joined into the BenchIE object (paper §4.1, n-ary)."""
+
+    line: int
+    sentence: str | None
+    sent_id: str | None
+    sentence_line: int
+    subject: str
+    relation: str
+    args: tuple[str, ...]
+    confidence: float | None
+
+
+Lines = Iterable[tuple[int, str]]
+Parser = Callable[[Lines, str], Iterator[NativeExtraction]]
+
+
+@dataclass(frozen=True, slots=True)
+class NativeFormat:
+    name: str
+    title: str
+    #: Whether its extractions carry a confidence: always, or None when optional (JSONL,
+    #: where the first extraction decides for the file).
+    confidence: bool | None
+    detect: Callable[[list[str]], bool]
+    parse: Parser
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+_FLOAT = re.compile(r"^[-+]?(\d+\.\d*|\.\d+|\d+)([eE][-+]?\d+)?$")
+_DECIMAL = re.compile(r"^[-+]?(\d+\.\d*|\.\d+)([eE][-+]?\d+)?$")
+
+
+def _confidence(text: str, name: str, line: int) -> float:
+    """A confidence column as a finite float, else the line's error."""
+    value = text.strip()
+    number = float(value) if _FLOAT.match(value) else math.nan
+    if not math.isfinite(number):  # `nan`, or `1e999`, which float() makes infinite
+        raise BenchieError(
+            f"confidence {value[:40]!r} is not a finite decimal number", path=name, line=line
+        )
+    return number
+
+
+def _all(lines: list[str], predicate: Callable[[str], bool]) -> bool:
+    return bool(lines) and all(predicate(line) for line in lines)
+
+
+def _blocks(
+    lines: Lines,
+    name: str,
+    extraction: Callable[[str], bool],
+    parse_one: Callable[[str, int], tuple[str, str, tuple[str, ...], float | None]],
+) -> Iterator[NativeExtraction]:
+    """Formats with a sentence line followed by its extraction lines (ClausIE, Ollie,
+    Stanford, OpenIE6): a line that is no extraction line is the next sentence.
+
+    A sentence line never holds a TAB, nor starts like an extraction (a number, then a
+    parenthesis); such a line is a broken extraction, an error at its line, never a
+    "sentence" that would swallow it and misplace the extractions after it.
+    """
+    sentence: str | None = None
+    where = 0
+    for n, text in lines:
+        if not text.strip():
+            continue
+        if extraction(text):
+            if sentence is None:
+                raise BenchieError(
+                    "extraction before any sentence line (the sentence must come first)",
+                    path=name,
+                    line=n,
+                )
+            subject, relation, args, conf = parse_one(text, n)
+            yield NativeExtraction(n, sentence, None, where, subject, relation, args, conf)
+        elif "\t" in text or _BROKEN_PAREN.match(text):
+            raise BenchieError(
+                f"neither a sentence nor an extraction line of this format: {text[:80]!r}",
+                path=name,
+                line=n,
+            )
+        else:
+            sentence, where = text.strip(), n
+
+
+#: The start of an Ollie or OpenIE6 extraction line whose colon or closing part is broken.
+_BROKEN_PAREN = re.compile(r"^\s*[-+]?(\d+\.\d*|\.\d+)([eE][-+]?\d+)?\s*:?\s*\(")
+
+
+# --------------------------------------------------------------------------- OpenIE 4 / 5
+
+#: ``SimpleArgument(text,List([0, 12)))``, also Spatial/Temporal arguments, ``Relation``,
+#: ``Context``; offsets may be ``List(null)`` (OpenIE 5) or odd (``List({3})``), and are
+#: dropped. The text is everything up to the part's last ``,List(``.
+_PART = re.compile(r"^\s*(\w+)\((.*),List\(.*\)\)\s*$")
+_ARG_SPLIT = re.compile(r"(?<=\)\)); ?(?=\w+Argument\()")
+
+
+def _part(text: str, name: str, line: int, kinds: tuple[str, ...]) -> str:
+    m = _PART.match(text)
+    if m is None or not m.group(1).endswith(kinds):
+        raise BenchieError(
+            f"expected {'/'.join(kinds)}(text,List(...)), found {text[:60]!r}", path=name, line=line
+        )
+    return m.group(2)
+
+
+def _openie_line(text: str) -> bool:
+    cols = text.split("\t")
+    return (
+        len(cols) == 6
+        and bool(_FLOAT.match(cols[0]))
+        and cols[2].startswith(("SimpleArgument(", "SpatialArgument(", "TemporalArgument("))
+        and cols[3].startswith("Relation(")
+    )
+
+
+def _detect_openie4(lines: list[str]) -> bool:
+    return _all(lines, _openie_line) and not _detect_openie5(lines)
+
+
+def _detect_openie5(lines: list[str]) -> bool:
+    """OpenIE 5 writes ``List(null)`` offsets and several arguments in one column."""
+    return _all(lines, _openie_line) and any(
+        "List(null)" in line or _ARG_SPLIT.search(line.split("\t")[4]) for line in lines
+    )
+
+
+def _parse_openie(lines: Lines, name: str) -> Iterator[NativeExtraction]:
+    """``conf, context, arg1, relation, args, sentence``; the context is dropped."""
+    for n, text in lines:
+        if not text.strip():
+            continue
+        cols = text.split("\t")
+        if len(cols) != 6:
+            raise BenchieError(
+                f"{len(cols)} TAB-separated columns, need 6: confidence, context, argument, "
+                "relation, arguments, sentence",
+                path=name,
+                line=n,
+            )
+        conf = _confidence(cols[0], name, n)
+        subject = _part(cols[2], name, n, ("Argument",))
+        relation = _part(cols[3], name, n, ("Relation",))
+        args = tuple(
+            _part(a, name, n, ("Argument",)) for a in _ARG_SPLIT.split(cols[4]) if a.strip()
+        )
+        yield NativeExtraction(n, cols[5], None, n, subject, relation, args, conf)
+
+
+# --------------------------------------------------------------------------- ClausIE
+
+_CLAUSIE = re.compile(r'^\d+\t"')
+
+
+def _clausie_line(text: str) -> bool:
+    return bool(_CLAUSIE.match(text))
+
+
+def _detect_clausie(lines: list[str]) -> bool:
+    return (
+        len(lines) >= 2
+        and "\t" not in lines[0]
+        and _all(lines[1:], lambda t: "\t" not in t or _clausie_line(t))
+        and any(_clausie_line(t) for t in lines[1:])
+    )
+
+
+def _clausie_one(name: str) -> Callable[[str, int], tuple[str, str, tuple[str, ...], float | None]]:
+    def parse(text: str, n: int) -> tuple[str, str, tuple[str, ...], float | None]:
+        cols = text.split("\t")
+        if len(cols) < 4:
+            raise BenchieError(
+                'need id, "subject", "relation", ["argument"...], confidence',
+                path=name,
+                line=n,
+            )
+        slots = [c[1:-1] if len(c) >= 2 and c[0] == c[-1] == '"' else c for c in cols[1:-1]]
+        return slots[0], slots[1], tuple(slots[2:]), _confidence(cols[-1], name, n)
+
+    return parse
+
+
+def _parse_clausie(lines: Lines, name: str) -> Iterator[NativeExtraction]:
+    """A sentence line, then ``id "subj" "rel" ["arg"...] conf`` lines; quotes removed."""
+    return _blocks(lines, name, _clausie_line, _clausie_one(name))
+
+
+# --------------------------------------------------------------------------- PropS
+
+_ROLE = re.compile(r"^[a-z][A-Za-z_]*$")
+
+
+def _props_line(text: str) -> bool:
+    cols = text.split("\t")
+    return (
+        len(cols) >= 4
+        and bool(_DECIMAL.match(cols[0]))
+        and " " in cols[1]
+        and all(not r or _ROLE.match(r) for r in cols[3::2])
+    )
+
+
+def _detect_props(lines: list[str]) -> bool:
+    return _all(lines, _props_line) and any(len(t.split("\t")) >= 5 for t in lines)
+
+
+def _parse_props(lines: Lines, name: str) -> Iterator[NativeExtraction]:
+    """``conf, sentence, relation, role, arg, role, arg...``: the first argument is the
+    subject, the others join the object in order; role labels are dropped."""
+    for n, text in lines:
+        if not text.strip():
+            continue
+        cols = text.split("\t")
+        if len(cols) < 3:
+            raise BenchieError(
+                "need confidence, sentence, relation, then role/argument pairs", path=name, line=n
+            )
+        args = cols[4::2]
+        subject = args[0] if args else ""
+        yield NativeExtraction(
+            n, cols[1], None, n, subject, cols[2], tuple(args[1:]), _confidence(cols[0], name, n)
+        )
+
+
+# --------------------------------------------------------------------------- ReVerb
+
+_INT = re.compile(r"^\d+$")
+
+
+def _reverb_line(text: str) -> bool:
+    cols = text.split("\t")
+    return (
+        len(cols) >= 13
+        and bool(_INT.match(cols[1]))
+        and all(_INT.match(c) for c in cols[5:11])
+        and bool(_FLOAT.match(cols[11]))
+    )
+
+
+def _parse_reverb(lines: Lines, name: str) -> Iterator[NativeExtraction]:
+    """ReVerb's documented columns: file, sentence number, arg1, rel, arg2, six offsets,
+    confidence, the sentence's tokens, then tags and normalised forms (dropped)."""
+    for n, text in lines:
+        if not text.strip():
+            continue
+        cols = text.split("\t")
+        if len(cols) < 13:
+            raise BenchieError(
+                f"{len(cols)} TAB-separated columns, need ReVerb's 13 or more (file, sentence "
+                "number, arg1, rel, arg2, six offsets, confidence, sentence tokens, ...)",
+                path=name,
+                line=n,
+            )
+        yield NativeExtraction(
+            n, cols[12], None, n, cols[2], cols[3], (cols[4],), _confidence(cols[11], name, n)
+        )
+
+
+# --------------------------------------------------------------------------- Ollie, OpenIE6
+
+#: ``0.886: (arg1; rel; arg2)``, optionally followed by Ollie's ``[enabler=...]`` or
+#: ``[attrib=...]``, which are dropped.
+_PAREN = re.compile(
+    r"^\s*([-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?):\s*\((.*)\)\s*(\[.*\])?\s*$"
+)
+
+
+def _paren_line(text: str) -> bool:
+    return bool(_PAREN.match(text))
+
+
+def _detect_paren(spaced: bool) -> Callable[[list[str]], bool]:
+    """Ollie separates slots with ``; ``, OpenIE6/IMoJIE with `` ; ``."""
+
+    def detect(lines: list[str]) -> bool:
+        matches = [m for m in map(_PAREN.match, lines) if m]
+        return (
+            bool(matches)
+            and not _PAREN.match(lines[0])
+            and _all(lines, lambda t: "\t" not in t)
+            and all((" ; " in m.group(2)) == spaced for m in matches)
+        )
+
+    return detect
+
+
+def _paren_one(
+    name: str, sep: str
+) -> Callable[[str, int], tuple[str, str, tuple[str, ...], float | None]]:
+    def parse(text: str, n: int) -> tuple[str, str, tuple[str, ...], float | None]:
+        m = _PAREN.match(text)
+        assert m is not None  # _blocks only hands over lines that match
+        parts = m.group(2).split(sep)
+        if len(parts) < 2:
+            raise BenchieError(
+                f"need (subject{sep}relation{sep}object), found {m.group(2)[:60]!r}",
+                path=name,
+                line=n,
+            )
+        return parts[0], parts[1], tuple(parts[2:]), _confidence(m.group(1), name, n)
+
+    return parse
+
+
+def _parse_ollie(lines: Lines, name: str) -> Iterator[NativeExtraction]:
+    return _blocks(lines, name, _paren_line, _paren_one(name, ";"))
+
+
+def _parse_openie6(lines: Lines, name: str) -> Iterator[NativeExtraction]:
+    return _blocks(lines, name, _paren_line, _paren_one(name, " ; "))
+
+
+# --------------------------------------------------------------------------- Stanford
+
+
+def _stanford_line(text: str) -> bool:
+    cols = text.split("\t")
+    return len(cols) == 4 and bool(_DECIMAL.match(cols[0]))
+
+
+def _detect_stanford(lines: list[str]) -> bool:
+    return (
+        len(lines) >= 2
+        and "\t" not in lines[0]
+        and _all(lines, lambda t: "\t" not in t or _stanford_line(t))
+        and any(_stanford_line(t) for t in lines)
+    )
+
+
+def _stanford_one(
+    name: str,
+) -> Callable[[str, int], tuple[str, str, tuple[str, ...], float | None]]:
+    def parse(text: str, n: int) -> tuple[str, str, tuple[str, ...], float | None]:
+        conf, subject, relation, obj = text.split("\t")
+        return subject, relation, (obj,), _confidence(conf, name, n)
+
+    return parse
+
+
+def _parse_stanford(lines: Lines, name: str) -> Iterator[NativeExtraction]:
+    """``-format default`` (``conf<TAB>subj<TAB>rel<TAB>obj``), each sentence's text on
+    the line before its triples."""
+    return _blocks(lines, name, _stanford_line, _stanford_one(name))
+
+
+# --------------------------------------------------------------------------- CaRB tab
+
+
+def _carb_line(text: str) -> bool:
+    cols = text.split("\t")
+    return len(cols) >= 4 and cols[0].count(" ") >= 2 and bool(_FLOAT.match(cols[1]))
+
+
+def _parse_carb(lines: Lines, name: str) -> Iterator[NativeExtraction]:
+    """``sentence, confidence, relation, arg1, arg2...``: the relation comes first."""
+    for n, text in lines:
+        if not text.strip():
+            continue
+        cols = text.split("\t")
+        if len(cols) < 4:
+            raise BenchieError(
+                "need sentence, confidence, relation, arg1[, arg2...]", path=name, line=n
+            )
+        yield NativeExtraction(
+            n, cols[0], None, n, cols[3], cols[2], tuple(cols[4:]), _confidence(cols[1], name, n)
+        )
+
+
+# --------------------------------------------------------------------------- JSONL
+
+_JSON_KEYS = ("subject", "relation", "object", "args", "extractions")
+
+
+def _jsonl_line(text: str) -> bool:
+    if not text.lstrip().startswith("{"):
+        return False
+    try:
+        doc = orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return False
+    return isinstance(doc, dict) and any(k in doc for k in _JSON_KEYS)
+
+
+def _string(doc: dict[str, object], key: str, name: str, n: int) -> str:
+    value = doc.get(key)
+    if not isinstance(value, str):
+        raise BenchieError(f'"{key}" must be a string', path=name, line=n)
+    return value
+
+
+def _json_extraction(
+    doc: object, sentence: str | None, sent_id: str | None, name: str, n: int
+) -> NativeExtraction:
+    if not isinstance(doc, dict):
+        raise BenchieError("an extraction must be a JSON object", path=name, line=n)
+    relation = _string(doc, "relation", name, n)
+    if "args" in doc:
+        raw = doc["args"]
+        if not isinstance(raw, list) or not all(isinstance(a, str) for a in raw):
+            raise BenchieError('"args" must be a list of strings', path=name, line=n)
+        args = tuple(raw)
+        if "subject" in doc:
+            subject = _string(doc, "subject", name, n)
+        elif args:
+            subject, args = args[0], args[1:]
+        else:
+            raise BenchieError('"args" is empty and there is no "subject"', path=name, line=n)
+    else:
+        subject = _string(doc, "subject", name, n)
+        args = (_string(doc, "object", name, n),)
+    conf = doc.get("confidence")
+    if conf is not None:
+        if isinstance(conf, bool) or not isinstance(conf, int | float) or not math.isfinite(conf):
+            raise BenchieError('"confidence" must be a finite number', path=name, line=n)
+        conf = float(conf)
+    return NativeExtraction(n, sentence, sent_id, n, subject, relation, args, conf)
+
+
+def _parse_jsonl(lines: Lines, name: str) -> Iterator[NativeExtraction]:
+    """One object a line: an extraction, or a sentence with ``"extractions"``; each names
+    its sentence by ``"sent_id"`` (used as is) or ``"sentence"`` (aligned by text)."""
+    for n, text in lines:
+        if not text.strip():
+            continue
+        try:
+            doc = orjson.loads(text)
+        except orjson.JSONDecodeError as exc:
+            raise BenchieError(f"not a JSON object: {exc}", path=name, line=n) from None
+        if not isinstance(doc, dict):
+            raise BenchieError("not a JSON object", path=name, line=n)
+        sent_id = doc.get("sent_id")
+        if isinstance(sent_id, int) and not isinstance(sent_id, bool):
+            sent_id = str(sent_id)
+        sentence = doc.get("sentence")
+        if not isinstance(sent_id, str | None) or not isinstance(sentence, str | None):
+            raise BenchieError('"sent_id" and "sentence" must be strings', path=name, line=n)
+        if sent_id is None and sentence is None:
+            raise BenchieError('needs "sent_id" or "sentence"', path=name, line=n)
+        if "extractions" in doc:
+            items = doc["extractions"]
+            if not isinstance(items, list):
+                raise BenchieError('"extractions" must be a list', path=name, line=n)
+            for item in items:
+                yield _json_extraction(item, sentence, sent_id, name, n)
+        else:
+            yield _json_extraction(doc, sentence, sent_id, name, n)
+
+
+# --------------------------------------------------------------------------- registry
+
+
+#: Every native format, in detection order (the most specific predicates first).
+REGISTRY: dict[str, NativeFormat] = {
+    f.name: f
+    for f in (
+        NativeFormat("jsonl", "JSON Lines", None, lambda ls: _all(ls, _jsonl_line), _parse_jsonl),
+        NativeFormat("openie5", "OpenIE 5", True, _detect_openie5, _parse_openie),
+        NativeFormat("openie4", "OpenIE 4", True, _detect_openie4, _parse_openie),
+        NativeFormat("reverb", "ReVerb", True, lambda ls: _all(ls, _reverb_line), _parse_reverb),
+        NativeFormat("clausie", "ClausIE", True, _detect_clausie, _parse_clausie),
+        NativeFormat("props", "PropS", True, _detect_props, _parse_props),
+        NativeFormat("ollie", "Ollie", True, _detect_paren(False), _parse_ollie),
+        NativeFormat("openie6", "OpenIE6 / IMoJIE", True, _detect_paren(True), _parse_openie6),
+        NativeFormat("stanford", "Stanford OpenIE", True, _detect_stanford, _parse_stanford),
+        NativeFormat("carb", "CaRB tab", True, lambda ls: _all(ls, _carb_line), _parse_carb),
+    )
+}
+
+if tuple(REGISTRY) != NATIVE_FORMATS:  # the option's choices must name exactly these readers
+    raise AssertionError(f"formats.NATIVE_FORMATS is not {tuple(REGISTRY)}")
+
+
+def detect(path: str) -> str:
+    """The format of ``path`` by its first lines: a name in :data:`REGISTRY`, else
+    ``benchie``. A pipe must be spooled first (this reads its start)."""
+    return detect_head(peek_lines(path, PEEK_BYTES))
+
+
+def detect_bytes(data: bytes) -> str:
+    """:func:`detect` of a file's bytes already read (decompressed, from standard input)."""
+    return detect_head(head_lines(data, PEEK_BYTES))
+
+
+def detect_head(head: list[bytes]) -> str:
+    """The format of a file by its first lines (:func:`benchie_cli.textio.peek_lines`)."""
+    lines: list[str] = []
+    for raw in head:
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            return "benchie"  # the submission reader names the bad byte
+        if text.strip():
+            lines.append(text)
+            if len(lines) == PEEK_LINES:
+                break
+    if not lines or lines[0].startswith("#benchie-tsv"):
+        return "benchie"
+    for fmt in REGISTRY.values():
+        if fmt.detect(lines):
+            return fmt.name
+    # One line that fits no format (a typo: '0,9' for a confidence) must not make a native
+    # file read as BenchIE TSV, whose reader would blame its sentence ids: the format is
+    # the one every other line fits, whose reader then names the line.
+    if len(lines) >= 3:
+        for i in range(len(lines)):
+            others = lines[:i] + lines[i + 1 :]
+            for fmt in REGISTRY.values():
+                if fmt.detect(others):
+                    return fmt.name
+    return "benchie"
+
+
+# --------------------------------------------------------------------------- conversion
+
+
+@dataclass(slots=True)
+class Conversion:
+    """What converting one native file did; ``sha256`` is that of the native file's bytes."""
+
+    format: str
+    sha256: str
+    lines: int
+    extractions: int
+    written: int
+    confidence: bool
+    alignment: AlignmentStats
+
+
+def _slot(text: str) -> str:
+    """A slot as BenchIE TSV holds it: whitespace runs (TABs, newlines) as single spaces."""
+    return " ".join(text.split())
+
+
+def convert(
+    path: str,
+    fmt: str,
+    gold_sentences: dict[str, str],
+    out: BinaryIO,
+    *,
+    confidence: bool,
+    pad: bool,
+    lang: str | None = None,
+) -> Conversion:
+    """Write ``path`` (native format ``fmt``) to ``out`` as BenchIE TSV, streaming.
+
+    Extractions whose sentence aligns to no single gold sentence are left out and reported
+    in the result's alignment statistics. ``confidence`` writes the
+    :data:`CONFIDENCE_DIRECTIVE` and a last confidence column, when the format has them.
+    ``pad`` writes a blank line for every native line that holds no extraction, so that an
+    extraction keeps its native line number in every later diagnostic and report (blank
+    lines never change a score). Two things shift the lines after them, up to the next
+    line without a kept extraction: the directive, when the native file's first line is a
+    kept extraction, and a JSONL sentence object with several extractions.
+    """
+    name = display_name(path)
+    native = REGISTRY[fmt]
+    digest = hashlib.sha256()
+    facts = [0, 0]  # lines, non-blank lines
+
+    def decoded() -> Iterator[tuple[int, str]]:
+        for n, raw, _ in iter_lines(path, digest):
+            facts[0] = n
+            facts[1] += bool(raw.strip())
+            yield n, decode_line(raw, name, n)
+
+    aligner = Aligner(gold_sentences)
+    buffer: list[bytes] = []
+    written_lines = 0
+    extractions = written = 0
+    # None: the first extraction decides (JSONL, whose confidences are optional).
+    with_conf = (
+        None if confidence and native.confidence is None else bool(confidence and native.confidence)
+    )
+    if with_conf:
+        buffer.append(CONFIDENCE_DIRECTIVE.encode() + b"\n")
+        written_lines += 1
+    optional = with_conf is None  # the file's first extraction decides, the others follow
+    for ex in native.parse(decoded(), name):
+        extractions += 1
+        if with_conf is None:
+            with_conf = ex.confidence is not None
+            if with_conf:
+                buffer.append(CONFIDENCE_DIRECTIVE.encode() + b"\n")
+                written_lines += 1
+        if with_conf and ex.confidence is None:
+            raise BenchieError(
+                "no confidence, while the first extraction had one: give every extraction "
+                "one, or none",
+                path=name,
+                line=ex.line,
+            )
+        if optional and not with_conf and ex.confidence is not None:  # never dropped silently
+            raise BenchieError(
+                "a confidence, while the first extraction had none: give every extraction "
+                "one, or none",
+                path=name,
+                line=ex.line,
+            )
+        if ex.sent_id is not None:
+            sent_id: str | None = ex.sent_id
+        else:
+            assert ex.sentence is not None  # every parser names the sentence one way
+            sent_id = aligner.sent_id(ex.sentence, ex.sentence_line)
+        if sent_id is None:
+            aligner.stats.dropped_extractions += 1
+            continue
+        aligner.covered.add(sent_id)
+        fields = [_slot(sent_id), _slot(ex.subject), _slot(ex.relation), _slot(" ".join(ex.args))]
+        if any("\x00" in f for f in fields):  # JSON can carry one; BenchIE TSV refuses it
+            raise BenchieError("NUL character in an extraction", path=name, line=ex.line)
+        if with_conf:
+            fields.append(repr(ex.confidence))
+        if pad and written_lines < ex.line - 1:
+            buffer.append(b"\n" * (ex.line - 1 - written_lines))
+            written_lines = ex.line - 1
+        buffer.append("\t".join(fields).encode() + b"\n")
+        written_lines += 1
+        written += 1
+        if len(buffer) >= 4096:
+            out.write(b"".join(buffer))
+            buffer.clear()
+    if pad and written_lines < facts[0]:  # so that a report's line count is the file's
+        buffer.append(b"\n" * (facts[0] - written_lines))
+    stats = aligner.finish()
+    # What would otherwise be a silent 0.0 for every command that converts: a file that
+    # does not read as the format at all, or whose sentences are none of the gold's.
+    if facts[1] and not extractions:
+        raise BenchieError(
+            f"no line reads as {native.title} output: is it another format? "
+            "(--input-format auto detects it)",
+            path=name,
+        )
+    if extractions and not written and (stats.unaligned or stats.ambiguous):
+        raise BenchieError(
+            f"none of its sentences is a gold sentence{f' of --lang {lang}' if lang else ''}: "
+            "the wrong --lang, or output for another benchmark? (`benchie sentences` lists "
+            "the gold's; `benchie score --suite FILE` scores it on every benchmark, "
+            "`--benchmark NAME` on one)",
+            path=name,
+        )
+    out.write(b"".join(buffer))
+    return Conversion(
+        fmt, digest.hexdigest(), facts[0], extractions, written, bool(with_conf), stats
+    )
+
+
+def convert_in_place(
+    path: str, fmt: str, gold_sentences: dict[str, str], lang: str | None = None
+) -> Conversion:
+    """Convert ``path`` and let every later read of it see the BenchIE TSV (line numbers
+    kept, see :func:`convert`), with its confidences when the format has them, while
+    reports name the path and the native bytes' sha256."""
+    from benchie_cli.textio import stand_in, temporary_file
+
+    copy = temporary_file()  # kept open for the run by stand_in
+    try:
+        result = convert(path, fmt, gold_sentences, copy, confidence=True, pad=True, lang=lang)
+        copy.flush()
+    except BaseException:
+        copy.close()
+        raise
+    stand_in(path, copy, result.sha256)
+    return result
+
+
+def summary(result: Conversion, name: str, *, shown: int = 5) -> list[str]:
+    """The statistics as stderr lines: counts, then the first ``shown`` unaligned and every
+    ambiguous sentence as ``PATH:LINE: warning:`` lines (``convert --report`` lists all)."""
+    a = result.alignment
+    total = len(a.gold_without_extraction)
+    lines = [
+        f"{name}: read as {REGISTRY[result.format].title} ({result.format}): "
+        f"{result.extractions} extraction(s), {result.written} kept on "
+        f"{a.aligned_sentences} aligned sentence(s); {len(a.unaligned)} sentence(s) align "
+        f"to no gold sentence and {len(a.ambiguous)} ambiguously (their "
+        f"{a.dropped_extractions} extraction(s) left out); {total} gold sentence(s) "
+        "without extraction"
+    ]
+    for s in a.unaligned[:shown]:
+        lines.append(f"{name}:{s.line}: warning: no gold sentence: {s.text[:80]!r}")
+    if len(a.unaligned) > shown:
+        lines.append(f"{name}: note: {len(a.unaligned) - shown} more unaligned sentence(s)")
+    for s in a.ambiguous:
+        lines.append(
+            f"{name}:{s.line}: warning: ambiguous: gold sentences {', '.join(s.candidates)} "
+            f"have the same text; left out: {s.text[:80]!r}"
+        )
+    return lines
+
+
+def prepare(
+    path: str,
+    input_format: str,
+    gold_sentences: Callable[[], dict[str, str]],
+    lang: str | None = None,
+) -> Conversion | None:
+    """Make ``path`` readable as BenchIE TSV for the commands that take ``--input-format``:
+    None for a BenchIE TSV file (read as it always was), else the conversion now standing
+    in for it. ``auto`` peeks at the first lines (a pipe is spooled first, so that the
+    peek does not consume it); ``gold_sentences`` is called only for a native file."""
+    from benchie_cli.textio import spool
+
+    if input_format == "benchie":
+        return None
+    if input_format == "auto":
+        spool(path)
+        input_format = detect(path)
+        if input_format == "benchie":
+            return None
+    return convert_in_place(path, input_format, gold_sentences(), lang)
+
+
+def alignment_diagnostics(conversion: Conversion, name: str) -> list[Diagnostic]:
+    """``validate``'s findings about alignment: every input sentence that aligns to no gold
+    sentence, or to several, at the line where its text is."""
+    a = conversion.alignment
+    found = [
+        Diagnostic(
+            name,
+            s.line,
+            "warning",
+            "unaligned-sentence",
+            f"sentence matches no gold sentence; its extractions are left out: {quote(s.text)}",
+        )
+        for s in a.unaligned
+    ]
+    found += [
+        Diagnostic(
+            name,
+            s.line,
+            "warning",
+            "ambiguous-sentence",
+            f"sentence matches gold sentences {', '.join(s.candidates)} alike; its "
+            f"extractions are left out: {quote(s.text)}",
+        )
+        for s in a.ambiguous
+    ]
+    return found
