@@ -30,7 +30,7 @@ from typing import Any
 import orjson
 
 from benchie_cli import __version__
-from benchie_cli.errors import BenchieError
+from benchie_cli.errors import BenchieError, printable_path
 from benchie_cli.gold.store import GoldStore, ResolvedGold, resolve_gold_dir, resolve_gold_file
 from benchie_cli.inputs.formats import INPUT_FORMATS
 from benchie_cli.registry import BASE_FACET
@@ -82,18 +82,45 @@ def read_report(path: str) -> tuple[dict[str, Any], bytes]:
         raise BenchieError("not a `benchie score` JSON report", path=shown)
     if report.get("schema") != REPORT_SCHEMA:
         raise BenchieError(
-            f"report schema {report.get('schema')!r}, this benchie reads schema {REPORT_SCHEMA}",
+            f"report schema {_brief(report.get('schema'))}, this benchie reads schema "
+            f"{REPORT_SCHEMA}",
             path=shown,
         )
     if report.get("benchie_version") != __version__:
         raise BenchieError(
-            f"report written by benchie {report.get('benchie_version')!r}; this is "
+            f"report written by benchie {_brief(report.get('benchie_version'))}; this is "
             f"{__version__}: verify it with that version",
             path=shown,
         )
     if report.get("suite") is not True:
         _check_shape(report, shown)
+    if "failures" in report and not _failures(report["failures"]):
+        raise BenchieError(
+            "'failures': a list of the submissions that could not be scored (name, file, "
+            "error, exit_code), not what `benchie score` writes",
+            path=shown,
+        )
     return report, data
+
+
+def _failures(value: Any) -> bool:
+    """Whether a report's ``failures`` has the shape ``score`` writes (copied, not
+    re-derived: it must be what a report can hold)."""
+    return isinstance(value, list) and all(
+        isinstance(f, dict)
+        and set(f) == {"name", "file", "error", "exit_code"}
+        and all(isinstance(f[k], str) for k in ("name", "file", "error"))
+        and isinstance(f["exit_code"], int)
+        for f in value
+    )
+
+
+def _brief(value: Any) -> str:
+    """A value of a report as a message names it: short, and never deep (a report may
+    nest a value thousands of levels deep)."""
+    if isinstance(value, (dict, list)):
+        return f"<{'object' if isinstance(value, dict) else 'list'} of {len(value)}>"
+    return printable_path(repr(value))[:80]
 
 
 def _check_suite_shape(report: dict[str, Any], shown: str) -> None:
@@ -159,7 +186,7 @@ def _check_shape(report: dict[str, Any], shown: str) -> None:
     metric = report.get("metric", "benchie")
     if "metric" in report and (not isinstance(metric, str) or _carb_metrics(metric) is None):
         raise BenchieError(
-            f"the report names the metric {metric!r}, which no `benchie score` report on "
+            f"the report names the metric {_brief(metric)}, which no `benchie score` report on "
             "BenchIE's gold names (its metric key names CaRB's metrics, or is absent)",
             path=shown,
         )
@@ -208,7 +235,7 @@ def _check_benchmark_shape(report: dict[str, Any], shown: str) -> None:
         or benchmark == DEFAULT_BENCHMARK
     ):
         raise BenchieError(
-            f"the report names the benchmark {benchmark!r}, which no `benchie score` report "
+            f"the report names the benchmark {_brief(benchmark)}, which no `benchie score` report "
             f"names (its benchmark key is one of "
             f"{', '.join(b for b in BENCHMARKS if b != DEFAULT_BENCHMARK)}, or absent)",
             path=shown,
@@ -217,7 +244,7 @@ def _check_benchmark_shape(report: dict[str, Any], shown: str) -> None:
         metric_choice(str(report.get("metric")), benchmark)
     except ValueError:
         raise BenchieError(
-            f"the report names the metric {report.get('metric')!r}, which no `benchie score "
+            f"the report names the metric {_brief(report.get('metric'))}, which no `benchie score "
             f"--benchmark {benchmark}` report names",
             path=shown,
         ) from None
@@ -330,7 +357,7 @@ def rederive(
     )
     input_format = opts.get("input_format", "auto")
     if input_format not in INPUT_FORMATS:
-        raise BenchieError(f"the report names an unknown input format {input_format!r}")
+        raise BenchieError(f"the report names an unknown input format {_brief(input_format)}")
     resolved = resolve_report_gold(report, gold_dir, gold_file)
     results: list[SystemResult] = []
     with no_cyclic_gc():
@@ -399,7 +426,7 @@ def _rederive_carb(
     check_language(opts["lang"])
     input_format = opts.get("input_format", "auto")
     if input_format not in INPUT_FORMATS:
-        raise BenchieError(f"the report names an unknown input format {input_format!r}")
+        raise BenchieError(f"the report names an unknown input format {_brief(input_format)}")
     reference = _carb_reference(report, gold_dir)
     root, _ = resolve_gold_dir(gold_dir)
     resolved = GoldStore(root).resolve(gold["version"], opts["lang"], BASE_FACET)
@@ -435,7 +462,7 @@ def _rederive_carb_benchmark(
     systems, gold = report["systems"], report["gold"]
     input_format = report["options"].get("input_format", "auto")
     if input_format not in INPUT_FORMATS:
-        raise BenchieError(f"the report names an unknown input format {input_format!r}")
+        raise BenchieError(f"the report names an unknown input format {_brief(input_format)}")
     version, split = gold["version"], gold["split"]
     root, _ = resolve_gold_dir(gold_dir)
     store = cb.carb_store(root)
@@ -517,14 +544,14 @@ def diff(expected: Any, found: Any, path: str = "") -> list[Mismatch]:
     if isinstance(expected, dict) and isinstance(found, dict):
         out: list[Mismatch] = []
         for key in expected:
-            sub = f"{path}.{key}" if path else key
+            sub = f"{path}.{printable_path(key)}" if path else printable_path(key)
             if key not in found:
                 out.append(Mismatch(sub, _show(expected[key]), "(absent)"))
             else:
                 out.extend(diff(expected[key], found[key], sub))
         for key in found:
             if key not in expected:
-                sub = f"{path}.{key}" if path else key
+                sub = f"{path}.{printable_path(key)}" if path else printable_path(key)
                 out.append(Mismatch(sub, "(absent)", _show(found[key])))
         if not out and list(expected) != list(found):
             out.append(Mismatch(path or "(top)", "keys " + ",".join(expected), ",".join(found)))

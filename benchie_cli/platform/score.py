@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from benchie_cli import LANGUAGES, __version__
-from benchie_cli.errors import BenchieError, ExitCode
+from benchie_cli.errors import BenchieError, ExitCode, printable_path
 from benchie_cli.outputs import check_output
 from benchie_cli.registry import BASE_FACET, FACET_NAMES, METRICS, PLATFORM_METRICS
 from benchie_cli.textio import atomic_write, temporary_directory, without_bom
@@ -270,7 +270,7 @@ def _language_files(
     files: dict[str, SubmittedFile] = {}
     ignored: list[str] = []
     for entry in entries:
-        where = f"{shown}/{entry.name}"
+        where = f"{shown}/{printable_path(entry.name)}"
         lang, dot, ext = entry.name.partition(".")
         info = entry.lstat()
         if not stat.S_ISREG(info.st_mode) or lang not in LANGUAGES or not dot or not ext:
@@ -302,12 +302,12 @@ def _find(directory: Path, shown: str, spec: PlatformSpec, tmp: Path, *, depth: 
         (only,) = entries
         info = only.lstat()
         if stat.S_ISDIR(info.st_mode):
-            return _find(only, f"{shown}/{only.name}", spec, tmp, depth=depth + 1)
+            return _find(only, f"{shown}/{printable_path(only.name)}", spec, tmp, depth=depth + 1)
         if stat.S_ISREG(info.st_mode) and only.name.lower().endswith(".zip") and depth == 0:
             target = tmp / "unzipped"
             target.mkdir()
-            extract_zip(only, target, f"{shown}/{only.name}")
-            return _find(target, f"{shown}/{only.name}", spec, tmp, depth=1)
+            extract_zip(only, target, f"{shown}/{printable_path(only.name)}")
+            return _find(target, f"{shown}/{printable_path(only.name)}", spec, tmp, depth=1)
     return _language_files(directory, shown, spec, entries)
 
 
