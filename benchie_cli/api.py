@@ -35,7 +35,13 @@ from typing import TYPE_CHECKING, Any
 from benchie_cli import LANGUAGES, default_gold_version, limits
 from benchie_cli.benchmarks.benchie.index_cache import load_compiled
 from benchie_cli.benchmarks.benchie.matching import CompiledGold
-from benchie_cli.benchmarks.benchie.scoring import ScoreOptions, Scorer, SystemResult, no_cyclic_gc
+from benchie_cli.benchmarks.benchie.scoring import (
+    ScoreOptions,
+    Scorer,
+    SystemResult,
+    no_cyclic_gc,
+    score_each,
+)
 from benchie_cli.errors import BenchieError, ExitCode
 from benchie_cli.gold.parse import Gold as ParsedGold
 from benchie_cli.gold.parse import parse_gold_bytes
@@ -46,7 +52,7 @@ from benchie_cli.gold.store import (
     resolve_gold_dir,
     resolve_gold_file,
 )
-from benchie_cli.inputs.batch import Failure, Submission, expand, score_each
+from benchie_cli.inputs.batch import Failure, Submission, expand
 from benchie_cli.inputs.formats import INPUT_FORMATS
 from benchie_cli.inputs.mistakes import LANGUAGE_NAMES, MistakeCheck
 from benchie_cli.inputs.submission import Extraction, FileFacts

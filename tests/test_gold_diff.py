@@ -1,5 +1,5 @@
 """``benchie gold diff`` and ``benchie gold impact``: differences between gold versions as
-synsets, and what they do to systems' scores (``benchie_cli.gold.diff``)."""
+synsets, and what they do to systems' scores (``benchie_cli.analysis.gold_diff``)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 import orjson
 import pytest
 
-from benchie_cli.gold.diff import align_synsets
+from benchie_cli.analysis.gold_diff import align_synsets
 
 from .conftest import EXAMPLES, GOLD_DIR, RunCli, example
 

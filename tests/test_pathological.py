@@ -24,7 +24,7 @@ from pathlib import Path
 import orjson
 import pytest
 
-from benchie_cli import report, validate
+from benchie_cli import report
 from benchie_cli.benchmarks.benchie.matching import (
     FACETS,
     SENTENCE_FORM_BUDGET,
@@ -33,6 +33,7 @@ from benchie_cli.benchmarks.benchie.matching import (
     check_data,
 )
 from benchie_cli.errors import BenchieError
+from benchie_cli.gold import check as gold_check
 from benchie_cli.gold import stats as gold_stats
 from benchie_cli.gold.parse import (
     MAX_SYNSETS_PER_SENTENCE,
@@ -278,7 +279,7 @@ def test_duplicate_forms_of_one_line_first_few_then_a_count(tmp_path: Path) -> N
     clusters = [[f"x{k} s --> r --> o"] for k in range(1, 6)]
     clusters.append(["[x1] [x2] [x3] [x4] [x5] s --> r --> o"])
     path = write(tmp_path / "g.txt", gold_text(clusters, "x1 x2 x3 x4 x5 s r o"))
-    found = validate.validate_gold(str(path), "en").diagnostics
+    found = gold_check.validate_gold(str(path), "en").diagnostics
     assert [(d.line, d.code) for d in found] == [(13, "duplicate-form")] * 4
     assert found[-1].message.startswith("forms of this line are also listed in 2 more earlier")
 
@@ -287,10 +288,10 @@ def test_duplicate_check_stops_at_its_budget(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Two 2-form triples fill a budget of 4; the check stops at the third (line 5)."""
-    monkeypatch.setattr(validate, "DUPLICATE_CHECK_BUDGET", 4)
+    monkeypatch.setattr(gold_check, "DUPLICATE_CHECK_BUDGET", 4)
     synset = ["[a] s --> r --> o", "[b] s --> r --> o", "s --> r --> o", "a s --> r --> o"]
     path = write(tmp_path / "g.txt", gold_text([synset], "a b s r o"))
-    found = validate.validate_gold(str(path), "en").diagnostics
+    found = gold_check.validate_gold(str(path), "en").diagnostics
     assert [(d.line, d.severity, d.code) for d in found] == [(5, "warning", "check-limit")]
 
 

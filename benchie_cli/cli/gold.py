@@ -731,7 +731,7 @@ def gold_diff(
     Example:
       benchie gold diff 1.0.0 1.1.0 --lang zh
     """
-    from benchie_cli.gold.diff import diff_as_json, diff_lines, diff_versions
+    from benchie_cli.analysis.gold_diff import diff_as_json, diff_lines, diff_versions
 
     diffs = diff_versions(_store(gold_dir), version_a, version_b, lang)
     for d in diffs:  # a block its reader skipped shows as no difference: say it
@@ -772,8 +772,8 @@ def gold_impact(
     Example:
       benchie gold impact 1.0.0 1.1.0 --lang zh examples/submissions/zh/
     """
-    from benchie_cli.gold.diff import gold_impact as impact
-    from benchie_cli.gold.diff import impact_as_json, impact_lines
+    from benchie_cli.analysis.gold_diff import gold_impact as impact
+    from benchie_cli.analysis.gold_diff import impact_as_json, impact_lines
 
     store = _store(gold_dir)
     batch = expand(submissions)

@@ -86,8 +86,9 @@ def validate(
       benchie validate --kind gold --lang de my_gold.txt
     """
     from benchie_cli.errors import Diagnostic
+    from benchie_cli.gold.check import FileReport, validate_gold
     from benchie_cli.inputs.native import REGISTRY, alignment_diagnostics, prepare
-    from benchie_cli.validate import FileReport, detect_kind, validate_gold, validate_submission
+    from benchie_cli.validate import detect_kind, validate_submission
 
     if sum(1 for path in files if path == STDIN) > 1:
         raise BenchieError("standard input ('-') can be read only once per run")

@@ -359,7 +359,7 @@ def _collect(source: Path) -> tuple[list[tuple[str, Path]], list[Path]]:
 def _validate(version_dir: Path, names: dict[str, str]) -> list[Diagnostic]:
     """Validate every scorable file of ``version_dir``; raise on errors (printed with the
     names the user knows, ``names``: store-relative path -> source path)."""
-    from benchie_cli.validate import validate_gold
+    from benchie_cli.gold.check import validate_gold
 
     found: list[Diagnostic] = []
     for rel, shown in names.items():

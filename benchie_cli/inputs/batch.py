@@ -7,11 +7,10 @@ and the caller decides the exit status (a batch with failures exits 1).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from benchie_cli.benchmarks.benchie.scoring import Scorer, SystemResult
 from benchie_cli.errors import BenchieError, ExitCode, printable_path
 from benchie_cli.textio import EMPTY_NAME, STDIN, display_name
 
@@ -82,18 +81,3 @@ def expand(args: Iterable[str]) -> list[Submission]:
             )
         seen[s.name] = s.path
     return submissions
-
-
-def score_each(
-    scorer: Scorer,
-    submissions: Iterable[Submission],
-    *,
-    strict: bool = False,
-    jobs: int | None = None,
-) -> Iterator[SystemResult | Failure]:
-    """Score each submission in turn; an unusable one yields a :class:`Failure`."""
-    for submission in submissions:
-        try:
-            yield scorer.score(submission.path, submission.name, strict=strict, jobs=jobs)
-        except BenchieError as exc:
-            yield Failure(submission, str(exc), exc.exit_code)

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from benchie_cli.benchmarks.benchie.matching import CompiledGold
 from benchie_cli.errors import BenchieError, Diagnostic, ExitCode
 from benchie_cli.gold.parse import Gold
+from benchie_cli.inputs.batch import Failure, Submission
 from benchie_cli.inputs.mistakes import (
     Finding,
     MistakeCheck,
@@ -820,3 +821,18 @@ class Scorer:
             total = tally if total is None else total.merge(tally)
         assert total is not None
         return total, sha256
+
+
+def score_each(
+    scorer: Scorer,
+    submissions: Iterable[Submission],
+    *,
+    strict: bool = False,
+    jobs: int | None = None,
+) -> Iterator[SystemResult | Failure]:
+    """Score each submission in turn; an unusable one yields a :class:`Failure`."""
+    for submission in submissions:
+        try:
+            yield scorer.score(submission.path, submission.name, strict=strict, jobs=jobs)
+        except BenchieError as exc:
+            yield Failure(submission, str(exc), exc.exit_code)
