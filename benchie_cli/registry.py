@@ -1,16 +1,21 @@
-"""The registry of metrics and facets: the one place that names them and says what sets
-each apart.
+"""The registry of facets, metrics and benchmarks: the one place that names them and says
+what sets each apart.
 
-A facet of BenchIE's metric (docs/facets.md) or another metric is one entry here. Every
-module that treats one differently asks its entry (``FACETS[name].free_boundaries``), never
-compares names, so adding BenchIE-E's gold, a facet or a metric touches this module and the
-code that computes the new thing, nothing else. It imports nothing of the package, so that
-anything may import it (the gold store, the matcher, the CLI's option lists).
+A facet of BenchIE's metric (docs/facets.md), a metric or a benchmark is one entry here.
+Every module that treats one differently asks its entry (``FACETS[name].free_boundaries``,
+``BENCHMARKS[name].published``), never compares names, so adding a facet, a metric or a
+benchmark touches this module and the package that computes the new thing (a benchmark's
+``benchie_cli/benchmarks/<name>/``), nothing else. It imports nothing of the package at
+import time, so that anything may import it (the gold store, the matcher, the CLI's option
+lists); :func:`implementation` imports a benchmark's package when a run needs it.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import importlib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import ModuleType
 from typing import Literal
 
 #: The facet every other is compared with, and the one a store version must have.
@@ -141,6 +146,35 @@ def metrics_of(choice: str) -> tuple[Metric, ...]:
 
 
 @dataclass(frozen=True, slots=True)
+class Published:
+    """The file a benchmark's authors publish without a licence, which benchie therefore
+    does not ship: ``benchie benchmark add`` checks a user's download of it by sha256 and
+    imports it into their gold store (docs/gold-store.md, "External benchmarks")."""
+
+    #: The published file's name (kept under this name in the store).
+    file: str
+    #: Its sha256: a file with another is not the published one, and is refused.
+    sha256: str
+    #: The repository that publishes it, the file's path there, and where to download it.
+    url: str
+    upstream_path: str
+    download_url: str
+    citation: str
+    #: The published file's counts, as the benchmark's reader reads them (messages, the
+    #: manifest), and its size in bytes.
+    sentences: int
+    tuples: int
+    size: int
+    #: What the counts are over, for messages: "595 sentences" or "5 documents, 57 ...".
+    extent: str
+    #: Files people take for the published one, by sha256, and what each is: said instead
+    #: of "download it again" (``{file}``: the file as given).
+    lookalikes: Mapping[str, str] = field(default_factory=dict)
+    version: str = "1.0.0"
+    split: str = "test"
+
+
+@dataclass(frozen=True, slots=True)
 class Benchmark:
     """One benchmark ``score --benchmark`` scores against: its own gold, in its own part of
     the gold store, with its own versions."""
@@ -151,23 +185,150 @@ class Benchmark:
     store_dir: str
     #: The metrics it is scored with; the first is its default.
     metrics: tuple[str, ...]
+    #: The module of its package (``benchie_cli/benchmarks/<name>/``) that implements it,
+    #: imported by :func:`implementation` when a run needs it: ``benchmark.py``, or BenchIE's
+    #: scorer.
+    module: str
     #: Its splits, the default first (none: one gold per language).
     splits: tuple[str, ...] = ()
-    #: Whether its gold is not shipped (no licence to redistribute it): the user adds the
-    #: published file with ``benchie benchmark add`` (docs/gold-store.md).
-    external: bool = False
+    #: The sha256 of the manifest of each version benchie ships (or, for a published file,
+    #: of the manifest ``benchmark add`` writes for it): a store's manifest of that version
+    #: with other bytes is refused (docs/gold-store.md).
+    shipped: Mapping[str, str] = field(default_factory=dict)
+    #: The published file, for a benchmark benchie may not ship (None: shipped).
+    published: Published | None = None
+    #: Whether ``--gold-version`` defaults to the package's default gold version (or
+    #: ``$BENCHIE_GOLD_VERSION``), not to the latest released version of its store.
+    default_from_env: bool = False
+
+    @property
+    def external(self) -> bool:
+        """Whether its gold is not shipped: the user adds the published file."""
+        return self.published is not None
+
+
+def implementation(name: str) -> ModuleType:
+    """The package implementing benchmark ``name``, imported on first use (a run of one
+    benchmark loads no other's code)."""
+    return importlib.import_module(BENCHMARKS[name].module)
 
 
 BENCHMARKS: dict[str, Benchmark] = {
     b.name: b
     for b in (
-        Benchmark("benchie", "BenchIE", "", ("benchie", *CARB_FAMILY)),
-        Benchmark("carb", "CaRB", "carb", CARB_FAMILY, ("test", "dev")),
-        Benchmark("oie2016", "OIE2016", "oie2016", ("oie2016",), ("all", "test", "dev", "train")),
-        Benchmark("reoie2016", "Re-OIE2016", "reoie2016", ("reoie2016",), ("test",), True),
-        Benchmark("wire57", "WiRe57", "wire57", ("wire57",), ("test",), True),
+        Benchmark(
+            "benchie",
+            "BenchIE",
+            "",
+            ("benchie", *CARB_FAMILY),
+            "benchie_cli.benchmarks.benchie.scoring",
+            shipped={
+                "1.0.0": "c012adf96b72cc3fb67ec49b2ce2376d8ec1fcde60abcf297e26042c85d06908",
+                "1.1.0": "4f72e2d7865592b1ed411648f0f39654b8058bc26ec9f388f556bb2a5791ed98",
+            },
+            default_from_env=True,
+        ),
+        Benchmark(
+            "carb",
+            "CaRB",
+            "carb",
+            CARB_FAMILY,
+            "benchie_cli.benchmarks.carb.benchmark",
+            ("test", "dev"),
+            shipped={
+                "1.0.0": "77602de653b6d60a4631d1da501239374f4157625f1ad3a3cf8b6b4b7c2bc909",
+            },
+        ),
+        Benchmark(
+            "oie2016",
+            "OIE2016",
+            "oie2016",
+            ("oie2016",),
+            "benchie_cli.benchmarks.oie2016.benchmark",
+            ("all", "test", "dev", "train"),
+            shipped={
+                "1.0.0": "9116aa51e46d3507aa43b150bbd19ca38064264a1475ef052859e0cb5686d5f1",
+                "2.0.0": "83d51a5bf4f26afdbd3d3d294ef6459aa23855bcde963155bb4b3214e100baee",
+            },
+        ),
+        Benchmark(
+            "reoie2016",
+            "Re-OIE2016",
+            "reoie2016",
+            ("reoie2016",),
+            "benchie_cli.benchmarks.reoie2016.benchmark",
+            ("test",),
+            shipped={
+                "1.0.0": "57268d3f1f49609a305856b4dc216a1dd8df3bde546a5f3d9810f82388149842",
+            },
+            published=Published(
+                file="Re-OIE2016.json",
+                sha256="8dd72eea20e56cb98d239673ccad84f2784569a445e8bc461be01a54815e3d46",
+                url="https://github.com/zhanjunlang/Span_OIE",
+                upstream_path="evaluate/Re-OIE2016.json",
+                download_url=(
+                    "https://raw.githubusercontent.com/zhanjunlang/Span_OIE/master/"
+                    "evaluate/Re-OIE2016.json"
+                ),
+                citation=(
+                    "Junlang Zhan and Hai Zhao. 2020. Span Model for Open Information "
+                    "Extraction on Accurate Corpus. In Proceedings of the AAAI Conference on "
+                    "Artificial Intelligence (AAAI 2020)."
+                ),
+                sentences=595,
+                tuples=1508,
+                size=931454,
+                extent="595 sentences",
+                lookalikes={
+                    "7b2137fd993c8e241ecd1c7c724d12cb90e0e38152c40afb4b933c158ccb6aa3": (
+                        "this is OIE2016's test split (Span_OIE's evaluate/OIE2016.txt), "
+                        "shipped with benchie as gold/oie2016/2.0.0/test/test.oie: score "
+                        "against it with `benchie score --benchmark oie2016 --split test "
+                        "SUBMISSION`"
+                    ),
+                },
+            ),
+        ),
+        Benchmark(
+            "wire57",
+            "WiRe57",
+            "wire57",
+            ("wire57",),
+            "benchie_cli.benchmarks.wire57.benchmark",
+            ("test",),
+            shipped={
+                "1.0.0": "49085cb885be63b80eb6e6ffc5eb57d724dac1156435ba2c37d2808115d0ea0e",
+            },
+            published=Published(
+                file="WiRe57_343-manual-oie.json",
+                sha256="e482065c91d9da6c6cf28d2dae42cce4138600eeab07cd66e17f9c711da2eb8e",
+                url="https://github.com/rali-udem/WiRe57",
+                upstream_path="data/WiRe57_343-manual-oie.json",
+                download_url=(
+                    "https://raw.githubusercontent.com/rali-udem/WiRe57/master/"
+                    "data/WiRe57_343-manual-oie.json"
+                ),
+                citation=(
+                    "William Léchelle, Fabrizio Gotti and Philippe Langlais. 2019. WiRe57: A "
+                    "Fine-Grained Benchmark for Open Information Extraction. In Proceedings "
+                    "of the 13th Linguistic Annotation Workshop (LAW XIII), pages 6-15."
+                ),
+                sentences=57,
+                tuples=343,
+                size=645529,
+                extent="5 documents, 57 sentences",
+                lookalikes={
+                    "5e01d4551ea089af0dae38d9e9551e1160f5c5d9574ee162bc754eb88814f4aa": (
+                        "this is WiRe57's systems' export, a submission: score it with "
+                        "`benchie score --benchmark wire57 {file}`"
+                    ),
+                },
+            ),
+        ),
     )
 }
+#: The benchmarks whose data benchie may not ship: the user adds the published file.
+EXTERNAL = tuple(b.name for b in BENCHMARKS.values() if b.external)
 #: The benchmark of a report without a ``benchmark`` key.
 DEFAULT_BENCHMARK = "benchie"
 #: Every split name of every benchmark (``--split``'s choices; each benchmark checks its own).

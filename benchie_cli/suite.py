@@ -234,7 +234,7 @@ def _corpus_row(benchmark: str, given: _Input) -> Row:
     split = BENCHMARKS[benchmark].splits[0]
     row = Row(benchmark, BENCHMARKS[benchmark].metrics[0], split)
     corpus = bm.load(given.root, benchmark, None, split)
-    entry = bm.CORPORA[benchmark]
+    entry = bm.entry(benchmark)
     try:
         if given.fmt in entry.own and entry.score_own is not None:
             scored = entry.score_own(corpus, given.data, given.shown, given.fmt)

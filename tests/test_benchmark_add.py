@@ -3,8 +3,8 @@ WiRe57) that benchie may not redistribute, added by the user from the published 
 
 The published files have no licence: they are never in the repository nor in these tests.
 Every test here adds small hand-made stand-ins, whose sha256 is put in place of the
-published one (``external.PINNED_SHA256``), and the manifest pin likewise
-(``SHIPPED_BY_BENCHMARK``). Only the last test reads the real files, from the directory
+published one (the registry's ``Published.sha256``), and the manifest pin likewise
+(``Benchmark.shipped``). Only the last test reads the real files, from the directory
 ``$BENCHIE_EXTERNAL_DATA`` names, and is skipped without it.
 """
 
@@ -17,6 +17,7 @@ import signal
 import tempfile
 import threading
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import orjson
@@ -24,7 +25,7 @@ import pytest
 
 from benchie_cli.errors import BenchieError, ExitCode
 from benchie_cli.gold import external
-from benchie_cli.gold.store import SHIPPED_BY_BENCHMARK
+from benchie_cli.registry import BENCHMARKS, EXTERNAL, Published
 
 from .conftest import RunCli
 
@@ -134,13 +135,34 @@ def _tree(root: Path) -> dict[str, bytes | None]:
 PinFile = Callable[[str, bytes], None]
 
 
+def _published(name: str) -> Published:
+    published = BENCHMARKS[name].published
+    assert published is not None
+    return published
+
+
+def _lookalikes() -> dict[str, str]:
+    return {k: v for n in EXTERNAL for k, v in _published(n).lookalikes.items()}
+
+
+def _set_published(monkeypatch: pytest.MonkeyPatch, name: str, **changes: object) -> None:
+    """The registry's entry of ``name`` with its published file changed (for this test)."""
+    published = replace(_published(name), **changes)
+    monkeypatch.setitem(BENCHMARKS, name, replace(BENCHMARKS[name], published=published))
+
+
+def _set_shipped(monkeypatch: pytest.MonkeyPatch, name: str, pins: dict[str, str]) -> None:
+    """The registry's entry of ``name`` with other manifest pins (for this test)."""
+    monkeypatch.setitem(BENCHMARKS, name, replace(BENCHMARKS[name], shipped=pins))
+
+
 @pytest.fixture
 def pin(monkeypatch: pytest.MonkeyPatch) -> PinFile:
     """Put a stand-in's sha256 in place of the published file's, and the sha256 of the
     manifest ``add`` writes for it in place of the pinned manifest's."""
 
     def set_pin(name: str, data: bytes) -> None:
-        monkeypatch.setitem(external.PINNED_SHA256, name, _sha(data))
+        _set_published(monkeypatch, name, sha256=_sha(data))
 
     return set_pin
 
@@ -153,12 +175,12 @@ def stand_in(
     and the manifest ``add`` writes for it pinned too."""
 
     def make(name: str) -> tuple[Path, bytes]:
-        src = tmp_path / "download" / external.EXTERNAL[name].file
+        src = tmp_path / "download" / _published(name).file
         src.parent.mkdir(exist_ok=True)
         data = _write(src, STAND_INS[name][0])
         pin(name, data)
         manifest = external.manifest_bytes_for(name, _sha(data), len(data), STAND_INS[name][1])
-        monkeypatch.setitem(SHIPPED_BY_BENCHMARK, name, {"1.0.0": _sha(manifest)})
+        _set_shipped(monkeypatch, name, {"1.0.0": _sha(manifest)})
         return src, data
 
     return make
@@ -269,7 +291,7 @@ def test_the_real_pins_refuse_a_stand_in(cli: RunCli, tmp_path: Path) -> None:
     root = _gold(tmp_path)
     res = cli("benchmark", "add", "reoie2016", src, "--gold-dir", root)
     assert res.exit_code == ExitCode.FAILED
-    assert external.PINNED_SHA256["reoie2016"] in res.stderr
+    assert _published("reoie2016").sha256 in res.stderr
     assert _tree(root) == {}
 
 
@@ -319,10 +341,10 @@ def test_a_file_mistaken_for_the_published_one_is_named(
     download to try again (the real files may not be in tests: a stand-in takes the hash)."""
     src = tmp_path / "mistaken.json"
     src.write_bytes(b"not the published file\n")
-    assert known in external.KNOWN_OTHER_FILES
-    monkeypatch.setitem(
-        external.KNOWN_OTHER_FILES, _sha(src.read_bytes()), external.KNOWN_OTHER_FILES[known]
-    )
+    assert known in _lookalikes()
+    holder = next(n for n in EXTERNAL if known in _published(n).lookalikes)
+    lookalikes = {**_published(holder).lookalikes, _sha(src.read_bytes()): _lookalikes()[known]}
+    _set_published(monkeypatch, holder, lookalikes=lookalikes)
     root = _gold(tmp_path)
     res = cli("benchmark", "add", name, src, "--gold-dir", root)
     assert res.exit_code == ExitCode.FAILED
@@ -349,7 +371,7 @@ def test_the_shipped_oie2016_test_split_is_named(cli: RunCli, tmp_path: Path) ->
 def test_content_its_reader_refuses_is_refused_and_nothing_written(
     cli: RunCli, tmp_path: Path, pin: PinFile, name: str, existing: bool
 ) -> None:
-    src = tmp_path / external.EXTERNAL[name].file
+    src = tmp_path / _published(name).file
     pin(name, _write(src, STAND_INS[name][3]))
     root = _gold(tmp_path)
     if existing:
@@ -360,7 +382,7 @@ def test_content_its_reader_refuses_is_refused_and_nothing_written(
     assert res.exit_code == ExitCode.USAGE
     line = res.stderr.strip()
     assert "\n" not in line and "Traceback" not in res.stderr
-    label = external.EXTERNAL[name].label
+    label = BENCHMARKS[name].label
     assert line.startswith(f"benchie: {src}: error: not {label}'s format: $[")
     assert ".add-" not in line  # the temporary copy is never named
     assert _tree(root) == before
@@ -504,13 +526,12 @@ def test_a_hand_edited_manifest_is_refused_by_the_store(
 
 
 def test_the_manifest_pins_are_those_of_the_published_files() -> None:
-    """``SHIPPED_BY_BENCHMARK`` pins the manifest ``add`` writes for the published file:
-    a function of its sha256, size and sentences, all published facts."""
-    for name, e in external.EXTERNAL.items():
-        manifest = external.manifest_bytes_for(
-            name, external.PINNED_SHA256[name], e.size, e.sentences
-        )
-        assert _sha(manifest) == SHIPPED_BY_BENCHMARK[name][e.version], name
+    """The registry pins the manifest ``add`` writes for the published file: a function
+    of its sha256, size and sentences, all published facts."""
+    for name in EXTERNAL:
+        e = _published(name)
+        manifest = external.manifest_bytes_for(name, e.sha256, e.size, e.sentences)
+        assert _sha(manifest) == BENCHMARKS[name].shipped[e.version], name
 
 
 def test_not_added_says_where_to_get_it(tmp_path: Path) -> None:
@@ -669,7 +690,7 @@ def test_losing_the_race_to_another_file_is_refused(
         monkeypatch.setattr(os, "rename", real)
         pin("reoie2016", other_data)
         manifest = external.manifest_bytes_for("reoie2016", _sha(other_data), len(other_data), 1)
-        monkeypatch.setitem(SHIPPED_BY_BENCHMARK, "reoie2016", {"1.0.0": _sha(manifest)})
+        _set_shipped(monkeypatch, "reoie2016", {"1.0.0": _sha(manifest)})
         external.add("reoie2016", other, root)
         real(a, b)  # type: ignore[arg-type]
 
@@ -835,7 +856,7 @@ def test_list_shows_versions_dvc_tracks_but_not_pulled(cli: RunCli, tmp_path: Pa
 def test_the_published_files(
     cli: RunCli, tmp_path: Path, name: str, sentences: int, tuples: int
 ) -> None:
-    e = external.EXTERNAL[name]
+    e = _published(name)
     src = Path(os.environ[ENV_DATA]) / e.file
     if not src.is_file():
         pytest.skip(f"no {e.file} in ${ENV_DATA}")
@@ -844,15 +865,15 @@ def test_the_published_files(
     assert res.exit_code == 0, res.stderr
     assert f"{sentences:,} sentences, {tuples:,} tuples" in res.stderr
     manifest = (root / name / "1.0.0" / "manifest.json").read_bytes()
-    assert _sha(manifest) == SHIPPED_BY_BENCHMARK[name]["1.0.0"]  # the pin, unpatched
+    assert _sha(manifest) == BENCHMARKS[name].shipped["1.0.0"]  # the pin, unpatched
     gold = external.resolve(root, name)
-    assert gold.sha256 == external.PINNED_SHA256[name] and len(gold.data) == e.size
+    assert gold.sha256 == _published(name).sha256 and len(gold.data) == e.size
     parsed = external.read_gold(name, gold)
     assert (len(parsed), sum(len(v) for v in parsed.values())) == (sentences, tuples)
     again = cli("benchmark", "add", name, src, "--gold-dir", root)
     assert again.exit_code == 0 and "nothing written" in again.stderr
     listed = cli("benchmark", "list", "--gold-dir", root).stdout
-    assert f"sha256 {external.PINNED_SHA256[name]}" in listed
+    assert f"sha256 {_published(name).sha256}" in listed
 
 
 def test_temporaries_of_killed_adds_are_removed_after_an_hour(

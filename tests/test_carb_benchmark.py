@@ -17,7 +17,7 @@ import pytest
 
 from benchie_cli import __version__
 from benchie_cli.benchmarks.carb.benchmark import SPLITS
-from benchie_cli.gold.store import SHIPPED_CARB_MANIFESTS
+from benchie_cli.registry import BENCHMARKS
 from tests.conftest import GOLD_DIR, RunCli, example
 from tests.test_carb_metric import CARB, REFERENCE
 from tests.test_gold_store import flip_one_byte
@@ -125,7 +125,7 @@ def test_changed_manifest_is_not_the_shipped_one(cli: RunCli, tmp_path: Path) ->
 
 def test_manifest_is_pinned() -> None:
     data = (CARB_GOLD / "manifest.json").read_bytes()
-    assert hashlib.sha256(data).hexdigest() == SHIPPED_CARB_MANIFESTS["1.0.0"]
+    assert hashlib.sha256(data).hexdigest() == BENCHMARKS["carb"].shipped["1.0.0"]
     assert (CARB_GOLD / "LICENSE").read_text(encoding="utf-8").startswith("MIT License")
     assert "dair-iitd/CaRB" in (CARB_GOLD / "ATTRIBUTION.md").read_text(encoding="utf-8")
 

@@ -2,8 +2,9 @@
 scored exactly as its original scorer scores it (docs/oie2016.md, docs/reoie2016.md,
 docs/wire57.md), against its own gold in the store, with one report shape.
 
-Each benchmark is one entry of :data:`CORPORA`: where its gold lies in the store, how its
-files are read, which input formats its submissions come in, how one file is scored. The
+Each benchmark's package (``benchie_cli/benchmarks/<name>/benchmark.py``, the module its
+registry entry names) holds its :class:`CorpusEntry` as ``CORPUS``: how its gold is read,
+which input formats its submissions come in, how one file is scored. The
 gold's bytes are read once, hashed and checked against the version's manifest
 (:meth:`GoldStore.listed`), and parsed from those bytes; so is each submission. A
 submission none of whose sentences is the split's is refused (exit 2): the original scorer
@@ -18,7 +19,6 @@ metric with the original's numbers, unrounded, and is ranked by its F1.
 from __future__ import annotations
 
 import hashlib
-import importlib
 import io
 import math
 import re
@@ -28,11 +28,11 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from benchie_cli import __version__
-from benchie_cli.errors import BenchieError, ExitCode, printable_path
+from benchie_cli.errors import BenchieError, ExitCode
 from benchie_cli.gold.store import GoldStore, ResolvedGold, is_version, version_key
 from benchie_cli.inputs.batch import Failure
 from benchie_cli.inputs.submission import FileFacts
-from benchie_cli.registry import BENCHMARKS
+from benchie_cli.registry import BENCHMARKS, implementation
 from benchie_cli.tables import render
 from benchie_cli.textio import (
     check_line_lengths,
@@ -133,7 +133,7 @@ def load(root: Path, benchmark: str, version: str | None, split: str) -> Corpus:
     version = version or latest_version(gold_store)
     if not is_version(version):
         raise BenchieError(f"--gold-version: {version!r} is not a version (MAJOR.MINOR.PATCH)")
-    return CORPORA[benchmark].load(gold_store, version, split)
+    return entry(benchmark).load(gold_store, version, split)
 
 
 # --------------------------------------------------------------------------- reading
@@ -145,14 +145,10 @@ def present(root: Path, benchmark: str) -> bool:
     return gold_store.root.is_dir() and bool(gold_store.versions())
 
 
-def _text(data: bytes, shown: str) -> str:
-    return decode_text(data, shown)
-
-
 _LOCATED = re.compile(r"(.+?):(\d+): (.*)", re.DOTALL)
 
 
-def _located(exc: Exception) -> BenchieError:
+def located(exc: Exception) -> BenchieError:
     """A reader's ``PATH:LINE: message`` (or ``PATH: message``) as a :class:`BenchieError`."""
     text = str(exc)
     m = _LOCATED.fullmatch(text)
@@ -177,7 +173,7 @@ def read_submission(path: str) -> tuple[FileFacts, bytes]:
     return facts, without_bom(data)
 
 
-def _none_known(shown: str, corpus: Corpus, count: int) -> BenchieError:
+def none_known(shown: str, corpus: Corpus, count: int) -> BenchieError:
     return BenchieError(
         f"none of its {count:,} sentence(s) is a sentence of {BENCHMARKS[corpus.benchmark].label}"
         f"'s {corpus.split} split: another split (--split), format (--input-format) or file",
@@ -185,7 +181,7 @@ def _none_known(shown: str, corpus: Corpus, count: int) -> BenchieError:
     )
 
 
-def _nothing(shown: str) -> BenchieError:
+def nothing(shown: str) -> BenchieError:
     return BenchieError(
         "no extraction read: an empty file, or another format (--input-format)", path=shown
     )
@@ -202,7 +198,7 @@ def carb_texts(
     """The file read by CaRB's reader of its format: extractions by sentence text."""
     from benchie_cli.benchmarks.carb.data import READERS
 
-    lines = io.StringIO(_text(data, shown), newline=None)
+    lines = io.StringIO(decode_text(data, shown), newline=None)
     read = READERS[CARB_READ[fmt]](lines, shown)
     return {t: [(x.pred, x.args, x.confidence) for x in xs] for t, xs in read.items()}
 
@@ -250,222 +246,47 @@ def _collided(count: int) -> tuple[str, ...]:
     )
 
 
-# --------------------------------------------------------------------------- OIE2016
-
-
-def _oie2016_load(gold_store: GoldStore, version: str, split: str) -> Corpus:
-    from benchie_cli.benchmarks.oie2016 import data
-
-    splits = ("dev", "train", "test") if split == "all" else (split,)
-    files = tuple(gold_store.listed(version, "gold", s) for s in splits)
-    gold: data.Extractions = {}
-    for f in files:
-        part = data.read_gold(data.split_lines(f.data), f.display_path)
-        for text, extractions in part.items():
-            gold.setdefault(text, []).extend(extractions)
-    raw = gold_store.listed(version, "sentences", "all")
-    sentences = tuple(line.strip(data.WHITESPACE) for line in data.split_lines(raw.data))
-    return Corpus("oie2016", version, split, files, gold, sentences)
-
-
-#: Input formats (``--input-format``) oie-benchmark's readers read, and the reader of each.
-OIE2016_FORMATS = {
-    "clausie": "clausie",
-    "openie4": "openie4",
-    "props": "props",
-    "reverb": "reverb",
-    "ollie": "ollie",
-    "stanford": "stanford",
-    "carb": "tabbed",
-}
-
-
-def _oie2016_own(corpus: Corpus, data: bytes, shown: str, fmt: str) -> Scored:
-    from benchie_cli.benchmarks.oie2016 import data as od
-
-    reader = OIE2016_FORMATS[fmt]
-    lines = od.split_lines(data)
-    if reader != "reverb":
-        return _keyed_numbers("oie2016", corpus, od.READERS[reader](lines, shown), shown)
-    predicted = od.read_reverb(lines, shown, sentences=corpus.sentences)
-    scored = _keyed_numbers("oie2016", corpus, predicted, shown)
-    wrong, checked = od.reverb_mismatches(od.split_lines(data), corpus.sentences)
-    if wrong:
-        return scored._replace(
-            warnings=(
-                *scored.warnings,
-                f"{wrong:,} of its {checked:,} lines name by number (column 2) a sentence of "
-                "sentences.txt other than their own (column 13): oie-benchmark's reader takes "
-                "the number, as here, so they are scored against other sentences (its "
-                "published ReVerb curve has the same fault); were its numbers for another "
-                "input file?",
-            )
-        )
-    return scored
-
-
-def _keyed_numbers(metric: str, corpus: Corpus, predicted: Mapping[str, Any], shown: str) -> Scored:
-    """``metric``'s numbers (``oie2016``, ``reoie2016``: each module has ``group``,
-    ``score``, ``to_json``, ``collisions``), and what both scorers do alike: they key
-    sentences by CaRB's sentence key and ignore the predictions of other sentences."""
-    module = importlib.import_module(f"benchie_cli.benchmarks.{metric}.metric")
+def keyed_numbers(metric: Any, corpus: Corpus, predicted: Mapping[str, Any], shown: str) -> Scored:
+    """The numbers of ``metric`` (a module with ``group``, ``score``, ``to_json``,
+    ``collisions`` and ``sentence_key``: OIE2016's, Re-OIE2016's), and what both scorers do
+    alike: they key sentences by CaRB's sentence key and ignore the predictions of other
+    sentences."""
     if not predicted:
-        raise _nothing(shown)
-    keys = module.group(dict(predicted)).keys()
-    gold_keys = module.group(corpus.gold).keys()
+        raise nothing(shown)
+    keys = metric.group(dict(predicted)).keys()
+    gold_keys = metric.group(corpus.gold).keys()
     outside = len(keys - gold_keys)
     if outside == len(keys):
-        raise _none_known(shown, corpus, len(predicted))
-    numbers = module.to_json(module.score(corpus.gold, dict(predicted)))
+        raise none_known(shown, corpus, len(predicted))
+    numbers = metric.to_json(metric.score(corpus.gold, dict(predicted)))
     coverage = (len(keys & gold_keys), len(gold_keys))
-    known = {t: x for t, x in predicted.items() if module.sentence_key(t) in gold_keys}
-    warnings = _collided(module.collisions(known))
+    known = {t: x for t, x in predicted.items() if metric.sentence_key(t) in gold_keys}
+    warnings = _collided(metric.collisions(known))
     return Scored(sum(len(v) for v in predicted.values()), numbers, outside, coverage, warnings)
 
 
-def _keyed_texts(metric: str) -> Callable[[Corpus, TextExtractions, str], Scored]:
+def keyed_texts(metric: Any) -> Callable[[Corpus, TextExtractions, str], Scored]:
     """Scoring of a tab-keyed file read by CaRB's reader, as ``metric``'s extractions."""
 
     def score_texts(corpus: Corpus, texts: TextExtractions, shown: str) -> Scored:
-        extraction = importlib.import_module(f"benchie_cli.benchmarks.{metric}.metric").Extraction
-        predicted = {t: [extraction(p, a, c) for p, a, c in xs] for t, xs in texts.items()}
-        return _keyed_numbers(metric, corpus, predicted, shown)
+        predicted = {t: [metric.Extraction(p, a, c) for p, a, c in xs] for t, xs in texts.items()}
+        return keyed_numbers(metric, corpus, predicted, shown)
 
     return score_texts
 
 
-# --------------------------------------------------------------------------- Re-OIE2016
+def single_file_load(benchmark: str, read: Callable[[str, str], Any]) -> Loader:
+    """The loader of a benchmark whose split is one file, read by ``read(path, text)``."""
 
-
-def _single_file_load(benchmark: str, read: Callable[[str, str], Any]) -> Loader:
     def load(gold_store: GoldStore, version: str, split: str) -> Corpus:
         f = gold_store.listed(version, "gold", split)
         try:
-            gold = read(f.display_path, _text(f.data, f.display_path))
+            gold = read(f.display_path, decode_text(f.data, f.display_path))
         except ValueError as exc:
-            raise _located(exc) from None
+            raise located(exc) from None
         return Corpus(benchmark, version, split, (f,), gold)
 
     return load
-
-
-def _reoie2016_read(path: str, text: str) -> Any:
-    from benchie_cli.benchmarks.reoie2016 import metric as reoie2016
-
-    return reoie2016.read_gold_json(path, text)
-
-
-def _reoie2016_own(corpus: Corpus, data: bytes, shown: str, fmt: str) -> Scored:
-    from benchie_cli.benchmarks.reoie2016 import metric as reoie2016
-
-    try:
-        predicted, skipped = reoie2016.read_system_counted(shown, _text(data, shown))
-    except ValueError as exc:
-        raise _located(exc) from None
-    scored = _keyed_numbers("reoie2016", corpus, predicted, shown)
-    if skipped:
-        said = f"{skipped:,} line(s) of fewer than 4 columns skipped, as by Re-OIE2016's reader"
-        return scored._replace(warnings=(*scored.warnings, said))
-    return scored
-
-
-# --------------------------------------------------------------------------- WiRe57
-
-
-def _wire57_read(path: str, text: str) -> Any:
-    from benchie_cli.benchmarks.wire57 import metric as wire57
-
-    return wire57.read_reference(path, text)
-
-
-def _wire57_runs(corpus: Corpus, data: bytes, shown: str, name: str, facts: FileFacts) -> list[Run]:
-    """Every system of a WiRe57 export, a run each (``NAME/system`` when several)."""
-    from benchie_cli.benchmarks.wire57 import metric as wire57
-
-    text = _text(data, shown)
-    if '"words_indexes"' in text[: 1 << 16]:  # the reference's parts, which no export has
-        raise BenchieError(
-            "this is WiRe57's reference (the gold), not a systems' export: add it with "
-            "`benchie benchmark add wire57 FILE`, then score an export",
-            path=shown,
-        )
-    try:
-        export = wire57.read_export(shown, text)
-        repeated = wire57.duplicate_keys(shown, text)
-    except ValueError as exc:
-        raise _located(exc) from None
-    try:
-        systems = wire57.by_system(corpus.gold, export)
-    except ValueError as exc:  # a reference sentence the export lacks
-        raise BenchieError(str(exc), path=shown) from None
-    warnings: tuple[str, ...] = ()
-    if repeated:
-        warnings = (
-            f"{len(repeated):,} JSON key(s) given more than once (first: {repeated[0][:80]}): "
-            "as WiRe57's scorer, only the last value of each is read",
-        )
-    if not systems:
-        raise BenchieError("no system's tuple in the export", path=shown)
-    runs = []
-    outside = len(export.keys() - corpus.gold.keys())
-    for system, predictions in systems.items():
-        try:
-            numbers = wire57.to_json(wire57.system_score(corpus.gold, predictions, system=system))
-        except ValueError as exc:
-            raise BenchieError(printable_path(str(exc)), path=shown) from None
-        facts_of = FileFacts(facts.path, facts.sha256)
-        facts_of.extractions = sum(len(v) for v in predictions.values())
-        facts_of.lines = facts.lines
-        name_of = printable_path(system if len(systems) == 1 else f"{name}/{system}")
-        coverage = (len(predictions.keys() & corpus.gold.keys()), len(corpus.gold))
-        runs.append(Run(name_of, facts_of, numbers, outside, coverage, warnings))
-    return runs
-
-
-def wire57_sentences(corpus: Corpus) -> dict[str, str]:
-    """WiRe57's sentence id of each reference sentence's text (its ``sent``), by the key
-    CaRB compares sentence texts under: how a tab-keyed file's lines find their sentence."""
-    import json
-
-    from benchie_cli.benchmarks.carb.metric import sentence_key
-
-    data = json.loads(decode_text(corpus.files[0].data, corpus.files[0].display_path))
-    return {
-        sentence_key(s["sent"]): s["id"]
-        for sentences in data.values()
-        for s in sentences
-        if isinstance(s, dict) and isinstance(s.get("sent"), str)
-    }
-
-
-def _wire57_texts(corpus: Corpus, texts: TextExtractions, shown: str) -> Scored:
-    from benchie_cli.benchmarks.carb.metric import sentence_key
-    from benchie_cli.benchmarks.wire57 import metric as wire57
-
-    if not texts:
-        raise _nothing(shown)
-    ids = wire57_sentences(corpus)
-    predictions: dict[str, list[wire57.Predicted]] = {}
-    outside = 0
-    for text, extractions in texts.items():
-        sid = ids.get(sentence_key(text))
-        if sid is None:
-            outside += 1
-            continue
-        for pred, args, _ in extractions:
-            arg2 = args[1] if len(args) > 1 else ""
-            predictions.setdefault(sid, []).append(
-                wire57.Predicted(args[0] if args else "", pred, arg2, tuple(args[2:]))
-            )
-    if not predictions:
-        raise _none_known(shown, corpus, len(texts))
-    try:
-        numbers = wire57.to_json(wire57.system_score(corpus.gold, predictions))
-    except ValueError as exc:
-        raise BenchieError(str(exc), path=shown) from None
-    coverage = (len(predictions.keys() & corpus.gold.keys()), len(corpus.gold))
-    count = sum(len(v) for v in predictions.values())
-    return Scored(count, numbers, outside, coverage)
 
 
 # --------------------------------------------------------------------------- the registry
@@ -478,32 +299,26 @@ class CorpusEntry:
     load: Loader
     #: ``--input-format`` values its original scorer's readers read.
     own: tuple[str, ...]
-    #: Scores one file's bytes in one of its own formats (None: WiRe57's export, several
-    #: systems, :func:`_wire57_runs`).
+    #: Scores one file's bytes in one of its own formats (None: its own format holds
+    #: several systems, :attr:`score_export`).
     score_own: Callable[[Corpus, bytes, str, str], Scored] | None
     #: Scores extractions keyed by sentence text: the tab-keyed formats its scorer has no
     #: reader of, read by CaRB's reader of them (:data:`CARB_READ`), as the suite does.
     score_texts: Callable[[Corpus, TextExtractions, str], Scored]
+    #: Scores a file of its own format that holds several systems (a JSON export, which
+    #: ``auto`` detects), a run each: ``(corpus, bytes, shown, name, facts)``.
+    score_export: Callable[[Corpus, bytes, str, str, FileFacts], list[Run]] | None = None
 
     @property
     def formats(self) -> tuple[str, ...]:
         return (*self.own, *(f for f in CARB_READ if f not in self.own))
 
 
-CORPORA: dict[str, CorpusEntry] = {
-    "oie2016": CorpusEntry(
-        _oie2016_load, tuple(OIE2016_FORMATS), _oie2016_own, _keyed_texts("oie2016")
-    ),
-    "reoie2016": CorpusEntry(
-        _single_file_load("reoie2016", _reoie2016_read),
-        ("carb",),
-        _reoie2016_own,
-        _keyed_texts("reoie2016"),
-    ),
-    "wire57": CorpusEntry(
-        _single_file_load("wire57", _wire57_read), ("wire57",), None, _wire57_texts
-    ),
-}
+def entry(benchmark: str) -> CorpusEntry:
+    """The :class:`CorpusEntry` of ``benchmark``, from the package its registry entry names
+    (imported on first use: a run of one benchmark loads no other's code)."""
+    found: CorpusEntry = implementation(benchmark).CORPUS
+    return found
 
 
 def detect_format(data: bytes) -> str:
@@ -520,11 +335,11 @@ def detect_format(data: bytes) -> str:
 def _detected(corpus: Corpus, path: str, data: bytes) -> str:
     """The format ``auto`` reads: JSON is WiRe57's export; the rest as ``native`` detects."""
     if not data.strip():
-        raise _nothing(display_name(path))
+        raise nothing(display_name(path))
     fmt = detect_format(data)
     if fmt == "json":
-        if corpus.benchmark == "wire57":
-            return "wire57"
+        if entry(corpus.benchmark).score_export is not None:
+            return entry(corpus.benchmark).own[0]
         raise BenchieError(
             "a JSON file: WiRe57's systems' export is scored with --benchmark wire57, and a "
             "benchmark's gold is added with `benchie benchmark add`, not scored",
@@ -533,7 +348,7 @@ def _detected(corpus: Corpus, path: str, data: bytes) -> str:
     if fmt == "benchie":
         raise BenchieError(
             "its format was not recognised as a system output "
-            f"({', '.join(CORPORA[corpus.benchmark].formats)}): give --input-format; a "
+            f"({', '.join(entry(corpus.benchmark).formats)}): give --input-format; a "
             "BenchIE TSV file is scored against BenchIE's gold (no --benchmark)",
             path=display_name(path),
         )
@@ -542,7 +357,7 @@ def _detected(corpus: Corpus, path: str, data: bytes) -> str:
 
 def reader_for(corpus: Corpus, path: str, input_format: str, data: bytes) -> str:
     """The input format of a submission: ``--input-format``, or detected for ``auto``."""
-    formats = CORPORA[corpus.benchmark].formats
+    formats = entry(corpus.benchmark).formats
     fmt = _detected(corpus, path, data) if input_format == "auto" else input_format
     if fmt not in formats:
         raise BenchieError(
@@ -555,10 +370,10 @@ def reader_for(corpus: Corpus, path: str, input_format: str, data: bytes) -> str
 def score_bytes(corpus: Corpus, data: bytes, shown: str, fmt: str) -> Scored:
     """One file's bytes in ``fmt`` scored: its scorer's own reader, or CaRB's reader of a
     tab-keyed format (docs/suite.md)."""
-    entry = CORPORA[corpus.benchmark]
-    if fmt in entry.own and entry.score_own is not None:
-        return entry.score_own(corpus, data, shown, fmt)
-    return entry.score_texts(corpus, carb_texts(data, shown, fmt), shown)
+    scorer = entry(corpus.benchmark)
+    if fmt in scorer.own and scorer.score_own is not None:
+        return scorer.score_own(corpus, data, shown, fmt)
+    return scorer.score_texts(corpus, carb_texts(data, shown, fmt), shown)
 
 
 def score_file(corpus: Corpus, path: str, name: str, input_format: str) -> list[Run]:
@@ -567,11 +382,12 @@ def score_file(corpus: Corpus, path: str, name: str, input_format: str) -> list[
     facts, data = read_submission(path)
     fmt = reader_for(corpus, path, input_format, data)
     facts.lines = data.count(b"\n") + (0 if data.endswith(b"\n") or not data else 1)
-    if fmt == "wire57":
-        return _wire57_runs(corpus, data, shown, name, facts)
+    export = entry(corpus.benchmark).score_export
+    if export is not None and fmt in entry(corpus.benchmark).own:
+        return export(corpus, data, shown, name, facts)
     scored = score_bytes(corpus, data, shown, fmt)
     if scored.extractions == 0:
-        raise _nothing(shown)
+        raise nothing(shown)
     skipped = skipped_lines(data, fmt, scored.extractions)
     if skipped is not None:
         scored = scored._replace(warnings=(*scored.warnings, skipped))

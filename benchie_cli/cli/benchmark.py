@@ -13,7 +13,7 @@ from benchie_cli import default_gold_version
 from benchie_cli.cli.common import say
 from benchie_cli.cli.group import EPILOG_EXIT, BenchieGroup
 from benchie_cli.errors import BenchieError
-from benchie_cli.gold.external import EXTERNAL, added_versions, get, store
+from benchie_cli.gold.external import added_versions, get, store
 from benchie_cli.gold.store import (
     MANIFEST,
     GoldStore,
@@ -22,13 +22,9 @@ from benchie_cli.gold.store import (
     tracked_versions,
     version_key,
 )
-from benchie_cli.registry import BENCHMARKS
+from benchie_cli.registry import BENCHMARKS, EXTERNAL
 from benchie_cli.tables import render
 from benchie_cli.textio import display_name
-
-#: The benchmarks shipped with the package, when the registry does not name them (its
-#: order and labels come first).
-_SHIPPED = {"benchie": ("BenchIE", ""), "carb": ("CaRB", "carb"), "oie2016": ("OIE2016", "oie2016")}
 
 
 @click.group(cls=BenchieGroup, epilog=EPILOG_EXIT)
@@ -101,8 +97,8 @@ def benchmark_list(gold_dir: str | None, fmt: str) -> None:
     root, _ = resolve_gold_dir(gold_dir)
     doc: list[dict[str, Any]] = []
     rows = [["benchmark", "version", "state", "detail"]]
-    for name in _names():
-        if name in EXTERNAL:
+    for name in BENCHMARKS:
+        if BENCHMARKS[name].external:
             _list_external(root, name, doc, rows)
         else:
             _list_shipped(root, name, doc, rows)
@@ -113,28 +109,15 @@ def benchmark_list(gold_dir: str | None, fmt: str) -> None:
         click.echo(line)
 
 
-def _names() -> list[str]:
-    """Every benchmark: the registry's, in its order, then any the registry lacks."""
-    return list(dict.fromkeys([*BENCHMARKS, *_SHIPPED, *EXTERNAL]))
-
-
-def _label(name: str) -> str:
-    if name in BENCHMARKS:
-        return BENCHMARKS[name].label
-    if name in EXTERNAL:
-        return EXTERNAL[name].label
-    return _SHIPPED[name][0]
-
-
 def _list_shipped(root: Path, name: str, doc: list[dict[str, Any]], rows: list[list[str]]) -> None:
     """A shipped benchmark's rows: each version present or tracked but not pulled; one row
     ``absent`` when the gold directory has neither (an installed copy without it)."""
-    store_dir = BENCHMARKS[name].store_dir if name in BENCHMARKS else _SHIPPED[name][1]
+    store_dir = BENCHMARKS[name].store_dir
     directory = root / store_dir if store_dir else root
     present = GoldStore(directory).versions()  # version directories only: no manifest read
     tracked = tracked_versions(directory)
-    base = {"benchmark": name, "label": _label(name), "external": False}
-    default = default_gold_version() if name == "benchie" else None
+    base = {"benchmark": name, "label": BENCHMARKS[name].label, "external": False}
+    default = default_gold_version() if BENCHMARKS[name].default_from_env else None
     for version in sorted(set(present) | set(tracked), key=version_key):
         marker = " (default)" if version == default else ""
         if version in present:
@@ -165,20 +148,22 @@ def _list_external(root: Path, name: str, doc: list[dict[str, Any]], rows: list[
                 **base,
                 "version": None,
                 "state": "missing",
-                "file": e.file,
-                "url": e.url,
-                "download_url": e.download_url,
+                "file": e.published.file,
+                "url": e.published.url,
+                "download_url": e.published.download_url,
                 "add": e.add_command,
             }
         )
-        rows.append([name, "-", "missing", f"`{e.add_command}` (from {e.url})"])
+        rows.append([name, "-", "missing", f"`{e.add_command}` (from {e.published.url})"])
         return
     gold_store = store(root, name)
     verify = f"benchie gold verify --benchmark {name}"
     for version in versions:
         try:
             manifest = gold_store.manifest(version)
-            entry = next(f for f in manifest.files if f.kind == "gold" and f.facet == e.split)
+            entry = next(
+                f for f in manifest.files if f.kind == "gold" and f.facet == e.published.split
+            )
         except (BenchieError, StopIteration) as exc:
             problem = exc.message if isinstance(exc, BenchieError) else "no gold file listed"
             doc.append({**base, "version": version, "state": "unusable", "problem": problem})

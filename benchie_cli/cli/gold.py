@@ -16,7 +16,6 @@ from benchie_cli import LANGUAGES, default_gold_version
 from benchie_cli.errors import BenchieError, ExitCode
 from benchie_cli.gold.store import (
     MANIFEST,
-    SHIPPED_MANIFESTS,
     GoldStore,
     build_manifest,
     dvc_remote_of,
@@ -394,7 +393,7 @@ def gold_verify(gold_version: str | None, benchmark: str | None, gold_dir: str |
     for version in versions:
         manifest = store.manifest(version)
         status = "released" if manifest.released else "draft (may still change)"
-        if version in SHIPPED_MANIFESTS:
+        if version in store.shipped:
             status += ", shipped with benchie-cli"
         click.echo(f"{version}: {status}, {len(manifest.files)} file(s)")
     for version in sorted(set(tracked_versions(store.root)) - set(store.versions())):

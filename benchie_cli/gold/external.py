@@ -3,7 +3,7 @@
 Re-OIE2016 and WiRe57 are published without a licence, so no copy of them is in this
 package, its repository or its images. A user downloads the published file and runs
 ``benchie benchmark add NAME FILE``; :func:`add` checks that the file is the published one
-(its sha256, :data:`PINNED_SHA256`), that it reads (the benchmark's own reader), and
+(its sha256, the registry's ``Published.sha256``), that it reads (the benchmark's own reader), and
 imports it into the local gold store as version 1.0.0 of the benchmark, pinned like any
 gold::
 
@@ -16,7 +16,7 @@ gold::
 
 The manifest's bytes are a function of the file's (:func:`manifest_bytes_for`), so the
 same file added anywhere gives the same manifest, whose sha256 is pinned in
-:data:`benchie_cli.gold.store.SHIPPED_BY_BENCHMARK` like a shipped version's: a
+the registry (``Benchmark.shipped``) like a shipped version's: a
 hand-edited manifest is refused by every run that reads the gold. docs/gold-store.md,
 "External benchmarks", states it for users.
 """
@@ -24,7 +24,6 @@ hand-edited manifest is refused by every run that reads the gold. docs/gold-stor
 from __future__ import annotations
 
 import hashlib
-import importlib
 import os
 import re
 import shutil
@@ -39,6 +38,7 @@ import orjson
 
 from benchie_cli.errors import BenchieError, ExitCode, printable_path
 from benchie_cli.gold.store import MANIFEST, MANIFEST_SCHEMA, GoldStore, ResolvedGold
+from benchie_cli.registry import BENCHMARKS, EXTERNAL, Published, implementation
 from benchie_cli.textio import atomic_write, display_name, read_whole, temporary_directory
 
 ATTRIBUTION = "ATTRIBUTION.md"
@@ -53,124 +53,45 @@ _TMP_PREFIX = ".add-"
 
 @dataclass(frozen=True, slots=True)
 class External:
-    """One external benchmark: where its published file is, and how it is checked."""
+    """An external benchmark as adding it needs it: its registry entry's name and label, and
+    the file its authors publish (``registry.Published``)."""
 
     name: str
     label: str
-    #: The published file's name (kept under this name in the store).
-    file: str
-    #: The repository that publishes it.
-    url: str
-    #: The file's path in that repository.
-    upstream_path: str
-    #: Where to download the file itself.
-    download_url: str
-    citation: str
-    #: ``"module:function"``: the reader that must accept the file (a path in, a mapping
-    #: of sentences to tuples out); imported only when a file is checked.
-    reader: str
-    #: The published file's counts, as the reader reads them (messages, the manifest pin).
-    sentences: int
-    tuples: int
-    #: The published file's size in bytes.
-    size: int
-    #: What the counts are over, for messages: "595 sentences" or "5 documents, 57 ...".
-    extent: str
-    version: str = "1.0.0"
-    split: str = "test"
+    published: Published
 
     @property
     def add_command(self) -> str:
         """The command that adds it, to paste (run where the downloaded file is)."""
-        return f"benchie benchmark add {self.name} {self.file}"
+        return f"benchie benchmark add {self.name} {self.published.file}"
 
     @property
     def license(self) -> str:
         """The manifest's ``license``: there is none, and benchie does not redistribute it."""
-        return f"no licence: not redistributed by benchie; added by the user from {self.url}"
+        return (
+            f"no licence: not redistributed by benchie; added by the user from {self.published.url}"
+        )
 
+    def read(self, path: str) -> Mapping[str, Sequence[Any]]:
+        """The benchmark's own reader of its published file (its package's
+        ``read_published``): a path in, its sentences' tuples out."""
+        reader: Callable[[str], Mapping[str, Sequence[Any]]] = implementation(
+            self.name
+        ).read_published
+        return reader(path)
 
-EXTERNAL: dict[str, External] = {
-    e.name: e
-    for e in (
-        External(
-            name="reoie2016",
-            label="Re-OIE2016",
-            file="Re-OIE2016.json",
-            url="https://github.com/zhanjunlang/Span_OIE",
-            upstream_path="evaluate/Re-OIE2016.json",
-            download_url=(
-                "https://raw.githubusercontent.com/zhanjunlang/Span_OIE/master/"
-                "evaluate/Re-OIE2016.json"
-            ),
-            citation=(
-                "Junlang Zhan and Hai Zhao. 2020. Span Model for Open Information Extraction "
-                "on Accurate Corpus. In Proceedings of the AAAI Conference on Artificial "
-                "Intelligence (AAAI 2020)."
-            ),
-            reader="benchie_cli.benchmarks.reoie2016.metric:read_gold_json",
-            sentences=595,
-            tuples=1508,
-            size=931454,
-            extent="595 sentences",
-        ),
-        External(
-            name="wire57",
-            label="WiRe57",
-            file="WiRe57_343-manual-oie.json",
-            url="https://github.com/rali-udem/WiRe57",
-            upstream_path="data/WiRe57_343-manual-oie.json",
-            download_url=(
-                "https://raw.githubusercontent.com/rali-udem/WiRe57/master/"
-                "data/WiRe57_343-manual-oie.json"
-            ),
-            citation=(
-                "William Léchelle, Fabrizio Gotti and Philippe Langlais. 2019. WiRe57: A "
-                "Fine-Grained Benchmark for Open Information Extraction. In Proceedings of "
-                "the 13th Linguistic Annotation Workshop (LAW XIII), pages 6-15."
-            ),
-            reader="benchie_cli.benchmarks.wire57.metric:read_reference",
-            sentences=57,
-            tuples=343,
-            size=645529,
-            extent="5 documents, 57 sentences",
-        ),
-    )
-}
-
-#: The sha256 of each external benchmark's published file: a file with another hash is
-#: not the published one, and is refused. A table of its own so that tests can put the
-#: hash of a small stand-in file in its place (the real files may not be in tests).
-PINNED_SHA256: dict[str, str] = {
-    "reoie2016": "8dd72eea20e56cb98d239673ccad84f2784569a445e8bc461be01a54815e3d46",
-    "wire57": "e482065c91d9da6c6cf28d2dae42cce4138600eeab07cd66e17f9c711da2eb8e",
-}
-
-#: The sha256 of files people take for a published one, and what each is: said instead of
-#: "download it again" (``{file}``: the file as given). Not a corrupt download: another file.
-KNOWN_OTHER_FILES: dict[str, str] = {
-    "7b2137fd993c8e241ecd1c7c724d12cb90e0e38152c40afb4b933c158ccb6aa3": (
-        "this is OIE2016's test split (Span_OIE's evaluate/OIE2016.txt), shipped with benchie "
-        "as gold/oie2016/2.0.0/test/test.oie: score against it with `benchie score "
-        "--benchmark oie2016 --split test SUBMISSION`"
-    ),
-    "5e01d4551ea089af0dae38d9e9551e1160f5c5d9574ee162bc754eb88814f4aa": (
-        "this is WiRe57's systems' export, a submission: score it with `benchie score "
-        "--benchmark wire57 {file}`"
-    ),
-}
 
 Say = Callable[[str], None]
 
 
 def get(name: str) -> External:
     """The external benchmark ``name``; an unknown name is an error (exit 2)."""
-    entry = EXTERNAL.get(name)
-    if entry is None:
+    entry = BENCHMARKS.get(name)
+    if entry is None or entry.published is None:
         raise BenchieError(
             f"unknown external benchmark {printable_path(name)!r} (known: {', '.join(EXTERNAL)})"
         )
-    return entry
+    return External(entry.name, entry.label, entry.published)
 
 
 def store(root: Path, name: str) -> GoldStore:
@@ -190,8 +111,9 @@ def missing_message(name: str) -> str:
     e = get(name)
     return (
         f"the {e.label} benchmark is not in the gold store: it has no licence, so benchie "
-        f"does not ship it; download {e.file} from {e.url} ({e.upstream_path}; "
-        f"{e.download_url}) and add it with `{e.add_command}` (give the same --gold-dir "
+        f"does not ship it; download {e.published.file} from {e.published.url} "
+        f"({e.published.upstream_path}; "
+        f"{e.published.download_url}) and add it with `{e.add_command}` (give the same --gold-dir "
         "as to this command, if any)"
     )
 
@@ -205,7 +127,7 @@ def resolve(root: Path, name: str, version: str | None = None) -> ResolvedGold:
     gold_store = store(root, name)
     if not gold_store.versions():
         raise BenchieError(missing_message(name))
-    return gold_store.listed(version or e.version, "gold", e.split)
+    return gold_store.listed(version or e.published.version, "gold", e.published.split)
 
 
 def read_gold(name: str, gold: ResolvedGold) -> Mapping[str, Sequence[Any]]:
@@ -214,17 +136,9 @@ def read_gold(name: str, gold: ResolvedGold) -> Mapping[str, Sequence[Any]]:
     through a private temporary file; an error names the store's file (exit 2)."""
     e = get(name)
     with temporary_directory("benchie-") as directory:
-        path = Path(directory) / e.file
+        path = Path(directory) / e.published.file
         path.write_bytes(gold.data)
         return _parse(e, str(path), gold.display_path)
-
-
-def _reader(e: External) -> Callable[[str], Mapping[str, Sequence[Any]]]:
-    module, _, attribute = e.reader.partition(":")
-    reader: Callable[[str], Mapping[str, Sequence[Any]]] = getattr(
-        importlib.import_module(module), attribute
-    )
-    return reader
 
 
 _LOCATION = re.compile(r":(\d+): (.*)", re.DOTALL)
@@ -234,7 +148,7 @@ def _parse(e: External, path: str, shown: str) -> Mapping[str, Sequence[Any]]:
     """Read ``path`` with the benchmark's reader; its error (a ``ValueError`` naming
     ``path`` and a location) becomes one line naming ``shown`` instead."""
     try:
-        return _reader(e)(path)
+        return e.read(path)
     except RecursionError:
         raise BenchieError(f"not {e.label}'s format: nested too deeply", path=shown) from None
     except UnicodeDecodeError as exc:
@@ -258,25 +172,26 @@ def manifest_document(name: str, sha256: str, size: int, sentences: int) -> dict
     e = get(name)
     return {
         "schema": MANIFEST_SCHEMA,
-        "version": e.version,
+        "version": e.published.version,
         "benchmark": e.name,
         "description": (
-            f"{e.label}'s gold ({e.split} split), the user's copy of the file its authors "
+            f"{e.label}'s gold ({e.published.split} split), the user's copy of the file its "
+            "authors "
             f"published; benchie does not redistribute it"
         ),
         "license": e.license,
-        "splits": [e.split],
+        "splits": [e.published.split],
         "files": [
             {
-                "path": f"{e.split}/{e.file}",
+                "path": f"{e.published.split}/{e.published.file}",
                 "language": "en",
-                "facet": e.split,
+                "facet": e.published.split,
                 "kind": "gold",
                 "sha256": sha256,
                 "bytes": size,
                 "sentences": sentences,
                 "synsets": None,
-                "upstream_path": e.upstream_path,
+                "upstream_path": e.published.upstream_path,
             }
         ],
     }
@@ -285,7 +200,7 @@ def manifest_document(name: str, sha256: str, size: int, sentences: int) -> dict
 def manifest_bytes_for(name: str, sha256: str, size: int, sentences: int) -> bytes:
     """:func:`manifest_document` as written: indented, keys in a fixed order, a trailing
     newline, so the same file gives the same bytes wherever it is added. For the published
-    file, their sha256 is the pin in ``SHIPPED_BY_BENCHMARK``."""
+    file, their sha256 is the registry's pin (``Benchmark.shipped``)."""
     doc = manifest_document(name, sha256, size, sentences)
     return orjson.dumps(doc, option=orjson.OPT_INDENT_2) + b"\n"
 
@@ -295,13 +210,14 @@ def attribution(name: str, sha256: str) -> bytes:
     and that this copy is the user's, not benchie's."""
     e = get(name)
     return (
-        f"# {e.label} gold, version {e.version}\n"
+        f"# {e.label} gold, version {e.published.version}\n"
         "\n"
-        f"`{e.split}/{e.file}` is the file the authors of {e.label} published, byte for byte "
+        f"`{e.published.split}/{e.published.file}` is the file the authors of {e.label} published, "
+        "byte for byte "
         f"(sha256 `{sha256}`):\n"
         "\n"
-        f"> {e.citation}\n"
-        f"> Data: {e.url} (`{e.upstream_path}`)\n"
+        f"> {e.published.citation}\n"
+        f"> Data: {e.published.url} (`{e.published.upstream_path}`)\n"
         "\n"
         f"It has no licence. benchie does not redistribute it: this copy is yours, added "
         f"with `{e.add_command}` from the file you downloaded. Do not commit it or put it in "
@@ -314,40 +230,42 @@ def add(name: str, source_path: Path, root: Path, *, say: Say | None = None) -> 
     """Add the published file of ``name`` at ``source_path`` to the gold directory ``root``
     as ``root/<name>/<version>``; return that directory.
 
-    The file is read once (bounded); a sha256 other than :data:`PINNED_SHA256`'s is refused
+    The file is read once (bounded); a sha256 other than the published one's is refused
     (exit 1: not the published file), as is a file the benchmark's reader cannot read (exit
     2). The version is built in a temporary directory beside its place and renamed into it:
     it appears whole or not at all, also on Ctrl-C. Already present with the same file
     (or put in place meanwhile by another run with the same file and manifest): said,
     nothing written; present with another: refused (exit 2). A file known to be mistaken
-    for the published one (:data:`KNOWN_OTHER_FILES`) is named. ``say`` receives the
+    for the published one (``Published.lookalikes``) is named. ``say`` receives the
     one-line outcome."""
     e = get(name)
     source = str(source_path)
     shown = display_name(source)
     data = read_whole(source, what=f"{e.label} file")
     sha = hashlib.sha256(data).hexdigest()
-    pinned = PINNED_SHA256[name]
+    pinned = e.published.sha256
     if sha != pinned:
-        other = next((n for n, p in PINNED_SHA256.items() if p == sha and n != name), None)
+        externals = [get(n) for n in EXTERNAL]
+        other = next((x for x in externals if x.published.sha256 == sha), None)
+        lookalikes = {k: v for x in externals for k, v in x.published.lookalikes.items()}
         if other is not None:
-            hint = f"it is {EXTERNAL[other].label}'s: `benchie benchmark add {other} {shown}`"
-        elif sha in KNOWN_OTHER_FILES:
+            hint = f"it is {other.label}'s: `benchie benchmark add {other.name} {shown}`"
+        elif sha in lookalikes:
             # What the file is, then where the one asked for is (its upstream path).
             hint = (
-                KNOWN_OTHER_FILES[sha].format(file=shown)
-                + f"; {e.label}'s is {e.upstream_path} there"
+                lookalikes[sha].format(file=shown)
+                + f"; {e.label}'s is {e.published.upstream_path} there"
             )
         else:
-            hint = f"download it again from {e.download_url}"
+            hint = f"download it again from {e.published.download_url}"
         raise BenchieError(
-            f"sha256 {sha} is not that of the published {e.file} ({pinned}, from {e.url}): "
-            f"this file is not the published one ({len(data):,} bytes); {hint}",
+            f"sha256 {sha} is not that of the published {e.published.file} ({pinned}, from "
+            f"{e.published.url}): this file is not the published one ({len(data):,} bytes); {hint}",
             path=shown,
             exit_code=ExitCode.FAILED,
         )
     bench_dir = root / name
-    target = bench_dir / e.version
+    target = bench_dir / e.published.version
     if os.path.lexists(target):
         _check_present(e, root, target, sha)
         _say_present(e, target, sha, say)
@@ -360,9 +278,9 @@ def add(name: str, source_path: Path, root: Path, *, say: Say | None = None) -> 
     if say is not None:
         sentences, tuples = counts
         say(
-            f"added {e.label} {e.version} to {display_name(str(target))}: {sentences:,} "
-            f"sentences, {tuples:,} tuples, sha256 {sha}; your copy, kept out of git by "
-            f"{display_name(str(bench_dir / GITIGNORE))}"
+            f"added {e.label} {e.published.version} to {display_name(str(target))}: "
+            f"{sentences:,} sentences, {tuples:,} tuples, sha256 {sha}; your copy, kept out of "
+            f"git by {display_name(str(bench_dir / GITIGNORE))}"
         )
     return target
 
@@ -370,8 +288,8 @@ def add(name: str, source_path: Path, root: Path, *, say: Say | None = None) -> 
 def _say_present(e: External, target: Path, sha: str, say: Say | None) -> None:
     if say is not None:
         say(
-            f"{e.label} {e.version} is already in {display_name(str(target))} with the "
-            f"same file (sha256 {sha}); nothing written"
+            f"{e.label} {e.published.version} is already in {display_name(str(target))} with "
+            f"the same file (sha256 {sha}); nothing written"
         )
 
 
@@ -383,19 +301,19 @@ def _check_present(
     pin checks them otherwise: the same thing, for the published file)."""
     where = display_name(str(target))
     try:
-        present = store(root, e.name).listed(e.version, "gold", e.split)
+        present = store(root, e.name).listed(e.published.version, "gold", e.published.split)
         same_manifest = manifest is None or (target / MANIFEST).read_bytes() == manifest
     except OSError as exc:
         raise BenchieError(
-            f"{e.label} {e.version} is already added but cannot be used ({exc.strerror or exc}); "
-            f"remove it and run `{e.add_command}` again",
+            f"{e.label} {e.published.version} is already added but cannot be used "
+            f"({exc.strerror or exc}); remove it and run `{e.add_command}` again",
             path=where,
         ) from None
     except BenchieError as exc:
         problem = f"{exc.path}: {exc.message}" if exc.path else exc.message
         raise BenchieError(
-            f"{e.label} {e.version} is already added but cannot be used ({problem}); "
-            f"remove it and run `{e.add_command}` again",
+            f"{e.label} {e.published.version} is already added but cannot be used "
+            f"({problem}); remove it and run `{e.add_command}` again",
             path=where,
         ) from None
     if present.sha256 != sha or not same_manifest:
@@ -405,7 +323,7 @@ def _check_present(
             else "the same file but another manifest"
         )
         raise BenchieError(
-            f"{e.label} {e.version} is already added with {what}: a version is never "
+            f"{e.label} {e.published.version} is already added with {what}: a version is never "
             f"replaced; remove it to add the published file",
             path=where,
         )
@@ -451,8 +369,8 @@ def _write(
         with signals_deferred():  # created and recorded together: a Ctrl-C cannot leak it
             tmp = Path(tempfile.mkdtemp(prefix=f"{_TMP_PREFIX}{e.name}-", dir=parent))
         (tmp / GITIGNORE).write_bytes(GITIGNORE_BYTES)
-        version_dir = tmp / e.version if fresh else tmp
-        gold_path = version_dir / e.split / e.file
+        version_dir = tmp / e.published.version if fresh else tmp
+        gold_path = version_dir / e.published.split / e.published.file
         gold_path.parent.mkdir(parents=True)
         gold_path.write_bytes(data)
         parsed = _parse(e, str(gold_path), shown)  # the bytes kept, as they will be read

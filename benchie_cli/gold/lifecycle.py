@@ -34,7 +34,6 @@ from benchie_cli import LANGUAGES
 from benchie_cli.errors import BenchieError, Diagnostic, ExitCode, printable_path
 from benchie_cli.gold.store import (
     MANIFEST,
-    SHIPPED_MANIFESTS,
     Manifest,
     build_manifest,
     dvc_remote_of,
@@ -44,7 +43,7 @@ from benchie_cli.gold.store import (
     tracked_versions,
     write_manifest,
 )
-from benchie_cli.registry import FILE_FACETS
+from benchie_cli.registry import BENCHMARKS, DEFAULT_BENCHMARK, FILE_FACETS
 from benchie_cli.textio import display_name, read_whole
 
 _REMOTE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
@@ -411,7 +410,7 @@ def new_version(
             f"gold {version} {state} in {printable_path(str(store_root))}: a version is "
             "never replaced; choose a new version number"
         )
-    if version in SHIPPED_MANIFESTS:
+    if version in BENCHMARKS[DEFAULT_BENCHMARK].shipped:
         raise BenchieError(f"gold {version} is a version benchie-cli ships; choose another")
     if not store_root.is_dir():
         raise BenchieError(f"gold store {printable_path(str(store_root))} does not exist")

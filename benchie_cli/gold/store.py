@@ -19,7 +19,8 @@ anyone pulling the public ones.
 A manifest without ``"status": "draft"`` is a *released* version: its files never change
 (``gold manifest`` refuses to rewrite it without ``--force``), and a corrected gold is a new
 version. The versions this package ships are pinned by their manifests' sha256
-(:data:`SHIPPED_MANIFESTS`), which ``gold verify`` checks. docs/gold-store.md defines all of it.
+(the registry's ``Benchmark.shipped``), which ``gold verify`` checks. docs/gold-store.md
+defines all of it.
 
 Every run reads the gold file it scores once, hashes those bytes, refuses them if they
 differ from the manifest, and parses the same bytes: a report's ``gold.sha256`` is then both
@@ -33,6 +34,7 @@ import os
 import re
 import stat
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -41,7 +43,14 @@ import orjson
 
 from benchie_cli import LANGUAGES, __version__
 from benchie_cli.errors import BenchieError, ExitCode, printable_path
-from benchie_cli.registry import DERIVED_FACETS, FACET_NAMES, FACETS, FILE_FACETS
+from benchie_cli.registry import (
+    BENCHMARKS,
+    DEFAULT_BENCHMARK,
+    DERIVED_FACETS,
+    FACET_NAMES,
+    FACETS,
+    FILE_FACETS,
+)
 from benchie_cli.textio import atomic_write, display_name, read_whole, sha256_file, without_bom
 
 MANIFEST = "manifest.json"
@@ -49,31 +58,6 @@ MANIFEST_SCHEMA = 1
 ENV_GOLD_DIR = "BENCHIE_GOLD_DIR"
 
 
-#: The sha256 of the manifest of every version released with this package. A store whose
-#: manifest of one of these versions differs holds a gold this package did not release.
-SHIPPED_MANIFESTS = {
-    "1.0.0": "c012adf96b72cc3fb67ec49b2ce2376d8ec1fcde60abcf297e26042c85d06908",
-    "1.1.0": "4f72e2d7865592b1ed411648f0f39654b8058bc26ec9f388f556bb2a5791ed98",
-}
-#: The same for the CaRB benchmark's versions (``gold/carb/<version>``, docs/gold-store.md).
-SHIPPED_CARB_MANIFESTS = {
-    "1.0.0": "77602de653b6d60a4631d1da501239374f4157625f1ad3a3cf8b6b4b7c2bc909",
-}
-#: The same for OIE2016's corpus (``gold/oie2016/<version>``, docs/oie2016.md).
-SHIPPED_OIE2016_MANIFESTS = {
-    "1.0.0": "9116aa51e46d3507aa43b150bbd19ca38064264a1475ef052859e0cb5686d5f1",
-    "2.0.0": "83d51a5bf4f26afdbd3d3d294ef6459aa23855bcde963155bb4b3214e100baee",
-}
-#: The pinned manifests of each benchmark's shipped versions.
-SHIPPED_BY_BENCHMARK = {
-    "benchie": SHIPPED_MANIFESTS,
-    "carb": SHIPPED_CARB_MANIFESTS,
-    "oie2016": SHIPPED_OIE2016_MANIFESTS,
-    # The external benchmarks a user adds (``benchie benchmark add``, gold/external.py):
-    # not shipped, but the manifest ``add`` writes for the published file is these bytes.
-    "reoie2016": {"1.0.0": "57268d3f1f49609a305856b4dc216a1dd8df3bde546a5f3d9810f82388149842"},
-    "wire57": {"1.0.0": "49085cb885be63b80eb6e6ffc5eb57d724dac1156435ba2c37d2808115d0ea0e"},
-}
 DRAFT = "draft"
 
 #: MAJOR.MINOR.PATCH in ASCII digits; used with ``fullmatch`` (``$`` would allow a newline).
@@ -325,7 +309,7 @@ class GoldStore:
         #: Whose versions these are: BenchIE's (``gold/``) or CaRB's (``gold/carb/``).
         self.benchmark = benchmark
         #: The manifests of this benchmark's shipped versions, by version.
-        self.shipped: dict[str, str] = SHIPPED_BY_BENCHMARK[benchmark]
+        self.shipped: Mapping[str, str] = BENCHMARKS[benchmark].shipped
         self._manifests: dict[str, Manifest] = {}
         #: The sha256 of each manifest's bytes, as parsed (not read again to be checked).
         self._manifest_sha256: dict[str, str] = {}
@@ -695,7 +679,7 @@ def write_manifest(version_dir: Path, manifest: Manifest, *, force: bool = False
     """Write ``manifest`` into ``version_dir``, which every writer of the store goes through:
     a released version's manifest (and so its files' hashes) is never rewritten unless
     ``force``, since published reports name it."""
-    pinned = SHIPPED_MANIFESTS.get(manifest.version)
+    pinned = BENCHMARKS[DEFAULT_BENCHMARK].shipped.get(manifest.version)
     data = manifest_bytes(manifest)
     if pinned is not None and hashlib.sha256(data).hexdigest() != pinned:
         raise BenchieError(

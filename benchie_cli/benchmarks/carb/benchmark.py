@@ -5,7 +5,7 @@ Its versions live in ``gold/carb/<version>/`` (docs/gold-store.md, "The CaRB ben
 each with a manifest of the same schema as BenchIE's: per split (``test``, ``dev``) a
 ``gold`` file (CaRB's gold TSV) and a ``sentences`` file (the input sentences, one a line),
 listed with language ``en`` and the split as their ``facet``. Their manifests' sha256 are
-pinned like BenchIE's (:data:`benchie_cli.gold.store.SHIPPED_CARB_MANIFESTS`).
+pinned like BenchIE's (its registry entry's ``shipped``).
 
 The metric is CaRB's (:mod:`benchie_cli.benchmarks.carb.metric`, docs/carb.md), the only one
 of this benchmark. Submissions are read by CaRB's own readers

@@ -1,0 +1,37 @@
+"""Re-OIE2016 as ``score --benchmark reoie2016`` scores it (docs/reoie2016.md): its gold,
+the published ``Re-OIE2016.json`` the user adds (``registry.Published``), read by Span_OIE's
+reader rules; its own system format, CaRB's tab format; Span_OIE's metric
+(:mod:`benchie_cli.benchmarks.reoie2016.metric`). The registry's entry names this module.
+"""
+
+from __future__ import annotations
+
+from benchie_cli.benchmarks import corpus
+from benchie_cli.benchmarks.corpus import Corpus, CorpusEntry, Scored
+from benchie_cli.benchmarks.reoie2016 import metric
+from benchie_cli.textio import decode_text
+
+#: The published file's reader (``benchie benchmark add`` checks that it reads the file).
+read_published = metric.read_gold_json
+
+
+def score_own(gold: Corpus, data: bytes, shown: str, fmt: str) -> Scored:
+    """A file in Re-OIE2016's own system format (CaRB's tab format), read as Span_OIE
+    reads it: lines of fewer than four columns are skipped, and said."""
+    try:
+        predicted, skipped = metric.read_system_counted(shown, decode_text(data, shown))
+    except ValueError as exc:
+        raise corpus.located(exc) from None
+    scored = corpus.keyed_numbers(metric, gold, predicted, shown)
+    if skipped:
+        said = f"{skipped:,} line(s) of fewer than 4 columns skipped, as by Re-OIE2016's reader"
+        return scored._replace(warnings=(*scored.warnings, said))
+    return scored
+
+
+CORPUS = CorpusEntry(
+    corpus.single_file_load("reoie2016", metric.read_gold_json),
+    ("carb",),
+    score_own,
+    corpus.keyed_texts(metric),
+)
