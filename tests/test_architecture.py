@@ -1,6 +1,7 @@
-"""The package's shape, checked from its sources: imports go one way (no cycles, the CLI
-imported by nothing of the library), and the index cache's fingerprint covers every module
-the index depends on (a stale index is never read as a fresh one)."""
+"""The package's shape, checked from its sources: imports go one way (down the floors, no
+cycles, the CLI imported by nothing of the library, no module loaded by name but through the
+registry), and the index cache's fingerprint covers every module the index depends on (a
+stale index is never read as a fresh one)."""
 
 from __future__ import annotations
 
@@ -34,6 +35,82 @@ def _imports(path: Path) -> set[str]:
 
 
 GRAPH = {_module_name(p): _imports(p) for p in PACKAGE.rglob("*.py")}
+
+
+#: The package's floors, the ground first: a module imports modules of its own floor and of
+#: the floors below, never above, at top level or inside a function. A module belongs to the
+#: floor of the longest prefix that names it.
+FLOORS: tuple[tuple[str, ...], ...] = (
+    (
+        "benchie_cli",
+        "benchie_cli.registry",
+        "benchie_cli.errors",
+        "benchie_cli.limits",
+        "benchie_cli.published",
+        "benchie_cli.tables",
+        "benchie_cli.tokens",
+        "benchie_cli.prf",
+        "benchie_cli.slots",
+    ),
+    ("benchie_cli.textio",),
+    ("benchie_cli.gold",),
+    ("benchie_cli.inputs",),
+    ("benchie_cli.benchmarks",),
+    ("benchie_cli.outputs",),
+    ("benchie_cli.report", "benchie_cli.leaderboard", "benchie_cli.analysis"),
+    ("benchie_cli.validate", "benchie_cli.api"),
+    ("benchie_cli.suite", "benchie_cli.platform"),
+    ("benchie_cli.verify",),
+    ("benchie_cli.cli", "benchie_cli.entry", "benchie_cli.__main__"),
+)
+
+
+def _floor(module: str) -> int:
+    best: tuple[int, int] | None = None
+    for level, prefixes in enumerate(FLOORS):
+        for prefix in prefixes:
+            if (module == prefix or module.startswith(prefix + ".")) and (
+                best is None or len(prefix) > best[1]
+            ):
+                best = (level, len(prefix))
+    assert best is not None, f"{module} is on no floor: add it to FLOORS"
+    return best[0]
+
+
+def test_imports_run_down_the_floors() -> None:
+    up = [
+        f"{module} (floor {_floor(module)}) imports {dep} (floor {_floor(dep)})"
+        for module, deps in sorted(GRAPH.items())
+        for dep in sorted(deps)
+        if _floor(dep) > _floor(module)
+    ]
+    assert not up, "\n".join(up)
+
+
+def test_only_the_registry_and_the_command_group_load_modules_by_name() -> None:
+    """A module loaded by a string is an import the graph cannot see: the registry loads a
+    benchmark's package (``registry.implementation``), the top-level group a command's
+    module; nothing else does."""
+    allowed = {"benchie_cli.registry", "benchie_cli.cli.group"}
+    found = set()
+    for path in PACKAGE.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Attribute) and node.attr in ("import_module", "__import__"):
+                found.add(_module_name(path))
+            if isinstance(node, ast.Name) and node.id == "__import__":
+                found.add(_module_name(path))
+    assert found <= allowed, sorted(found - allowed)
+
+
+def test_every_benchmark_names_a_module_that_implements_it() -> None:
+    from benchie_cli.registry import BENCHMARKS, implementation
+
+    for name, benchmark in BENCHMARKS.items():
+        module = implementation(name)
+        assert module.__name__ == benchmark.module
+        assert module.__name__.startswith(f"benchie_cli.benchmarks.{name}."), name
+        if benchmark.external:
+            assert callable(module.read_published), name
 
 
 def test_the_import_graph_has_no_cycle() -> None:
