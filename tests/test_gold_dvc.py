@@ -204,3 +204,21 @@ def test_no_output_overwrites_gold_dvc(cli: RunCli, tmp_path: Path) -> None:
         assert result.exit_code == 2
         assert "is the DVC file of the gold store" in result.stderr
     assert (REPO / "gold.dvc").read_bytes() == before
+
+
+def test_an_updated_output_keeps_its_settings_not_its_old_hash() -> None:
+    """What `gold release` writes for a version's output: the hash `dvc add` computed,
+    and of the old output only what was said of it (its remote, `push: false`), never its
+    old content (hash, size, a cloud-versioned remote's list of files)."""
+    old = dvcfile.parse(
+        "outs:\n- md5: old.dir\n  size: 1\n  files:\n  - relpath: a\n    md5: x\n"
+        "  path: gold/2.0.0\n  remote: private\n  push: false\n"
+    )
+    fresh = dvcfile.parse("outs:\n- md5: new.dir\n  size: 2\n  nfiles: 1\n  path: 2.0.0\n")
+    assert old is not None and fresh is not None
+    updated = fresh.outs[0].with_key("path", "gold/2.0.0").keeping(old.outs[0])
+    merged = old.with_output(updated).render().decode()
+    assert merged == (
+        "outs:\n- md5: new.dir\n  size: 2\n  nfiles: 1\n  path: gold/2.0.0\n"
+        "  remote: private\n  push: false\n"
+    )

@@ -41,6 +41,10 @@ GOLD_DVC = "gold.dvc"
 MAX_BYTES = 65536
 
 _KEY = re.compile(r"([A-Za-z_][A-Za-z0-9_-]*):(?:\s+(.*))?$")
+#: The keys of an output that describe its content, which `dvc add` writes anew.
+_CONTENT_KEYS = frozenset(
+    {"md5", "etag", "checksum", "size", "nfiles", "isexec", "hash", "files", "version_id", "cloud"}
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,10 +80,11 @@ class Output:
         return replace(self, keys=(*kept, (key, line)))
 
     def keeping(self, old: Output) -> Output:
-        """The output with the keys of ``old`` it lacks (``remote``, ``push``, ...) added:
-        an updated output keeps what was said of it besides its hash."""
+        """The output with the settings of ``old`` it lacks (``remote``, ``push``, ...)
+        added: an updated output keeps what was said of it besides its content's hash."""
         own = {k for k, _ in self.keys}
-        return replace(self, keys=self.keys + tuple((k, v) for k, v in old.keys if k not in own))
+        kept = tuple((k, v) for k, v in old.keys if k not in own and k not in _CONTENT_KEYS)
+        return replace(self, keys=self.keys + kept)
 
 
 @dataclass(frozen=True, slots=True)

@@ -29,6 +29,7 @@ what was scored and what the manifest promises, even if the file changes during 
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import re
@@ -126,10 +127,8 @@ def not_pulled_hint(root: Path, version: str) -> str:
     remote = dvc_remote_of(root, version)
     kept = f"; it is kept on the DVC remote {remote!r}" if remote else ""
     target = root / version
-    try:
+    with contextlib.suppress(OSError, RuntimeError, ValueError):  # else as given
         target = target.resolve().relative_to(Path.cwd().resolve())
-    except (OSError, RuntimeError, ValueError):
-        pass
     return (
         f"gold {version} is tracked by DVC ({GOLD_DVC}) but not pulled{kept}: run "
         f"`dvc pull {printable_path(str(target))}`"
