@@ -21,7 +21,7 @@ ENV PIP_NO_CACHE_DIR=1 \
 
 # Credentials of a private gold remote (see README, "For organisers"), as build arguments:
 # they exist only in this stage, which the final image does not contain. Each gold version
-# is pulled from the remote its gold/<version>.dvc names (default: the embedded one).
+# is pulled from the remote its output of gold.dvc names (default: the embedded one).
 ARG AWS_ACCESS_KEY_ID
 ARG AWS_SECRET_ACCESS_KEY
 ARG AWS_SESSION_TOKEN
@@ -30,9 +30,7 @@ RUN python -m venv /opt/dvc && /opt/dvc/bin/pip install --quiet "dvc>=3.0"
 
 WORKDIR /src
 COPY .dvc/config .dvc/config
-COPY gold/*.dvc gold/
-COPY gold/carb/*.dvc gold/carb/
-COPY gold/oie2016/*.dvc gold/oie2016/
+COPY gold.dvc ./
 COPY dvc-store/ dvc-store/
 RUN /opt/dvc/bin/dvc config --local core.no_scm true \
  && /opt/dvc/bin/dvc pull --quiet

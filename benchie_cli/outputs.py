@@ -58,7 +58,8 @@ def default_stores() -> list[Path]:
 
 def check_outside_store(output: str | None, root: Path | None) -> None:
     """Refuse (exit 2) an output inside the gold store ``root``: every file there is a
-    gold, a manifest or a benchmark's input, and a file written there would replace one."""
+    gold, a manifest or a benchmark's input, and a file written there would replace one.
+    The store's ``gold.dvc`` (beside the store: the record of every version) too."""
     if output is None or output == STDIN or root is None:
         return
     target = Path(os.path.realpath(output))
@@ -67,6 +68,15 @@ def check_outside_store(output: str | None, root: Path | None) -> None:
         raise BenchieError(
             f"is inside the gold store {display_name(str(root))}, whose files are gold, "
             "manifests and benchmarks' data: write the output elsewhere",
+            path=output,
+        )
+    from benchie_cli.gold.dvcfile import find
+
+    dvc_file = find(root)
+    if dvc_file is not None and _same_file(str(dvc_file), output):
+        raise BenchieError(
+            f"is the DVC file of the gold store {display_name(str(root))}, which records "
+            "every gold version: write the output elsewhere",
             path=output,
         )
 

@@ -8,7 +8,7 @@ replaces, so the script fails rather than repair the wrong line. It prints every
 ``FILE:LINE: old -> new``; CHANGELOG.md lists them.
 
     python scripts/derive_gold_1_1_0.py gold/1.0.0 gold/1.1.0
-    benchie gold manifest gold/1.1.0 && dvc add gold && dvc push
+    benchie gold manifest gold/1.1.0 && dvc add gold/1.1.0 && dvc push gold/1.1.0
 """
 
 from __future__ import annotations

@@ -835,10 +835,11 @@ def test_list_shows_the_shipped_benchmarks_of_the_checkout(cli: RunCli, gold_dir
 def test_list_shows_versions_dvc_tracks_but_not_pulled(cli: RunCli, tmp_path: Path) -> None:
     root = _gold(tmp_path)
     (root / "carb").mkdir()
-    (root / "carb" / "1.0.0.dvc").write_text("outs:\n- md5: 0\n  remote: private\n")
+    (root / "gold.dvc").write_text("outs:\n- md5: 0\n  path: carb/1.0.0\n  remote: private\n")
     res = cli("benchmark", "list", "--gold-dir", root, "--format", "json")
     entry = next(d for d in json.loads(res.stdout) if d["benchmark"] == "carb")
-    assert entry["state"] == "not pulled" and entry["pull"].startswith("dvc pull ")
+    assert entry["state"] == "not pulled"
+    assert entry["pull"] == f"dvc pull {root / 'carb' / '1.0.0'}"
     assert "(remote private)" in cli("benchmark", "list", "--gold-dir", root).stdout
 
 

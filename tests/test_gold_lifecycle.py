@@ -30,8 +30,9 @@ import pytest
 
 import benchie_cli.gold.lifecycle as lifecycle
 from benchie_cli.errors import BenchieError
+from benchie_cli.gold import dvcfile
 
-from .conftest import GOLD_DIR, RunCli
+from .conftest import GOLD_DIR, REPO, RunCli
 
 EN_GOLD = GOLD_DIR / "1.1.0" / "en" / "default" / "benchie_gold_annotations_en.txt"
 DE_GOLD = GOLD_DIR / "1.1.0" / "de" / "default" / "benchie_gold_annotations_de.txt"
@@ -58,14 +59,34 @@ def sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+def repo_output(path: str) -> dvcfile.Output:
+    """The output of the repository's gold.dvc whose path is ``path`` (``gold/1.1.0``)."""
+    repo = dvcfile.load(REPO / "gold.dvc")
+    at = repo.index(path)
+    assert at is not None, path
+    return repo.outs[at]
+
+
 def copy_store(tmp_path: Path, *, versions: tuple[str, ...] = ("1.0.0", "1.1.0")) -> Path:
-    """A private store: the repository's versions asked for, with their .dvc files."""
+    """A private store: the repository's versions asked for, tracked by a gold.dvc of the
+    store's own (their outputs of the repository's, with paths relative to the store)."""
     root = tmp_path / "store"
     root.mkdir()
     for version in versions:
         shutil.copytree(GOLD_DIR / version, root / version)
-        shutil.copy(GOLD_DIR / f"{version}.dvc", root / f"{version}.dvc")
+        track(root, repo_output(f"gold/{version}").with_key("path", version))
     return root
+
+
+def track(store: Path, out: dvcfile.Output | str, remote: str | None = None) -> None:
+    """Add an output to the store's own gold.dvc: ``out``, or one made up for the version
+    ``out`` (on ``remote``), as DVC would track a version that is not pulled here."""
+    if isinstance(out, str):
+        lines = [f"md5: {sha256(out.encode())[:32]}.dir", "size: 1", "nfiles: 1", "hash: md5"]
+        made = dvcfile.Output(tuple((line.split(":")[0], (line,)) for line in lines))
+        out = made.with_key("path", out).with_key("remote", remote)
+    dvc_file = store / "gold.dvc"
+    dvc_file.write_bytes(dvcfile.load(dvc_file).with_output(out).render())
 
 
 def make_source(tmp_path: Path, *, de: bool = False, name: str = "src") -> Path:
@@ -195,6 +216,7 @@ def test_new_version_manifest_files_changelog_and_score(cli: RunCli, tmp_path: P
     ]
     assert leftovers(store) == []
     assert not (store / "2.0.0.dvc").exists()  # --no-dvc
+    assert "2.0.0" not in (store / "gold.dvc").read_text("utf-8")
 
     manifest_sha = sha256((version_dir / "manifest.json").read_bytes())
     assert "not tracked by DVC (--no-dvc)" in result.stderr
@@ -516,7 +538,7 @@ def test_refused_version_numbers(cli: RunCli, tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("version", ["1.0.0", "1.1.0"])
 def test_shipped_version_numbers_are_refused(cli: RunCli, tmp_path: Path, version: str) -> None:
-    """Even in a store that has neither the version nor its .dvc file."""
+    """Even in a store that has neither the version nor its output in a gold.dvc."""
     store, src = copy_store(tmp_path, versions=()), make_source(tmp_path)
     result = cli(*new_args(version, src, store, "--no-dvc"))
     assert result.exit_code == 2
@@ -527,11 +549,7 @@ def test_shipped_version_numbers_are_refused(cli: RunCli, tmp_path: Path, versio
 def test_existing_and_not_pulled_versions_are_never_replaced(cli: RunCli, tmp_path: Path) -> None:
     store, src = copy_store(tmp_path), make_source(tmp_path)
     assert cli(*new_args("2.0.0", src, store, "--no-dvc")).exit_code == 0
-    (store / "3.0.0.dvc").write_text(
-        "outs:\n- md5: 0123.dir\n  size: 1\n  nfiles: 1\n  hash: md5\n  path: 3.0.0\n"
-        "  remote: private\n",
-        "utf-8",
-    )
+    track(store, "3.0.0", "private")
     (store / "4.0.0").symlink_to("nowhere")  # a dangling link is there too
     other = make_source(tmp_path, de=True, name="other")
     before = snapshot(store)
@@ -639,8 +657,8 @@ def test_stop_signal_during_gold_new_leaves_no_trace(
 def fake_dvc(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, add: str) -> None:
     """Make tmp_path a "DVC repository" whose ``dvc`` is a script (the real one is not
     needed): ``config`` knows the remote ``private`` (autostage unset), ``add`` runs the
-    shell code ``add`` (``$3``: the version directory), anything else fails."""
-    (tmp_path / ".dvc").mkdir()
+    shell code ``add`` (``$2``: the version directory), anything else fails."""
+    (tmp_path / ".dvc").mkdir(exist_ok=True)
     fake = tmp_path / "fake-dvc"
     fake.write_text(
         "#!/bin/sh\n"
@@ -668,32 +686,85 @@ def test_dvc_failure_after_writing_says_the_version_was_written(
     result = cli(*new_args("2.0.0", src, store, "--remote", "private"))
     assert result.exit_code == 2
     assert result.stderr.splitlines() == [
-        f"benchie: gold 2.0.0 was written to {store / '2.0.0'} but is not tracked by DVC: "
-        "run `dvc add` on it, or remove it to start again",
+        f"benchie: gold 2.0.0 was written to {store / '2.0.0'} but is not tracked by DVC "
+        f"in {tmp_path.resolve() / 'gold.dvc'}: remove it to start again",
         "benchie: error: `dvc add store/2.0.0` failed: ERROR: boom (add store/2.0.0)",
     ]
     assert (store / "2.0.0" / EN_REL).read_bytes() == EN_TINY
     assert manifest_of(store, "2.0.0")["version"] == "2.0.0"
+    assert not (tmp_path / "gold.dvc").exists()
 
 
-def test_release_puts_back_a_remote_that_dvc_add_dropped(
+#: What `dvc add DIR` writes into DIR.dvc (printf's arguments: a hash, the directory's name).
+SINGLE = "outs:\\n- md5: %s.dir\\n  size: 1\\n  nfiles: 3\\n  hash: md5\\n  path: %s\\n"
+
+
+def test_gold_dvc_gets_one_output_added_then_updated_and_keeps_the_others(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A ``dvc add`` that rewrites the .dvc file without its ``remote:`` key (DVC 3.x keeps
-    it; the fake does not): ``gold release`` writes it back."""
+    """The version's output goes into the repository's gold.dvc, path relative to it, with
+    its remote; release updates it in place, keeping the remote; every other line of
+    gold.dvc stays as it was, and no file of the version's own is left."""
     store, src = copy_store(tmp_path, versions=()), make_source(tmp_path)
-    out = "outs:\\n- md5: 0123.dir\\n  size: 1\\n  nfiles: 3\\n  hash: md5\\n  path: %s\\n"
-    fake_dvc(tmp_path, monkeypatch, add=f'printf "{out}" "${{2##*/}}" > "$2.dvc"; exit 0')
+    # `dvc add` fails if the version's own file is in gold.dvc already: DVC would update
+    # gold.dvc in place, not write that file.
+    add = (
+        'grep -q "path: $2$" gold.dvc && exit 1; '
+        f'printf "{SINGLE}" "$(date +%N)" "${{2##*/}}" > "$2.dvc"; exit 0'
+    )
+    fake_dvc(tmp_path, monkeypatch, add=add)
+    dvc_file = tmp_path.resolve() / "gold.dvc"
+    others = (
+        "outs:\n"
+        "- md5: 77451ca33c05bc0a1aec34820e5cfd4d.dir  # a comment is kept\n"
+        "  size: 1441424\n  nfiles: 6\n  hash: md5\n  path: store/1.1.0\n"
+        "- md5: 0123.dir\n  size: 1\n  nfiles: 1\n  hash: md5\n  path: store/1.5.0\n"
+        "  remote: private\n  push: false\n"
+    )
+    dvc_file.write_text(others, "utf-8")
     added = lifecycle.new_version(
         store, "2.0.0", src, description="d", license="l", draft=True, remote="private"
     )
-    dvc_file = store / "2.0.0.dvc"
     assert added.dvc_file == dvc_file and added.remote == "private"
     written = dvc_file.read_text("utf-8")
-    assert written.endswith("  path: 2.0.0\n  remote: private\n")
+    assert written.startswith(others)
+    new = written[len(others) :].splitlines()
+    assert new[0].startswith("- md5: ") and new[0].endswith(".dir")
+    assert new[1:] == [
+        "  size: 1",
+        "  nfiles: 3",
+        "  hash: md5",
+        "  path: store/2.0.0",
+        "  remote: private",
+    ]
+    assert not (store / "2.0.0.dvc").exists()
+    assert lifecycle.tracked_versions(store) == ["1.1.0", "1.5.0", "2.0.0"]
+
+    lifecycle.new_version(store, "2.1.0", src, description="d", license="l", draft=True)
     released = lifecycle.release_version(store, "2.0.0")
     assert released.remote == "private"
-    assert dvc_file.read_text("utf-8") == written
+    after = dvc_file.read_text("utf-8")
+    assert after.startswith(others)
+    rest = after[len(others) :].splitlines()
+    assert rest[0] != new[0] and rest[1:6] == new[1:]  # updated in place: a new hash
+    assert rest[6].startswith("- md5: ") and rest[10:] == ["  path: store/2.1.0"]
+    assert sorted(p.name for p in store.iterdir()) == ["2.0.0", "2.1.0"]
+
+
+def test_failed_release_puts_gold_dvc_back(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`dvc add` failing on release: gold.dvc is as it was (the version's output taken
+    out for `dvc add` is put back) and the error says how to update it."""
+    store, src = copy_store(tmp_path, versions=()), make_source(tmp_path)
+    ok = f'printf "{SINGLE}" 0123 "${{2##*/}}" > "$2.dvc"; exit 0'
+    fake_dvc(tmp_path, monkeypatch, add=ok)
+    lifecycle.new_version(store, "2.0.0", src, description="d", license="l", draft=True)
+    dvc_file = tmp_path / "gold.dvc"
+    before = dvc_file.read_bytes()
+    fake_dvc(tmp_path, monkeypatch, add="true")  # fails
+    with pytest.raises(BenchieError, match=re.escape("`dvc add store/2.0.0` failed")):
+        lifecycle.release_version(store, "2.0.0")
+    assert dvc_file.read_bytes() == before
+    assert not (store / "2.0.0.dvc").exists()
 
 
 # --------------------------------------------------------------------------- drafts
@@ -843,7 +914,7 @@ def test_list_shows_versions_not_pulled_and_refuses_an_empty_store(
     cli: RunCli, tmp_path: Path
 ) -> None:
     store = copy_store(tmp_path, versions=("1.1.0",))
-    (store / "3.0.0.dvc").write_text("outs:\n- md5: x.dir\n  path: 3.0.0\n  remote: private\n")
+    track(store, "3.0.0", "private")
     table = cli("gold", "list", "--gold-dir", store)
     assert table.exit_code == 0
     rows = table.stdout.splitlines()[2:]
@@ -853,7 +924,7 @@ def test_list_shows_versions_not_pulled_and_refuses_an_empty_store(
         ["1.1.0", "(default)", "zh"],
         ["3.0.0", "(not", "pulled)"],
     ]
-    assert rows[-1].endswith(f"`dvc pull {store / '3.0.0'}.dvc` (remote private)")
+    assert rows[-1].endswith(f"`dvc pull {store / '3.0.0'}` (remote private)")
     doc = orjson.loads(cli("gold", "list", "--gold-dir", store, "--format", "json").stdout)
     assert doc[-1] == {
         "version": "3.0.0",
@@ -873,7 +944,7 @@ def test_list_shows_versions_not_pulled_and_refuses_an_empty_store(
     assert result.exit_code == 2 and "is not a gold store" in result.stderr
     only_dvc = tmp_path / "only-dvc"
     only_dvc.mkdir()
-    shutil.copy(store / "3.0.0.dvc", only_dvc)
+    track(only_dvc, "3.0.0", "private")
     result = cli("gold", "list", "--gold-dir", only_dvc)
     assert result.exit_code == 2
     assert "no gold version is pulled" in result.stderr and "DVC tracks 3.0.0" in result.stderr
@@ -967,13 +1038,18 @@ def run_dvc(repo: Path, *args: str) -> str:
     return proc.stdout
 
 
-def dvc_out(dvc_file: Path) -> dict[str, str]:
-    """The one output of a ``.dvc`` file ``dvc add`` wrote, as its ``key: value`` lines."""
-    lines = dvc_file.read_text("utf-8").splitlines()
-    assert lines[0] == "outs:" and lines[1].startswith("- ")
-    assert all(ln.startswith("  ") for ln in lines[2:])
-    pairs = [ln[2:].split(": ", 1) for ln in lines[1:]]
-    return {key: value for key, value in pairs}
+def dvc_out(dvc_file: Path, path: str) -> dict[str, str]:
+    """The output ``path`` of gold.dvc, as its ``key: value`` lines, read as text (DVC's
+    own form: ``outs:``, then one ``- key: value`` item an output)."""
+    text = dvc_file.read_text("utf-8")
+    assert text.startswith("outs:\n- ")
+    for item in text.removeprefix("outs:\n- ").split("\n- "):
+        lines = item.splitlines()
+        assert all(ln.startswith("  ") for ln in lines[1:])
+        pairs = dict(ln.strip().split(": ", 1) for ln in lines)
+        if pairs["path"] == path:
+            return pairs
+    raise AssertionError(f"no output {path} in {dvc_file}")
 
 
 def stored_objects(remote: Path) -> list[bytes]:
@@ -986,12 +1062,13 @@ def test_dvc_private_remote_push_pull_and_release(
     store, src = dvc_repo / "gold", make_source(tmp_path)
     result = cli(*new_args("3.0.0", src, store, "--draft", "--remote", "private"))
     assert result.exit_code == 0, result.stderr
-    dvc_file = store / "3.0.0.dvc"
-    out = dvc_out(dvc_file)
-    assert out["path"] == "3.0.0" and out["remote"] == "private"
+    dvc_file = dvc_repo.resolve() / "gold.dvc"
+    out = dvc_out(dvc_file, "gold/3.0.0")
+    assert out["remote"] == "private"
     assert out["md5"].endswith(".dir") and out["nfiles"] == "3"
+    assert not (store / "3.0.0.dvc").exists()
     assert f"tracked by DVC in {dvc_file}" in result.stderr
-    assert f"dvc push {dvc_file}\n" in result.stdout
+    assert f"dvc push {store / '3.0.0'}\n" in result.stdout
     # The remote's name and URL are in .dvc/config, which the commit must carry too.
     staged = f"git add {dvc_file} {store / '.gitignore'} {dvc_repo / '.dvc' / 'config'} && "
     assert f"  {staged}git commit -m 'gold 3.0.0'\n" in result.stdout
@@ -1006,16 +1083,61 @@ def test_dvc_private_remote_push_pull_and_release(
     version_dir = store / "3.0.0"
     before = snapshot(version_dir)
     shutil.rmtree(version_dir)
-    run_dvc(dvc_repo, "pull", "-q", str(dvc_file.relative_to(dvc_repo)))
+    run_dvc(dvc_repo, "pull", "-q", "gold/3.0.0")  # the version's output of gold.dvc
     assert snapshot(version_dir) == before
 
     released = cli("gold", "release", "3.0.0", "--gold-dir", store)
     assert released.exit_code == 0, released.stderr
-    after = dvc_out(dvc_file)
+    after = dvc_out(dvc_file, "gold/3.0.0")
     assert after["remote"] == "private"
     assert after["md5"] != out["md5"]  # the manifest changed (no status key any more)
     assert "status" not in manifest_of(store, "3.0.0")
-    assert run_dvc(dvc_repo, "status", "-q", str(dvc_file.relative_to(dvc_repo))) == ""
+    assert run_dvc(dvc_repo, "status", "-q", "gold/3.0.0") == ""
+    assert not (store / "3.0.0.dvc").exists()
+    run_dvc(dvc_repo, "push", "-q", "gold/3.0.0")
+    assert stored_objects(remotes / "public") == []
+
+
+def test_dvc_outputs_of_other_versions_stay_as_they_were(
+    cli: RunCli, tmp_path: Path, dvc_repo: Path
+) -> None:
+    """gold.dvc holds versions not pulled here, one of them on a remote of its own: adding
+    a version, adding another on a private remote and releasing a draft leave each of
+    their lines as they were, and a version's output keeps its place when it is updated."""
+    store, src = dvc_repo / "gold", make_source(tmp_path)
+    dvc_file = dvc_repo / "gold.dvc"
+    theirs = dvcfile.DvcFile(
+        ("outs:",),
+        (repo_output("gold/1.1.0"), repo_output("gold/carb/1.0.0").with_key("remote", "archive")),
+        (),
+    ).render()
+    dvc_file.write_bytes(theirs)
+    assert lifecycle.tracked_versions(store) == ["1.1.0"]  # not pulled: no gold/1.1.0 here
+    draft = cli(*new_args("3.0.0", src, store, "--draft", "--remote", "private"))
+    assert draft.exit_code == 0, draft.stderr
+    plain = cli(*new_args("3.1.0", src, store))
+    assert plain.exit_code == 0, plain.stderr
+    added = dvc_file.read_bytes()
+    assert added.startswith(theirs)
+    assert [o.path for o in dvcfile.load(dvc_file).outs] == [
+        "gold/1.1.0",
+        "gold/carb/1.0.0",
+        "gold/3.0.0",
+        "gold/3.1.0",
+    ]
+    released = cli("gold", "release", "3.0.0", "--gold-dir", store)
+    assert released.exit_code == 0, released.stderr
+    after = dvcfile.load(dvc_file)
+    assert after.render().startswith(theirs)
+    assert [(o.path, o.remote) for o in after.outs[2:]] == [
+        ("gold/3.0.0", "private"),
+        ("gold/3.1.0", None),
+    ]
+    assert after.outs[3] == dvcfile.load(dvc_file).outs[3]
+    assert added.split(b"- md5: ")[-1] == after.render().split(b"- md5: ")[-1]  # 3.1.0
+    assert sorted(p.name for p in store.iterdir()) == [".gitignore", "3.0.0", "3.1.0"]
+    listed = cli("gold", "list", "--gold-dir", store).stdout
+    assert f"`dvc pull {store / '1.1.0'}`" in listed
 
 
 def test_dvc_default_remote_unknown_remote_and_autostage(
@@ -1031,13 +1153,14 @@ def test_dvc_default_remote_unknown_remote_and_autostage(
 
     plain = cli(*new_args("3.0.0", src, store))
     assert plain.exit_code == 0, plain.stderr
-    assert "remote" not in dvc_out(store / "3.0.0.dvc")
-    run_dvc(dvc_repo, "push", "-q", "gold/3.0.0.dvc")
+    dvc_file = dvc_repo / "gold.dvc"
+    assert "remote" not in dvc_out(dvc_file, "gold/3.0.0")
+    run_dvc(dvc_repo, "push", "-q", "gold/3.0.0")
     assert EN_TINY in stored_objects(dvc_repo.parent / "public")
     assert stored_objects(dvc_repo.parent / "private") == []
 
-    # With core.autostage, `dvc add` stages the .dvc file before `remote:` is written: the
-    # staged file must name the remote too, or committing it would lose it.
+    # With core.autostage, `dvc add` stages the version's own .dvc file, which is then
+    # removed: the index must hold gold.dvc as written (with the remote) and not that file.
     config = dvc_repo / ".dvc" / "config"  # as `dvc config core.autostage true` does
     config.write_text(
         config.read_text("utf-8").replace("[core]\n", "[core]\n    autostage = true\n", 1)
@@ -1045,20 +1168,45 @@ def test_dvc_default_remote_unknown_remote_and_autostage(
     staged = cli(*new_args("3.1.0", src, store, "--remote", "private"))
     assert staged.exit_code == 0, staged.stderr
     index = subprocess.run(
-        ["git", "show", ":gold/3.1.0.dvc"], cwd=dvc_repo, capture_output=True, check=True
+        ["git", "show", ":gold.dvc"], cwd=dvc_repo, capture_output=True, check=True
     ).stdout
-    assert index == (store / "3.1.0.dvc").read_bytes()
-    assert b"  remote: private\n" in index
+    assert index == dvc_file.read_bytes()
+    assert index.endswith(b"  path: gold/3.1.0\n  remote: private\n")
+    listed = subprocess.run(
+        ["git", "ls-files", "--", "gold"], cwd=dvc_repo, capture_output=True, check=True
+    ).stdout
+    assert listed == b"gold/.gitignore\n"
 
 
 def test_dvc_store_at_the_repository_root(cli: RunCli, tmp_path: Path, dvc_repo: Path) -> None:
-    """A repository of private gold only, whose root is the store: DVC tracks it there."""
+    """A repository of private gold only, whose root is the store: its gold.dvc is there."""
     store, src = dvc_repo.parent / "private-gold", make_source(tmp_path)
     assert lifecycle.dvc_repo_of(store) == store.resolve()
     result = cli(*new_args("3.0.0", src, store))
     assert result.exit_code == 0, result.stderr
-    assert dvc_out(store / "3.0.0.dvc")["path"] == "3.0.0"
+    assert dvc_out(store / "gold.dvc", "3.0.0")["nfiles"] == "3"
     assert "/3.0.0" in (store / ".gitignore").read_text("utf-8").splitlines()
+    assert lifecycle.tracked_versions(store) == ["3.0.0"]
+
+
+def test_dvc_pull_of_one_version_pulls_it_alone(dvc_repo: Path, tmp_path: Path) -> None:
+    """The repository's gold.dvc in a new DVC repository whose remote is the embedded one:
+    `dvc pull gold/1.1.0` pulls 1.1.0 and nothing else, byte for byte; the command that
+    `gold list` names for a version not pulled pulls that one."""
+    clone = tmp_path / "clone"
+    clone.mkdir()
+    run_dvc(clone, "init", "-q", "--no-scm")
+    run_dvc(clone, "remote", "add", "-d", "embedded", str(REPO / "dvc-store"))
+    shutil.copy(REPO / "gold.dvc", clone / "gold.dvc")
+    run_dvc(clone, "pull", "-q", "gold/1.1.0")
+    assert [p.name for p in (clone / "gold").iterdir()] == ["1.1.0"]
+    assert snapshot(clone / "gold" / "1.1.0") == snapshot(GOLD_DIR / "1.1.0")
+    assert lifecycle.tracked_versions(clone / "gold") == ["1.0.0", "1.1.0"]
+    assert lifecycle.tracked_versions(clone / "gold" / "carb") == ["1.0.0"]
+    assert lifecycle.dvc_remote_of(clone / "gold", "1.0.0") is None  # the default remote
+    run_dvc(clone / "gold", "pull", "-q", str(clone / "gold" / "carb" / "1.0.0"))
+    assert sorted(p.name for p in (clone / "gold").iterdir()) == ["1.1.0", "carb"]
+    assert snapshot(clone / "gold" / "carb" / "1.0.0") == snapshot(GOLD_DIR / "carb" / "1.0.0")
 
 
 def test_release_needs_a_description_and_a_licence(cli: RunCli, tmp_path: Path) -> None:

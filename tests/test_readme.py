@@ -171,13 +171,18 @@ def test_private_version_is_tracked_on_its_remote_only(
     organiser: Organiser,
 ) -> None:
     checkout, env, _ = organiser
-    dvc_file = (checkout / "gold" / "2.0.0.dvc").read_text()
-    assert "  remote: private\n" in dvc_file
-    listing = dvc_file.split("md5: ")[1].split()[0]  # the version's directory listing
+    dvc_file = (checkout / "gold.dvc").read_text()
+    public = (REPO / "gold.dvc").read_text()
+    assert dvc_file.startswith(public)  # every public version's output as it was
+    added = dvc_file[len(public) :]  # 2.0.0's output, on its own remote
+    assert added.startswith("- md5: ") and added.endswith("  path: gold/2.0.0\n  remote: private\n")
+    listing = added.split("md5: ")[1].split()[0]  # the version's directory listing
     private = checkout.parent / "acme-private-gold" / "files" / "md5"
     assert (private / listing[:2] / listing[2:]).is_file()
     assert not (checkout / "dvc-store" / "files" / "md5" / listing[:2] / listing[2:]).exists()
-    assert run(["git", "status", "--porcelain", "gold", ".dvc"], checkout, env).stdout == ""
+    assert not (checkout / "gold" / "2.0.0.dvc").exists()
+    status = run(["git", "status", "--porcelain", "gold", ".dvc", "gold.dvc"], checkout, env)
+    assert status.stdout == ""
     manifest = orjson.loads((checkout / "gold" / "2.0.0" / "manifest.json").read_bytes())
     assert "status" not in manifest  # released
     assert [f["sha256"] for f in manifest["files"]] == [EN_1_1_0]
@@ -210,7 +215,8 @@ def test_clone_without_the_private_remote_pulls_and_scores_the_public_gold(
         env,
     )
     assert private.returncode == 2
-    assert "gold 2.0.0 is tracked by DVC (2.0.0.dvc) but not pulled" in private.stderr
+    assert "gold 2.0.0 is tracked by DVC (gold.dvc) but not pulled" in private.stderr
+    assert "run `dvc pull gold/2.0.0`" in private.stderr
     assert "kept on the DVC remote 'private'" in private.stderr
 
 

@@ -125,7 +125,7 @@ def _list_shipped(root: Path, name: str, doc: list[dict[str, Any]], rows: list[l
             rows.append([name, version + marker, "present", ""])
             continue
         remote = dvc_remote_of(directory, version)
-        pull = f"dvc pull {_relative(directory / version)}.dvc"
+        pull = f"dvc pull {_relative(directory / version)}"
         doc.append({**base, "version": version, "state": "not pulled", "pull": pull})
         kept = f" (remote {remote})" if remote else ""
         rows.append([name, version + marker, "not pulled", f"`{pull}`{kept}"])

@@ -140,7 +140,7 @@ def gold_list(gold_dir: str | None, fmt: str) -> None:
                 }
             )
             kept = f" (remote {remote})" if remote else ""
-            pull = f"`dvc pull {_relative(store.root / version)}.dvc`{kept}"
+            pull = f"`dvc pull {_relative(store.root / version)}`{kept}"
             rows.append([f"{version} (not pulled)", "-", pull])
             continue
         manifest = store.manifest(version)
@@ -183,7 +183,7 @@ def _list_benchmark(
                 {"benchmark": name, "version": version, "pulled": False, "dvc_remote": remote}
             )
             kept = f" (remote {remote})" if remote else ""
-            pull = f"`dvc pull {_relative(store.root / version)}.dvc`{kept}"
+            pull = f"`dvc pull {_relative(store.root / version)}`{kept}"
             rows.append([f"{name} {version} (not pulled)", "-", pull])
             continue
         manifest = store.manifest(version)
@@ -575,7 +575,7 @@ def gold_new(
     """Add the gold files in DIR to the store as VERSION.
 
     Validates every file (errors: exit 1, nothing written), copies them into gold/VERSION
-    with a manifest, tracks the version with DVC on its own (gold/VERSION.dvc; with
+    with a manifest, tracks the version with DVC as an output of its own in gold.dvc (with
     --remote, on that remote only), and prints the next steps and the CHANGELOG entry.
     An existing version is never replaced.
 
@@ -609,8 +609,8 @@ def gold_new(
     "--remote",
     default=None,
     metavar="NAME",
-    help="DVC remote of this version only (e.g. a private one) [default: the one its .dvc "
-    "file names, else the repository's].",
+    help="DVC remote of this version only (e.g. a private one) [default: the one gold.dvc "
+    "names for it, else the repository's].",
 )
 @click.option("--no-dvc", is_flag=True, help="Do not track the version with DVC.")
 @gold_dir_option
@@ -674,7 +674,7 @@ def _relative(path: Path) -> str:
 def _report_added(added: Added, root: Path, *, released: bool) -> None:
     """Say what ``gold new`` / ``gold release`` wrote (stderr) and print the next steps and
     the CHANGELOG entry (stdout, to paste)."""
-    from benchie_cli.gold.lifecycle import changelog_stub
+    from benchie_cli.gold.lifecycle import changelog_stub, dvc_repo_of
 
     for diagnostic in added.warnings[:WARNINGS_SHOWN]:
         click.echo(diagnostic.format(), err=True)
@@ -693,12 +693,12 @@ def _report_added(added: Added, root: Path, *, released: bool) -> None:
         err=True,
     )
     if added.dvc_file is not None:
-        dvc_rel = _relative(added.dvc_file)
-        staged = [dvc_rel, _relative(root / ".gitignore")]
-        if added.remote:  # the remote's name and URL are committed; credentials are not
-            staged.append(_relative(root.parent / ".dvc" / "config"))
+        staged = [_relative(added.dvc_file), _relative(root / ".gitignore")]
+        repo = dvc_repo_of(root)
+        if added.remote and repo is not None:  # the remote's name and URL are committed
+            staged.append(_relative(repo / ".dvc" / "config"))  # (credentials are not)
         click.echo("Next steps:")
-        click.echo(f"  dvc push {dvc_rel}")
+        click.echo(f"  dvc push {_relative(added.path)}")
         click.echo(f"  git add {' '.join(staged)} && git commit -m 'gold {added.version}'")
     if not released:
         click.echo(f"When it is final: benchie gold release {added.version}")

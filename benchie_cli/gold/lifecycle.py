@@ -3,10 +3,11 @@
 ``gold new`` turns a directory of annotation files into a new version of the store in one
 step that either completes or leaves the store as it was: the files are copied into a
 temporary directory inside the store, validated there (so the bytes checked are the bytes
-kept), given a manifest, and renamed into place; then DVC tracks the version on its own
-(``gold/<version>.dvc``, optionally on a remote of its own, such as a private one). A draft
-(``--draft``) may be corrected and its manifest refreshed with ``gold manifest``; ``gold
-release`` freezes it. A released version never changes: corrections are a new version.
+kept), given a manifest, and renamed into place; then DVC tracks the version as an output
+of its own in ``gold.dvc`` (optionally on a remote of its own, such as a private one), every
+other output of that file untouched. A draft (``--draft``) may be corrected and its
+manifest refreshed with ``gold manifest``; ``gold release`` freezes it. A released version
+never changes: corrections are a new version.
 """
 
 from __future__ import annotations
@@ -18,7 +19,6 @@ import os
 import re
 import shutil
 import signal
-import stat
 import subprocess
 import sys
 import tempfile
@@ -32,6 +32,8 @@ import orjson
 
 from benchie_cli import LANGUAGES
 from benchie_cli.errors import BenchieError, Diagnostic, ExitCode, printable_path
+from benchie_cli.gold import dvcfile
+from benchie_cli.gold.dvcfile import GOLD_DVC
 from benchie_cli.gold.store import (
     MANIFEST,
     Manifest,
@@ -44,7 +46,7 @@ from benchie_cli.gold.store import (
     write_manifest,
 )
 from benchie_cli.registry import BENCHMARKS, DEFAULT_BENCHMARK, FILE_FACETS
-from benchie_cli.textio import display_name, read_whole
+from benchie_cli.textio import atomic_write, display_name, read_whole
 
 _REMOTE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 #: A new version's number: ASCII digits without leading zeros, nothing after the patch
@@ -66,7 +68,7 @@ class Added:
     manifest: Manifest
     #: Warnings of the validation (errors stop the command before anything is written).
     warnings: tuple[Diagnostic, ...]
-    #: The DVC file written, or None with the reason in ``dvc_note``.
+    #: The DVC file written (``gold.dvc``), or None with the reason in ``dvc_note``.
     dvc_file: Path | None
     dvc_note: str
     remote: str | None
@@ -81,7 +83,7 @@ class Added:
 def signals_deferred() -> Iterator[None]:
     """Hold SIGINT, SIGTERM and SIGHUP until the block ends, where they are handled as
     usual: for the steps that must not stop half-way (removing a temporary version, the
-    ``dvc add`` that writes a version's DVC file and stages its remote). A child process
+    ``dvc add`` and the rewrite of gold.dvc that follows it). A child process
     (dvc, git) starts with them unblocked and still gets a Ctrl-C from the terminal."""
     stops = {getattr(signal, n) for n in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, n)}
     mask = getattr(signal, "pthread_sigmask", None)
@@ -95,10 +97,15 @@ def signals_deferred() -> Iterator[None]:
 
 def _check_store_root(store_root: Path) -> None:
     """A store is a directory of versions, not a version nor a directory inside one (or
-    inside anything DVC tracks): ``gold new --gold-dir gold/1.1.0`` would otherwise write
-    into a released version, and ``dvc add`` re-add its parent."""
+    inside anything DVC tracks, an output of gold.dvc too): ``gold new --gold-dir
+    gold/1.1.0`` would otherwise write into a released version, and ``dvc add`` re-add its
+    parent."""
+    outputs = set(dvcfile.tracked_paths(store_root))
+    gold_dvc = dvcfile.find(store_root)  # gold/ beside gold.dvc: named alike, not tracked
     for directory in (store_root.resolve(), *store_root.resolve().parents):
-        if (directory / MANIFEST).is_file() or os.path.lexists(f"{directory}.dvc"):
+        own = Path(f"{directory}.dvc")
+        tracked = (os.path.lexists(own) and own != gold_dvc) or directory in outputs
+        if (directory / MANIFEST).is_file() or tracked:
             what = "a gold version" if (directory / MANIFEST).is_file() else "tracked by DVC"
             raise BenchieError(
                 f"--gold-dir {printable_path(str(store_root))} is not a gold store: "
@@ -153,7 +160,8 @@ def _run_dvc(dvc: str, repo: Path, *args: str) -> str:
 
 def _check_remote(remote: str | None, use_dvc: bool, store_root: Path) -> tuple[str, Path] | None:
     """Before anything is written: the dvc command and repository to track with, if any,
-    and a ``--remote`` that DVC knows (a typo would otherwise surface only at push)."""
+    a ``--remote`` that DVC knows (a typo would otherwise surface only at push), and a
+    gold.dvc that can be rewritten."""
     if remote is not None and not _REMOTE_NAME.match(remote):
         raise BenchieError(f"--remote {remote!r} is not a DVC remote name")
     if not use_dvc:
@@ -178,6 +186,7 @@ def _check_remote(remote: str | None, use_dvc: bool, store_root: Path) -> tuple[
                 f"--remote {remote!r}: DVC has no such remote (known: "
                 f"{', '.join(known) or 'none'}); add it first with `dvc remote add {remote} URL`"
             )
+    dvcfile.load(dvcfile.find(store_root) or repo / GOLD_DVC)  # one it could not rewrite
     return dvc, repo
 
 
@@ -197,8 +206,19 @@ def _track(
     remote: str | None,
     use_dvc: bool,
 ) -> tuple[Path | None, str]:
-    """``dvc add`` the version; with ``remote``, its ``.dvc`` file names that remote, so
-    that ``dvc push`` and ``dvc pull`` use it for this version only."""
+    """Track the version as its output of gold.dvc, added or updated in place, naming
+    ``remote`` (else the remote its output named before, if any) so that ``dvc push`` and
+    ``dvc pull`` use that remote for this version only. Every other output of gold.dvc is
+    left as it was, and the file is written atomically.
+
+    DVC has no command that adds one output to a file of several, and ``dvc commit`` of
+    one output saves them all (and fails on a version not pulled here). So ``dvc add``
+    tracks the version in a file of its own, ``<version>.dvc`` beside it (an output
+    gold.dvc already has is taken out first: ``dvc add`` would otherwise rewrite gold.dvc
+    in place), the one output of that file goes into gold.dvc with its path made relative
+    to it, and the file is removed."""
+    version_dir = store_root.resolve() / version
+    shown_dir = printable_path(str(store_root / version))
     if tracking is None:
         if not use_dvc:
             why = "--no-dvc"
@@ -206,45 +226,93 @@ def _track(
             why = "DVC is not installed"
         else:
             why = "the store is in no DVC repository"
-        if os.path.lexists(store_root / f"{version}.dvc"):
+        tracked_in = dvcfile.find(store_root)
+        if tracked_in is not None and version in tracked_versions(store_root):
             return None, (
-                f"not tracked by DVC ({why}), and its DVC file {version}.dvc is now stale: "
-                f"run `dvc add` on {printable_path(str(store_root / version))}"
+                f"not tracked by DVC ({why}), and its output in "
+                f"{display_name(str(tracked_in))} is now stale: run `dvc add {shown_dir}`"
             )
         return None, f"not tracked by DVC ({why}); track it with `dvc add` where you keep it"
     dvc, repo = tracking
-    target = os.path.relpath(store_root.resolve() / version, repo)
-    dvc_file = store_root / f"{version}.dvc"
+    dvc_file = dvcfile.find(store_root) or repo / GOLD_DVC
     shown = display_name(str(dvc_file))
+    out_path = os.path.relpath(version_dir, dvc_file.parent.resolve())
+    single = version_dir.parent / f"{version}.dvc"
+    before = dvcfile.load(dvc_file)
+    at = before.index(out_path)
+    old = None if at is None else before.outs[at]
+    if remote is None and old is not None:
+        remote = old.remote
+    added = False
     try:
-        _run_dvc(dvc, repo, "add", target)
-        if remote is not None:
-            _set_remote(dvc_file, remote)
-    except BenchieError as exc:
+        if old is not None:
+            _write_dvc_file(dvc_file, before.without(out_path))
+        try:
+            _run_dvc(dvc, repo, "add", os.path.relpath(version_dir, repo))
+            added = True
+            fresh = _single_output(single, version)
+        except BenchieError:
+            if old is not None:
+                _write_dvc_file(dvc_file, before)
+            raise
+        entry = fresh.with_key("path", _yaml_path(out_path)).with_key("remote", remote)
+        _write_dvc_file(dvc_file, before.with_output(entry if old is None else entry.keeping(old)))
+        single.unlink(missing_ok=True)
+    except (BenchieError, OSError) as exc:
+        if added:  # the version's own file is no record anyone reads: gold.dvc is
+            with contextlib.suppress(OSError):
+                single.unlink(missing_ok=True)
         # The version is in place: say so, or the user would believe nothing was written.
         # Said at once: a Ctrl-C that killed dvc is handled (exit 130) right after this
         # block, and would drop the error on its way out.
-        sys.stderr.write(
-            f"benchie: gold {version} was written to "
-            f"{printable_path(str(store_root / version))} but is not tracked by DVC: run "
-            "`dvc add` on it, or remove it to start again\n"
+        fix = (
+            f"run `dvc add {shown_dir}` (it updates the version's output in {shown})"
+            if old is not None
+            else "remove it to start again"
         )
-        raise BenchieError(exc.message) from None
-    if remote is not None:
-        try:
-            _restage(dvc, repo, dvc_file)
-        except BenchieError as exc:
-            raise BenchieError(
-                f"gold {version} is tracked by DVC in {shown}, but staging its remote failed "
-                f"({exc.message}): run `git add {shown}`"
-            ) from None
+        sys.stderr.write(
+            f"benchie: gold {version} was written to {shown_dir} but is not tracked by DVC "
+            f"in {shown}: {fix}\n"
+        )
+        message = exc.message if isinstance(exc, BenchieError) else str(exc)
+        raise BenchieError(message) from None
+    try:
+        _restage(dvc, repo, dvc_file, single)
+    except BenchieError as exc:
+        raise BenchieError(
+            f"gold {version} is tracked by DVC in {shown}, but staging it failed "
+            f"({exc.message}): run `git add {shown}`"
+        ) from None
     return dvc_file, f"tracked by DVC in {shown}"
 
 
-def _restage(dvc: str, repo: Path, dvc_file: Path) -> None:
-    """With ``core.autostage``, ``dvc add`` staged the ``.dvc`` file before its ``remote:``
-    key was written; stage it again, or a commit would keep the version on the default
-    remote (the file in the working tree names the right one, the one committed not)."""
+def _yaml_path(path: str) -> str:
+    """A path as a YAML scalar: plain when it can be, else single-quoted."""
+    if re.fullmatch(r"[A-Za-z0-9_][A-Za-z0-9_./-]*", path):
+        return path
+    return "'" + path.replace("'", "''") + "'"
+
+
+def _single_output(single: Path, version: str) -> dvcfile.Output:
+    """The one output of the file ``dvc add`` wrote for ``version``."""
+    outs = dvcfile.load(single).outs
+    if len(outs) != 1 or os.path.normpath(outs[0].path or "") != version:
+        raise BenchieError(
+            f"{display_name(str(single))}: not the one-output file `dvc add` writes for {version}"
+        )
+    return outs[0]
+
+
+def _write_dvc_file(dvc_file: Path, content: dvcfile.DvcFile) -> None:
+    """Write gold.dvc whole or not at all (a temporary file and a rename): it records
+    every version, and a half-written one would lose them all."""
+    atomic_write(str(dvc_file), content.render())
+
+
+def _restage(dvc: str, repo: Path, dvc_file: Path, single: Path) -> None:
+    """With ``core.autostage``, ``dvc add`` staged the version's own ``.dvc`` file, which
+    is gone: stage gold.dvc instead, and the removal of the other (else a commit would
+    carry a file that tracks the version a second time, or gold.dvc without it)."""
     # `dvc config --list` prints the levels in order (system, global, repo, local): the
     # last value wins.
     values = [
@@ -258,30 +326,17 @@ def _restage(dvc: str, repo: Path, dvc_file: Path) -> None:
     if git is None:
         raise BenchieError("git not found")
     rel = os.path.relpath(dvc_file.resolve(), repo)
-    try:
-        proc = subprocess.run(
-            [git, "add", "--", rel], cwd=repo, capture_output=True, text=True, timeout=600
-        )
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        raise BenchieError(f"`git add {rel}` could not run: {exc}") from None
-    if proc.returncode != 0:
-        said = (proc.stderr.strip().splitlines() or [""])[-1]
-        raise BenchieError(f"`git add {rel}` failed: {said}")
-
-
-def _set_remote(dvc_file: Path, remote: str) -> None:
-    """Name ``remote`` as the DVC remote of the one output ``dvc add`` wrote (DVC has no
-    command for it; the ``remote`` key of an output is part of its file format)."""
-    text = dvc_file.read_text("utf-8")
-    if text.count("- md5:") != 1 or "remote:" in text or not text.endswith("\n"):
-        raise BenchieError(
-            f"{display_name(str(dvc_file))}: not the one-output file `dvc add` writes; "
-            f"add `remote: {remote}` under its output yourself"
-        )
-    tmp = dvc_file.with_name(f".{dvc_file.name}.tmp")
-    tmp.write_text(text + f"  remote: {remote}\n", "utf-8")
-    tmp.chmod(stat.S_IMODE(dvc_file.stat().st_mode))
-    os.replace(tmp, dvc_file)
+    gone = os.path.relpath(single.resolve(), repo)
+    for args in (["add", "--", rel], ["rm", "--cached", "-q", "--ignore-unmatch", "--", gone]):
+        try:
+            proc = subprocess.run(
+                [git, *args], cwd=repo, capture_output=True, text=True, timeout=600
+            )
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            raise BenchieError(f"`git {args[0]} {args[-1]}` could not run: {exc}") from None
+        if proc.returncode != 0:
+            said = (proc.stderr.strip().splitlines() or [""])[-1]
+            raise BenchieError(f"`git {args[0]} {args[-1]}` failed: {said}")
 
 
 def _collect(source: Path) -> tuple[list[tuple[str, Path]], list[Path]]:
@@ -508,7 +563,7 @@ def release_version(
     use_dvc: bool = True,
 ) -> Added:
     """Freeze a draft: validate its files again, write its manifest as released, and
-    track the result with DVC (its ``.dvc`` file keeps the remote it names, or takes
+    track the result with DVC (its output in gold.dvc keeps the remote it names, or takes
     ``remote``). A released manifest never changes, so it must say what the version is
     and under which licence."""
     version_dir = store_root / version
@@ -540,16 +595,8 @@ def release_version(
     manifest = replace(old, released=True)
     write_manifest(version_dir, manifest)  # keeps the file's mode (textio.atomic_write)
     remote = remote or dvc_remote_of(store_root, version)
-    with signals_deferred():  # the manifest says released: its DVC file must follow
-        dvc_file, note = _track(tracking, store_root, version, None, use_dvc)
-        if (
-            remote is not None
-            and dvc_file is not None
-            and dvc_remote_of(store_root, version) is None
-        ):
-            _set_remote(dvc_file, remote)  # `dvc add` rewrote the file without it
-            if tracking is not None:
-                _restage(*tracking, dvc_file)
+    with signals_deferred():  # the manifest says released: its output in gold.dvc must follow
+        dvc_file, note = _track(tracking, store_root, version, remote, use_dvc)
     return Added(
         version,
         version_dir,

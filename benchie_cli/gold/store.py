@@ -12,9 +12,10 @@ Layout (one directory per version, so a repaired 1.1.0 sits beside 1.0.0)::
 
 Facets ``concat`` and ``minimal`` have no files: they are derived from ``default`` when the
 gold is loaded. ``entity`` is a facet of its own file, which upstream has not published; a
-version that lacks it says so. Each version is tracked by DVC on its own
-(``gold/<version>.dvc``), not by git, so a version kept on a private DVC remote never stops
-anyone pulling the public ones.
+version that lacks it says so. Each version is tracked by DVC, not by git, as an output of
+its own in the repository's ``gold.dvc`` (``path: gold/<version>``, with ``remote:`` when it
+is kept on a remote of its own), so a version kept on a private DVC remote never stops
+anyone pulling the public ones (``dvc pull gold/1.1.0`` pulls one version).
 
 A manifest without ``"status": "draft"`` is a *released* version: its files never change
 (``gold manifest`` refuses to rewrite it without ``--force``), and a corrected gold is a new
@@ -29,10 +30,10 @@ what was scored and what the manifest promises, even if the file changes during 
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import re
-import stat
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -43,6 +44,7 @@ import orjson
 
 from benchie_cli import LANGUAGES, __version__
 from benchie_cli.errors import BenchieError, ExitCode, printable_path
+from benchie_cli.gold.dvcfile import GOLD_DVC, outputs_in
 from benchie_cli.registry import (
     BENCHMARKS,
     DEFAULT_BENCHMARK,
@@ -62,7 +64,6 @@ DRAFT = "draft"
 
 #: MAJOR.MINOR.PATCH in ASCII digits; used with ``fullmatch`` (``$`` would allow a newline).
 _VERSION = re.compile(r"[0-9]+\.[0-9]+\.[0-9]+")
-_DVC_REMOTE = re.compile(r"^\s+remote:\s*(\S+)\s*$", re.MULTILINE)
 _DVC_HINT = (
     "get it with `dvc pull` in a checkout (DVC: `pip install -e '.[dvc]'` there), "
     f"or point --gold-dir / ${ENV_GOLD_DIR} at a gold directory"
@@ -81,48 +82,40 @@ def version_key(version: str) -> tuple[int, ...]:
 def checkout_gold_dir() -> Path | None:
     """``gold/`` of the benchie-cli checkout in use, if any: the one this package runs from
     (editable installs), else the one containing the working directory (a clone with a
-    regular install). A checkout is recognised by the DVC files of its gold versions,
-    ``gold/<version>.dvc``, which git keeps whether or not the gold has been pulled."""
+    regular install). A checkout is recognised by its DVC file ``gold.dvc``, which git keeps
+    whether or not the gold has been pulled, and which names gold versions in ``gold/``."""
     package_root = Path(__file__).resolve().parents[2]
     cwd = Path.cwd().resolve()
     for root in (package_root, cwd, *cwd.parents):
-        if tracked_versions(root / "gold"):
+        if any(_VERSION.fullmatch(n) for n in outputs_in(root / "gold", root / GOLD_DVC)):
             return root / "gold"
     return None
 
 
 def tracked_versions(root: Path) -> list[str]:
-    """Versions with a DVC file ``<root>/<version>.dvc``, pulled or not."""
-    try:
-        names = [p.name[: -len(".dvc")] for p in root.glob("*.dvc") if p.is_file()]
-    except OSError:
-        return []
+    """Versions of the store ``root`` that its ``gold.dvc`` tracks, pulled or not."""
+    names = outputs_in(root)
     return sorted((n for n in names if _VERSION.fullmatch(n)), key=version_key)
 
 
 def dvc_remote_of(root: Path, version: str) -> str | None:
-    """The DVC remote a version's ``.dvc`` file names (``remote:``), if any: for hints only."""
-    try:
-        fd = os.open(root / f"{version}.dvc", os.O_RDONLY | os.O_NONBLOCK)
-        try:
-            if not stat.S_ISREG(os.fstat(fd).st_mode):
-                return None
-            head = os.read(fd, 65536)  # a .dvc file is a few lines; never a hang, never GBs
-        finally:
-            os.close(fd)
-    except OSError:
-        return None
-    match = _DVC_REMOTE.search(head.decode("utf-8", "replace"))
-    return match.group(1) if match else None
+    """The DVC remote ``gold.dvc`` names for a version's output (``remote:``), if any: for
+    hints only. The file is read bounded (64 KiB) and never from a FIFO: never a hang."""
+    return outputs_in(root).get(version)
 
 
 def not_pulled_hint(root: Path, version: str) -> str:
-    """How to get a version that DVC tracks but that is not in the working tree."""
+    """How to get a version that DVC tracks but that is not in the working tree: pull its
+    output of gold.dvc, ``dvc pull gold/<version>`` (relative to the working directory when
+    the version lies below it, as DVC takes it)."""
     remote = dvc_remote_of(root, version)
     kept = f"; it is kept on the DVC remote {remote!r}" if remote else ""
+    target = root / version
+    with contextlib.suppress(OSError, RuntimeError, ValueError):  # else as given
+        target = target.resolve().relative_to(Path.cwd().resolve())
     return (
-        f"gold {version} is tracked by DVC ({version}.dvc) but not pulled{kept}: run "
-        f"`dvc pull {printable_path(str(root / version))}.dvc`"
+        f"gold {version} is tracked by DVC ({GOLD_DVC}) but not pulled{kept}: run "
+        f"`dvc pull {printable_path(str(target))}`"
     )
 
 
