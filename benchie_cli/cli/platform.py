@@ -35,10 +35,11 @@ def platform_score(input_dir: Path, output_dir: Path) -> None:
     pins (INPUT/ref/gold/ may hold a private gold store), and write
     OUTPUT/detailed_results.html, then OUTPUT/scores.json.
 
-    A language the reference chooses but the submission lacks scores 0. Any error (a file
-    that cannot be scored, a gold whose sha256 is not the pinned one: exit 1) is one line
-    on stderr, naming the participant's file, and no scores.json is written, so the
-    platform marks the submission failed. See docs/platform.md.
+    A language the reference chooses but the submission lacks scores 0. Any error is one
+    line on stderr, naming the participant's file, and no scores.json is written, so the
+    platform marks the submission failed: exit 2 for a file that cannot be scored (or an
+    unusable reference or zip), 1 for a gold whose sha256 is not the pinned one. See
+    docs/platform.md.
 
     \b
     Example:
