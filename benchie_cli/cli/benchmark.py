@@ -31,7 +31,9 @@ from benchie_cli.textio import display_name
 _SHIPPED = {"benchie": ("BenchIE", ""), "carb": ("CaRB", "carb"), "oie2016": ("OIE2016", "oie2016")}
 
 
-@click.group(cls=BenchieGroup, epilog=EPILOG_EXIT)
+@click.group(
+    cls=BenchieGroup, epilog=EPILOG_EXIT, short_help="List the benchmarks; add an external one."
+)
 def benchmark() -> None:
     """The benchmarks: the ones benchie ships, and the external ones you add yourself.
 
@@ -53,7 +55,9 @@ gold_dir_option = click.option(
 )
 
 
-@benchmark.command("add", epilog=EPILOG_EXIT)
+@benchmark.command(
+    "add", epilog=EPILOG_EXIT, short_help="Add an external benchmark from its published file."
+)
 @click.argument("name", type=click.Choice(tuple(EXTERNAL)))
 @click.argument("file", metavar="FILE")
 @gold_dir_option
@@ -82,7 +86,9 @@ def benchmark_add(name: str, file: str, gold_dir: str | None) -> None:
     add(name, Path(file), root, say=say)
 
 
-@benchmark.command("list", epilog=EPILOG_EXIT)
+@benchmark.command(
+    "list", epilog=EPILOG_EXIT, short_help="List every benchmark and whether it is there."
+)
 @gold_dir_option
 @click.option(
     "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True

@@ -24,7 +24,7 @@ from benchie_cli.textio import (
 )
 
 
-@click.command(epilog=EPILOG_EXIT)
+@click.command(epilog=EPILOG_EXIT, short_help="Print the gold's input sentences.")
 @gold_options(facet=False)
 @click.option(
     "--format",
@@ -72,7 +72,7 @@ def sentences(
     atomic_write(output, data)
 
 
-@click.command(epilog=EPILOG_EXIT)
+@click.command(epilog=EPILOG_EXIT, short_help="Convert a system's native output to BenchIE TSV.")
 @click.argument("source", metavar="INPUT")
 @click.option(
     "--from",

@@ -15,7 +15,9 @@ from benchie_cli.errors import BenchieError
 from benchie_cli.metrics.registry import BASE_FACET, FACET_NAMES, PLATFORM_METRICS
 
 
-@click.group(cls=BenchieGroup, epilog=EPILOG_EXIT)
+@click.group(
+    cls=BenchieGroup, epilog=EPILOG_EXIT, short_help="Programs for benchmark platforms (Codabench)."
+)
 def platform() -> None:
     """Programs for benchmark platforms (Codabench).
 
@@ -26,7 +28,7 @@ def platform() -> None:
     """
 
 
-@platform.command("score", epilog=EPILOG_EXIT)
+@platform.command("score", epilog=EPILOG_EXIT, short_help="Codabench's scoring program.")
 @click.argument("input_dir", metavar="INPUT", type=click.Path(file_okay=False, path_type=Path))
 @click.argument("output_dir", metavar="OUTPUT", type=click.Path(file_okay=False, path_type=Path))
 def platform_score(input_dir: Path, output_dir: Path) -> None:
@@ -54,7 +56,7 @@ def platform_score(input_dir: Path, output_dir: Path) -> None:
     say(f"wrote {output_dir / SCORES_NAME} (mean_f1 {scores['mean_f1']:.4f})")
 
 
-@platform.command("bundle", epilog=EPILOG_EXIT)
+@platform.command("bundle", epilog=EPILOG_EXIT, short_help="Write a Codabench competition bundle.")
 @click.option(
     "-o",
     "--output",

@@ -46,7 +46,7 @@ if TYPE_CHECKING:
     from benchie_cli.metrics.scoring import SystemResult
 
 
-@click.command(epilog=EPILOG_EXIT)
+@click.command(epilog=EPILOG_EXIT, short_help="Score submissions and print a leaderboard.")
 @click.argument("submissions", nargs=-1, required=True, metavar="SUBMISSION...")
 @gold_options()
 @click.option(
