@@ -6,7 +6,7 @@ venv), committed to a new git repository. The README's Quick start block then cr
 ``.venv``, installs the package with DVC from the copy (from the package index: about a
 minute), pulls the gold from the embedded remote and scores; later blocks run in order in
 the same copy: the README's, then those of the pages of docs/ by name. The private-gold
-recipe is then checked end to end: a clone without access to the
+recipe (docs/gold-versions.md) is then checked end to end: a clone without access to the
 private remote still pulls and scores every public version, a clone with access gets the
 private one too. Blocks that need a container engine run in ``test_readme_container.py``;
 the few no test can run are listed, with why, in ``readme_blocks.NOT_RUN``.

@@ -80,7 +80,7 @@ def sentences(
     type=click.Choice(["auto", *NATIVE_FORMATS]),
     default="auto",
     show_default=True,
-    help="The system's output format (README, 'Native formats'); auto detects it.",
+    help="The system's output format (docs/native-formats.md); auto detects it.",
 )
 @gold_options(facet=False)
 @click.option(

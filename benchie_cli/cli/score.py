@@ -106,7 +106,7 @@ if TYPE_CHECKING:
     metavar="NAME[,NAME...]",
     help="Metrics, joined by commas, all computed in one pass: "
     + "; ".join(f"{m.name}: {m.label} ({m.doc})" for m in METRICS.values())
-    + ". benchie,carb puts CaRB's numbers beside BenchIE's (README, 'CaRB beside BenchIE'). "
+    + ". benchie,carb puts CaRB's numbers beside BenchIE's (docs/carb-beside-benchie.md). "
     "[default: the benchmark's first; benchie]",
 )
 @click.option(
