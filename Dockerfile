@@ -19,9 +19,9 @@ ENV PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
     PYTHONDONTWRITEBYTECODE=1
 
-# Credentials of a private gold remote (see README, "For organisers"), as build arguments:
-# they exist only in this stage, which the final image does not contain. Each gold version
-# is pulled from the remote its output of gold.dvc names (default: the embedded one).
+# Credentials of a private gold remote (see docs/container.md, "Private test gold"), as build
+# arguments: they exist only in this stage, which the final image does not contain. Each gold
+# version is pulled from the remote its output of gold.dvc names (default: the embedded one).
 ARG AWS_ACCESS_KEY_ID
 ARG AWS_SECRET_ACCESS_KEY
 ARG AWS_SESSION_TOKEN

@@ -540,7 +540,7 @@ def prepare_native(
         say(
             f"{shown}: hint: most of its sentences are not this gold's: output for another "
             "benchmark? `benchie score --suite FILE` scores it on every benchmark, "
-            "`--benchmark NAME` on one (README, 'Every benchmark the field reports')"
+            "`--benchmark NAME` on one (docs/every-benchmark.md)"
         )
     if strict and (a.unaligned or a.ambiguous):
         first = min((*a.unaligned, *a.ambiguous), key=lambda s: s.line)

@@ -7,9 +7,10 @@ over token positions (O(units x tokens)), and :meth:`SlotPattern.forms` lists fo
 the hash index, and only when there are at most ``limit`` of them.
 
 Brackets are token boundaries (``[``\\`\\`]A`` is the optional token ````` then ``A``), as the
-gold is tokenised. Upstream has a few defects; the loader recovers as documented in the README:
-a bracket without its partner is dropped (the tokens it touched stay mandatory), and brackets
-nested inside a group are dropped (the outer group is the unit). Each is reported as an issue.
+gold is tokenised. Upstream has a few defects; the loader recovers as docs/scoring.md
+documents: a bracket without its partner is dropped (the tokens it touched stay mandatory),
+and brackets nested inside a group are dropped (the outer group is the unit). Each is
+reported as an issue.
 
 Issues stay small whatever the slot: a message quotes at most ``QUOTE_LIMIT`` characters of
 the slot (see :func:`quote`), and a slot reports at most ``ISSUES_SHOWN`` lone brackets and

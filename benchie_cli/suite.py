@@ -7,7 +7,7 @@ Each benchmark takes the lines of its own sentences and scores them as its own c
 (``score --benchmark NAME --input-format FMT``) scores a file of just those lines:
 
 - BenchIE, every facet of the default gold version (English): the lines are aligned to the
-  gold by sentence text (README, "Native formats");
+  gold by sentence text (docs/native-formats.md);
 - CaRB (s,m) and (s,s), CaRB's test split: read by CaRB's reader of the format; lines of
   other sentences add their confidences as thresholds only, as CaRB's scorer does;
 - OIE2016 (split ``all``), read by oie-benchmark's reader of the format when it has one;
@@ -191,7 +191,7 @@ def _benchie_rows(given: _Input) -> list[Row]:
             "fp": fp,
             "fn": fn,
         }
-        if result.curve is not None:  # confidences: BenchIE's curve (README, "Confidences")
+        if result.curve is not None:  # confidences: BenchIE's curve (docs/scoring.md)
             numbers["auc"] = result.curve.auc
         row = Row("benchie", "benchie", "-", numbers, facet=facet, coverage=coverage)
         row.signature = signature(resolved, options, given.given)

@@ -280,7 +280,7 @@ def test_html_is_self_contained(cli: RunCli, tmp_path: Path) -> None:
 # --------------------------------------------------------------------------- the HTML page
 # What the page must show beside the charts: axis titles, a legend of the error-bucket codes,
 # marked p-values, P and R intervals, the sentence of each example and the sentences a bucket
-# file leaves out. Checked on the README's page (gold 1.0.0, the eight English systems) and on
+# file leaves out. Checked on docs/analyze.md's page (gold 1.0.0, the eight English systems) and on
 # small hand-made inputs.
 
 
@@ -288,7 +288,7 @@ def test_html_is_self_contained(cli: RunCli, tmp_path: Path) -> None:
 def english_analysis(
     tmp_path_factory: pytest.TempPathFactory, index_cache_dir: Path
 ) -> tuple[str, dict[str, Any]]:
-    """The README's page and its JSON: one run of each, default options."""
+    """docs/analyze.md's page and its JSON: one run of each, default options."""
     out = tmp_path_factory.mktemp("english-analysis")
     with pytest.MonkeyPatch.context() as env:  # the autouse fixture is per test
         env.setenv("BENCHIE_GOLD_DIR", str(GOLD_DIR))

@@ -1,6 +1,6 @@
 """The Python API (``benchie_cli.api``) gives what the CLI gives: the same report bytes,
 the same analysis document, the published numbers from extractions held in memory, and the
-README's notebook example runs as written."""
+notebook example of docs/api.md runs as written."""
 
 from __future__ import annotations
 
@@ -149,17 +149,17 @@ def test_analyze_is_the_cli_document(cli: RunCli, tmp_path: Path) -> None:
     assert api.to_json(doc) == out.read_bytes()
 
 
-def _readme_python_block() -> str:
-    text = (REPO / "README.md").read_text("utf-8")
+def _notebook_block() -> str:
+    text = (REPO / "docs" / "api.md").read_text("utf-8")
     blocks = re.findall(r"^```python\n(.*?)^```$", text, re.MULTILINE | re.DOTALL)
-    assert len(blocks) == 1, "README.md: one ```python block, the notebook example"
+    assert len(blocks) == 1, "docs/api.md: one ```python block, the notebook example"
     return str(blocks[0])
 
 
-def test_readme_python_example_runs() -> None:
+def test_notebook_example_runs() -> None:
     env = dict(os.environ, BENCHIE_GOLD_DIR=str(GOLD_DIR))
     proc = subprocess.run(
-        [sys.executable, "-c", _readme_python_block()],
+        [sys.executable, "-c", _notebook_block()],
         cwd=REPO,
         env=env,
         capture_output=True,

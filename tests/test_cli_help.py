@@ -6,6 +6,7 @@ from collections.abc import Iterator
 
 import click
 import pytest
+from click.testing import CliRunner
 
 from benchie_cli.cli import main
 
@@ -59,6 +60,14 @@ def walk(command: click.Command, path: tuple[str, ...] = ()) -> Iterator[tuple[s
 ALL_COMMANDS = sorted(set(walk(main)) | EXPECTED_COMMANDS)
 
 
+def _command(path: tuple[str, ...]) -> click.Command | None:
+    command: click.Command | None = main
+    for name in path:
+        assert isinstance(command, click.Group)
+        command = command.get_command(click.Context(command), name)
+    return command
+
+
 def test_command_tree_is_the_documented_one() -> None:
     """A command added or removed shows up here, and so gets its help test."""
     assert set(walk(main)) == EXPECTED_COMMANDS
@@ -88,6 +97,36 @@ def test_help_states_exit_statuses(cli: RunCli, path: tuple[str, ...]) -> None:
         "70 internal error (a bug: please report it), 129 hung up, "
         "130 interrupted (Ctrl-C), 143 terminated." in out
     )
+
+
+GROUPS = sorted(path for path in ALL_COMMANDS if isinstance(_command(path), click.Group))
+
+
+@pytest.mark.parametrize("path", GROUPS, ids=lambda p: " ".join(p) or "benchie")
+@pytest.mark.parametrize("width", [80, 50])
+def test_command_list_is_never_cut(path: tuple[str, ...], width: int) -> None:
+    """A group's --help lists each command with a whole phrase: click cuts a docstring's
+    first sentence to fit (ending it in "..."), so every command gives its short_help."""
+    result = CliRunner().invoke(main, [*path, "--help"], terminal_width=width)
+    assert result.exit_code == 0, result.output
+    listing = result.output.split("Commands:", 1)[1].split("\n\n", 1)[0]
+    rows = [row.strip() for row in listing.splitlines() if row.strip()]
+    assert rows, result.output
+    assert not [row for row in rows if row.endswith("...")], listing
+    group = _command(path)
+    assert isinstance(group, click.Group)
+    for name in group.list_commands(click.Context(group)):
+        sub = group.get_command(click.Context(group), name)
+        assert sub is not None and sub.short_help, f"{' '.join((*path, name))}: no short_help"
+
+
+def test_platform_score_help_states_its_exit_statuses(cli: RunCli) -> None:
+    """A file that cannot be scored exits 2 (tests/test_platform.py), a gold whose sha256
+    is not the pinned one 1: the help says exactly that."""
+    out = " ".join(cli("platform", "score", "--help").stdout.split())
+    assert "exit 2 for a file that cannot be scored" in out
+    assert "1 for a gold whose sha256 is not the pinned one" in out
+    assert "cannot be scored, a gold whose sha256 is not the pinned one: exit 1" not in out
 
 
 def test_dockerfile_defaults_follow_the_package() -> None:

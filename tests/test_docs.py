@@ -1,5 +1,7 @@
-"""docs/ is the definition the package cites: no citation of the old specification is left,
-and every page the index links to exists."""
+"""docs/ is the definition the package cites and the reference the README links to: no
+citation of the old specification is left, every page the index and the README link to
+exists (with the anchor named), the site's nav lists every page, and the README stays a
+front door of at most 300 lines."""
 
 from __future__ import annotations
 
@@ -36,19 +38,68 @@ def test_no_spec_citation(path: Path) -> None:
 
 
 def _index_links() -> list[str]:
-    text = (DOCS / "README.md").read_text(encoding="utf-8")
+    text = (DOCS / "index.md").read_text(encoding="utf-8")
     return re.findall(r"\]\(([^)#\s]+\.md)(?:#[^)]*)?\)", text)
 
 
 def test_index_links_exist() -> None:
     links = [link for link in _index_links() if not link.startswith(("http:", "https:"))]
-    assert links, "docs/README.md links to no page"
+    assert links, "docs/index.md links to no page"
     missing = [link for link in links if not (DOCS / link).resolve().is_file()]
-    assert not missing, f"docs/README.md links to missing pages: {missing}"
+    assert not missing, f"docs/index.md links to missing pages: {missing}"
 
 
 def test_index_links_every_topic() -> None:
     links = set(_index_links())
-    assert set(TOPICS) <= links, f"docs/README.md does not link {sorted(set(TOPICS) - links)}"
+    assert set(TOPICS) <= links, f"docs/index.md does not link {sorted(set(TOPICS) - links)}"
     for topic in TOPICS:
         assert (DOCS / topic).is_file()
+
+
+#: The README is a front door: what the tool is, the quick start, the tasks, the promises.
+README_MAX_LINES = 300
+
+
+def test_readme_is_a_front_door() -> None:
+    lines = (ROOT / "README.md").read_text(encoding="utf-8").splitlines()
+    assert len(lines) <= README_MAX_LINES, (
+        f"README.md has {len(lines)} lines (at most {README_MAX_LINES}): move reference "
+        "material into docs/"
+    )
+
+
+def _slug(heading: str) -> str:
+    """The anchor of a heading, as mkdocs and GitHub make it for these pages' headings."""
+    text = re.sub(r"[^\w\s-]", "", heading.strip().lower().replace("`", ""))
+    return re.sub(r"\s+", "-", text)
+
+
+def _anchors(page: Path) -> set[str]:
+    text = re.sub(r"^```.*?^```", "", page.read_text(encoding="utf-8"), flags=re.M | re.S)
+    return {_slug(h) for h in re.findall(r"^#{1,6}\s+(.+?)\s*$", text, re.M)}
+
+
+def test_readme_links_to_docs_exist() -> None:
+    """mkdocs checks the links between pages; the README is outside the site, so its links
+    into docs/ are checked here, anchors included."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    links = re.findall(r"\]\((docs/[^)#\s]*)(?:#([^)\s]*))?\)", text)
+    assert links, "README.md links to no page of docs/"
+    for target, anchor in links:
+        page = ROOT / target
+        assert page.is_file(), f"README.md links to {target}, which does not exist"
+        if anchor:
+            assert anchor in _anchors(page), (
+                f"README.md links to {target}#{anchor}: no such heading"
+            )
+    assert not re.search(r"\]\(#", text), "README.md links to an anchor of its own: use docs/"
+
+
+def test_every_page_is_in_the_nav() -> None:
+    """mkdocs --strict fails on a page left out of the nav; this says so without mkdocs."""
+    config = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    named = set(re.findall(r":\s*\"?([\w./-]+\.md)\"?\s*$", config, re.M))
+    pages = {p.relative_to(DOCS).as_posix() for p in DOCS.rglob("*.md")}
+    assert pages == named, (
+        f"not in the nav: {sorted(pages - named)}; no such page: {sorted(named - pages)}"
+    )

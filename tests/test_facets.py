@@ -188,7 +188,7 @@ GOLD_DP = (
 # L2 He served | as a | c PM    default ✗,   concat ✓C1, minimal ✗
 # L3 He | served | as PM        default ✓C2, minimal ✓C2; concat: "He served as PM" is ALSO
 #                               C1's all-dropped form, and an extraction covers only the first
-#                               synset that accepts it (README), so concat credits C1.
+#                               synset that accepts it (docs/scoring.md), so concat credits C1.
 # L4 He | served as | PM        ✓C1 under every facet (C1's mandatory form)
 # L5 He | served as | c a PM    ✗ everywhere (units out of order)
 SUBMISSION_DP = (
@@ -300,8 +300,9 @@ def test_unknown_sentence_id_left_out(cli: RunCli, gold_file: Path, tmp_path: Pa
 
 
 def test_one_form_in_two_synsets_counts_once(tmp_path: Path) -> None:
-    """One extraction covers one synset, the first in gold order (README; published OpenIE6
-    numbers). Gold lists "A | b | c" in both synsets: the line is 1 TP, the other synset FN."""
+    """One extraction covers one synset, the first in gold order (docs/scoring.md; published
+    OpenIE6 numbers). Gold lists "A | b | c" in both synsets: the line is 1 TP, the other
+    synset FN."""
     gold = write(
         tmp_path,
         "g.txt",

@@ -213,7 +213,7 @@ def test_verify_never_trusts_a_cache_that_hides_the_errors(
     cli: RunCli, tiny: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Someone who can write the cache can forge a consistent entry (the trust model:
-    README, 'Trust and limits'); ``verify`` parses the gold's bytes instead, so a report
+    docs/trust.md); ``verify`` parses the gold's bytes instead, so a report
     scored through a forged entry does not verify."""
     import marshal
 

@@ -16,7 +16,7 @@ from .conftest import EXAMPLES, RunCli, example
 from .test_html_render import CHROMIUM_FLAGS, chromium  # noqa: F401 (a fixture)
 
 ENGLISH = EXAMPLES / "en"
-#: The eight English examples by F1, best first (README, "The report").
+#: The eight English examples by F1, best first (docs/reports.md).
 BY_F1 = ["clausie", "minie", "openie6", "m2oie_en", "stanford", "roi_t", "roi_n", "naive_oie"]
 
 

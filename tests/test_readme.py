@@ -1,10 +1,12 @@
-"""The README, run as a newcomer runs it: every ``sh`` block, as written, in a fresh copy.
+"""The README and docs/, run as a newcomer runs them: every ``sh`` block, as written, in a
+fresh copy.
 
 The copy holds what git would give a clone (tracked and new files, no pulled gold, no
-venv), committed to a new git repository. The Quick start block then creates ``.venv``,
-installs the package with DVC from the copy (from the package index: about a minute),
-pulls the gold from the embedded remote and scores; later blocks run in order in the same
-copy. The private-gold recipe is then checked end to end: a clone without access to the
+venv), committed to a new git repository. The README's Quick start block then creates
+``.venv``, installs the package with DVC from the copy (from the package index: about a
+minute), pulls the gold from the embedded remote and scores; later blocks run in order in
+the same copy: the README's, then those of the pages of docs/ by name. The private-gold
+recipe (docs/gold-versions.md) is then checked end to end: a clone without access to the
 private remote still pulls and scores every public version, a clone with access gets the
 private one too. Blocks that need a container engine run in ``test_readme_container.py``;
 the few no test can run are listed, with why, in ``readme_blocks.NOT_RUN``.
@@ -66,7 +68,7 @@ def run_block(block: Block, cwd: Path, env: dict[str, str]) -> subprocess.Comple
 
 def block_starting(prefix: str) -> Block:
     found = [b for b in blocks() if b.text.startswith(prefix)]
-    assert len(found) == 1, f"README has {len(found)} sh block(s) starting {prefix!r}"
+    assert len(found) == 1, f"README and docs/ have {len(found)} sh block(s) starting {prefix!r}"
     return found[0]
 
 
@@ -84,12 +86,13 @@ def fresh_copy(dest: Path, env: dict[str, str]) -> None:
         assert run(args, dest, env).returncode == 0
 
 
-Organiser = tuple[Path, dict[str, str], dict[int, subprocess.CompletedProcess[str]]]
+Organiser = tuple[Path, dict[str, str], dict[str, subprocess.CompletedProcess[str]]]
 
 
 @pytest.fixture(scope="module")
 def organiser(tmp_path_factory: pytest.TempPathFactory) -> Organiser:
-    """A fresh copy after every block this test runs, and each block's output by line."""
+    """A fresh copy after every block this test runs, and each block's output by
+    ``PATH:LINE``."""
     if shutil.which("git") is None:
         pytest.skip("git is not installed")
     root = tmp_path_factory.mktemp("org")
@@ -97,7 +100,7 @@ def organiser(tmp_path_factory: pytest.TempPathFactory) -> Organiser:
     checkout = root / "benchie-cli"
     fresh_copy(checkout, env)
     outputs = {
-        block.line: run_block(block, checkout, env)
+        block.key: run_block(block, checkout, env)
         for block in blocks()
         if not block.needs_container and not_run(block) is None
     }
@@ -121,9 +124,10 @@ def benchie(checkout: Path, venv: Path, *args: str) -> list[str]:
 
 def test_every_block_has_a_runner() -> None:
     """Each block is run here, in the container test, or listed with a reason; a reason
-    whose block is gone from the README is an error too."""
+    whose block is gone from the README and docs/ is an error too."""
     found = blocks()
-    assert found, "no sh block found in README.md"
+    assert any(b.path == "README.md" for b in found), "no sh block found in README.md"
+    assert any(b.path.startswith("docs/") for b in found), "no sh block found in docs/"
     from .readme_blocks import NOT_RUN
 
     lines = [line for b in found for line in b.text.splitlines()]
@@ -160,7 +164,7 @@ def test_quick_start_writes_the_report_it_names(organiser: Organiser) -> None:
 
 def test_quick_start_says_what_it_wrote(organiser: Organiser) -> None:
     _, _, outputs = organiser
-    proc = outputs[block_starting("python3 -m venv .venv").line]
+    proc = outputs[block_starting("python3 -m venv .venv").key]
     assert "wrote clausie-report.json (json: 1 system(s), gold 1.1.0)" in proc.stderr
 
 

@@ -1,15 +1,17 @@
-"""The README's container commands (``docker ...``, ``scripts/build-image``), run as written.
+"""The container commands (``docker ...``, ``scripts/build-image``) of the README and docs/,
+run as written.
 
-Every ``sh`` block of README.md that needs a container engine (:mod:`tests.readme_blocks`)
-and is not one of its ``NOT_RUN`` is run here with ``bash -euo pipefail -c BLOCK``, in a
-directory prepared as a user would have it, and its outcome checked. The image build block
+Every ``sh`` block of README.md and docs/ that needs a container engine
+(:mod:`tests.readme_blocks`) and is not one of its ``NOT_RUN`` is run here with
+``bash -euo pipefail -c BLOCK``, in a directory prepared as a user would have it, and its
+outcome checked. The image build block
 runs first (a module fixture), since the others run the image it tags.
 
 With a Docker engine the blocks run on it. Without one (these CI machines) a ``docker`` shim
 is put first on ``PATH``: it translates exactly the docker commands these blocks use onto the
 buildah stand-in in ``../shared/container`` and refuses anything else with exit status 2, so
-that a new docker command in the README fails here until it is translated. With neither, the
-block tests skip for the reason ``test_container`` gives.
+that a new docker command in the README or docs/ fails here until it is translated. With
+neither, the block tests skip for the reason ``test_container`` gives.
 """
 
 from __future__ import annotations
@@ -38,8 +40,8 @@ CONTAINER_BLOCKS = [b for b in blocks() if b.needs_container and not not_run(b)]
 
 # ------------------------------------------------------------------------------ docker shim
 
-#: ``docker`` for machines without a Docker engine: the subcommands and options the README's
-#: blocks use, translated onto the buildah stand-in; anything else exits 2. With
+#: ``docker`` for machines without a Docker engine: the subcommands and options the
+#: README's and docs/' blocks use, translated onto the buildah stand-in; anything else exits 2. With
 #: ``DOCKER_SHIM_DRY_RUN=1`` it prints the command it would run (JSON) instead.
 SHIM = r'''#!__PYTHON__
 """docker -> buildah stand-in, for tests/test_readme_container.py only."""
@@ -207,7 +209,7 @@ def _tail(res: subprocess.CompletedProcess[str]) -> str:
     return f"exit {res.returncode}\nstdout: {res.stdout[-3000:]}\nstderr: {res.stderr[-3000:]}"
 
 
-# ---------------------------------------------------------------------- the README's blocks
+# ------------------------------------------------------------- the README's and docs/' blocks
 
 
 @dataclass(frozen=True)
@@ -298,20 +300,20 @@ RECIPES = {
 class Docker:
     engine: str  # "docker", or "buildah" behind the shim
     env: dict[str, str]
-    builds: dict[int, subprocess.CompletedProcess[str]]  # the build blocks' runs, by line
+    builds: dict[str, subprocess.CompletedProcess[str]]  # the build blocks' runs, by PATH:LINE
 
 
 @pytest.fixture(scope="module")
 def docker(tmp_path_factory: pytest.TempPathFactory) -> Docker:
-    """The engine, with ``docker`` on PATH (the shim without an engine), after the README's
-    build blocks ran: every other block runs the image they tag."""
+    """The engine, with ``docker`` on PATH (the shim without an engine), after the build
+    blocks ran: every other block runs the image they tag."""
     engine = require_engine()
     shim_dir = None
     if engine == "buildah":
         shim_dir = tmp_path_factory.mktemp("docker-shim")
         write_shim(shim_dir)
     env = _env(shim_dir)
-    builds = {b.line: _bash(b.text, REPO, env) for b in CONTAINER_BLOCKS if _kind(b) == "build"}
+    builds = {b.key: _bash(b.text, REPO, env) for b in CONTAINER_BLOCKS if _kind(b) == "build"}
     return Docker(engine, env, builds)
 
 
@@ -320,7 +322,7 @@ def test_the_readme_has_container_blocks() -> None:
     assert "build" in kinds and "validate" in kinds and "score" in kinds, CONTAINER_BLOCKS
 
 
-@pytest.mark.parametrize("block", CONTAINER_BLOCKS, ids=lambda b: f"README.md:{b.line}")
+@pytest.mark.parametrize("block", CONTAINER_BLOCKS, ids=lambda b: b.key)
 def test_readme_container_block(block: Block, docker: Docker, tmp_path: Path) -> None:
     kind = _kind(block)
     assert kind is not None, (
@@ -329,10 +331,10 @@ def test_readme_container_block(block: Block, docker: Docker, tmp_path: Path) ->
     )
     recipe = RECIPES[kind]
     if kind == "build":
-        cwd, res = REPO, docker.builds[block.line]
+        cwd, res = REPO, docker.builds[block.key]
     else:
-        failed = [line for line, r in docker.builds.items() if r.returncode != 0]
-        assert not failed, f"the README's image build block (line {failed}) failed"
+        failed = [key for key, r in docker.builds.items() if r.returncode != 0]
+        assert not failed, f"the image build block ({', '.join(failed)}) failed"
         assert recipe.prepare is not None
         work = tmp_path / "work"
         work.mkdir(mode=0o755)  # a user's directory: readable by the image's uid 10001

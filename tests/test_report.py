@@ -1,6 +1,6 @@
 """The score report: the record a paper cites, so it must be complete, pinned and repeatable.
 
-Checks the documented JSON layout (README "score --format json"), the signature, the gold's
+Checks the documented JSON layout (docs/reports.md), the signature, the gold's
 identity against the store's manifest, the refusals (--expect-gold, --strict), per-sentence
 counts, the table and markdown views, and implicit handling (SPEC §5).
 """

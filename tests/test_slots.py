@@ -134,9 +134,9 @@ def test_extra_closing_bracket_after_a_group() -> None:
 
 def test_extra_opening_bracket_before_a_group() -> None:
     """`[ [a] b` mirrors `x [a]] b`: the first `[` never closes, so it is the lone bracket and
-    is dropped (README: "dropped and the tokens it touched stay mandatory"). What remains is
-    `[a] b`; `[a]` is not nested in any group, so it stays optional and no nested-bracket
-    issue is due."""
+    is dropped (docs/scoring.md: "dropped and the tokens it touched stay mandatory"). What
+    remains is `[a] b`; `[a]` is not nested in any group, so it stays optional and no
+    nested-bracket issue is due."""
     pattern, issues = parse_slot("[ [a] b")
     assert [i.code for i in issues] == [LONE_BRACKET]
     assert pattern.forms(64) == {"a b", "b"}

@@ -282,7 +282,7 @@ def analyze(
         }
         if cliques is not None:  # docs/profiling.md, "Clique robustness"
             system["robustness"] = _robustness_json(result, cliques)
-        if result.curve is not None:  # a file with confidences (README, "Confidences")
+        if result.curve is not None:  # a file with confidences (docs/scoring.md, "Confidences")
             system["confidence"] = result.curve.as_json()
         if carb is not None:  # docs/profiling.md, "BenchIE vs CaRB"
             system["carb"] = carb.systems[n]

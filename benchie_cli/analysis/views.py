@@ -484,7 +484,7 @@ def column_groups(
 
 def pr_curves(chart_id: str, title: str, curves: list[tuple[str, dict[str, Any]]]) -> str:
     """Precision over recall, one step line per system, drawn as its AUC is computed: each
-    gain in recall at the precision it was reached with, from recall 0 (README,
+    gain in recall at the precision it was reached with, from recall 0 (docs/scoring.md,
     "Confidences"). A dot marks the best-F1 point; the recall axis ends at a round value
     above the highest recall, since fact-level recall is far below 1 for every system.
     """

@@ -324,7 +324,7 @@ def entry(benchmark: str) -> CorpusEntry:
 def detect_format(data: bytes) -> str:
     """The format ``--input-format auto`` reads in a file's bytes, as read (decompressed,
     from standard input too): ``json`` for a JSON object (WiRe57's export is one), else a
-    native format or ``benchie`` as :func:`benchie_cli.native.detect_bytes` finds."""
+    native format or ``benchie`` as :func:`benchie_cli.inputs.native.detect_bytes` finds."""
     if data.lstrip()[:1] == b"{":
         return "json"
     from benchie_cli.inputs.native import detect_bytes

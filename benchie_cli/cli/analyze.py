@@ -30,7 +30,7 @@ from benchie_cli.outputs import check_output
 from benchie_cli.textio import STDIN, atomic_write
 
 
-@click.command(epilog=EPILOG_EXIT)
+@click.command(epilog=EPILOG_EXIT, short_help="Profile systems: intervals, significance, errors.")
 @click.argument("submissions", nargs=-1, required=True, metavar="SUBMISSION...")
 @gold_options(facet=False)
 @click.option(

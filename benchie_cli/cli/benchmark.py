@@ -27,7 +27,9 @@ from benchie_cli.tables import render
 from benchie_cli.textio import display_name
 
 
-@click.group(cls=BenchieGroup, epilog=EPILOG_EXIT)
+@click.group(
+    cls=BenchieGroup, epilog=EPILOG_EXIT, short_help="List the benchmarks; add an external one."
+)
 def benchmark() -> None:
     """The benchmarks: the ones benchie ships, and the external ones you add yourself.
 
@@ -49,7 +51,9 @@ gold_dir_option = click.option(
 )
 
 
-@benchmark.command("add", epilog=EPILOG_EXIT)
+@benchmark.command(
+    "add", epilog=EPILOG_EXIT, short_help="Add an external benchmark from its published file."
+)
 @click.argument("name", type=click.Choice(tuple(EXTERNAL)))
 @click.argument("file", metavar="FILE")
 @gold_dir_option
@@ -78,7 +82,9 @@ def benchmark_add(name: str, file: str, gold_dir: str | None) -> None:
     add(name, Path(file), root, say=say)
 
 
-@benchmark.command("list", epilog=EPILOG_EXIT)
+@benchmark.command(
+    "list", epilog=EPILOG_EXIT, short_help="List every benchmark and whether it is there."
+)
 @gold_dir_option
 @click.option(
     "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True

@@ -9,7 +9,9 @@ from benchie_cli.cli.group import EPILOG_EXIT, BenchieGroup
 from benchie_cli.tables import render
 
 
-@click.group(cls=BenchieGroup, epilog=EPILOG_EXIT)
+@click.group(
+    cls=BenchieGroup, epilog=EPILOG_EXIT, short_help="Inspect and prune the compiled-index cache."
+)
 def cache() -> None:
     """Inspect and prune the compiled-index cache.
 
@@ -19,7 +21,7 @@ def cache() -> None:
     """
 
 
-@cache.command("info", epilog=EPILOG_EXIT)
+@cache.command("info", epilog=EPILOG_EXIT, short_help="List the cache's entries and totals.")
 @format_option
 def cache_info(fmt: str) -> None:
     """List the cache directory, its entries (size, gold sha256, facet, code fingerprint,
@@ -81,7 +83,7 @@ def cache_info(fmt: str) -> None:
     )
 
 
-@cache.command("prune", epilog=EPILOG_EXIT)
+@cache.command("prune", epilog=EPILOG_EXIT, short_help="Remove the entries this code never reads.")
 @click.option("--all", "everything", is_flag=True, help="Remove every entry, current ones too.")
 def cache_prune(everything: bool) -> None:
     """Remove entries this code never reads (another code fingerprint, 0.2.0's *.marshal)

@@ -148,7 +148,7 @@ input_format_option = click.option(
     show_default=True,
     help="Format of the submissions: auto detects it from the first lines; benchie is BenchIE "
     "TSV; the others are systems' own outputs, aligned to the gold by sentence text "
-    "(README, 'Native formats').",
+    "(docs/native-formats.md).",
 )
 
 

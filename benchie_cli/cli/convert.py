@@ -24,7 +24,7 @@ from benchie_cli.textio import (
 )
 
 
-@click.command(epilog=EPILOG_EXIT)
+@click.command(epilog=EPILOG_EXIT, short_help="Print the gold's input sentences.")
 @gold_options(facet=False)
 @click.option(
     "--format",
@@ -72,7 +72,7 @@ def sentences(
     atomic_write(output, data)
 
 
-@click.command(epilog=EPILOG_EXIT)
+@click.command(epilog=EPILOG_EXIT, short_help="Convert a system's native output to BenchIE TSV.")
 @click.argument("source", metavar="INPUT")
 @click.option(
     "--from",
@@ -80,7 +80,7 @@ def sentences(
     type=click.Choice(["auto", *NATIVE_FORMATS]),
     default="auto",
     show_default=True,
-    help="The system's output format (README, 'Native formats'); auto detects it.",
+    help="The system's output format (docs/native-formats.md); auto detects it.",
 )
 @gold_options(facet=False)
 @click.option(

@@ -42,7 +42,9 @@ from benchie_cli.registry import BASE_FACET, BENCHMARKS, DEFAULT_BENCHMARK, FACE
 from benchie_cli.textio import display_name, read_whole
 
 
-@click.group(cls=BenchieGroup, epilog=EPILOG_EXIT)
+@click.group(
+    cls=BenchieGroup, epilog=EPILOG_EXIT, short_help="Inspect and check the versioned gold store."
+)
 def gold() -> None:
     """Inspect and check the versioned gold store.
 
@@ -99,7 +101,7 @@ def _benchmark_version(store: GoldStore, gold_version: str) -> str:
     return latest_version(store)
 
 
-@gold.command("path", epilog=EPILOG_EXIT)
+@gold.command("path", epilog=EPILOG_EXIT, short_help="Print the gold directory in use.")
 @gold_dir_option
 def gold_path(gold_dir: str | None) -> None:
     """Print the gold directory in use (and how it was chosen, on stderr).
@@ -113,7 +115,7 @@ def gold_path(gold_dir: str | None) -> None:
     click.echo(f"benchie: from {source}", err=True)
 
 
-@gold.command("list", epilog=EPILOG_EXIT)
+@gold.command("list", epilog=EPILOG_EXIT, short_help="List versions, languages and facets.")
 @gold_dir_option
 @format_option
 def gold_list(gold_dir: str | None, fmt: str) -> None:
@@ -202,7 +204,9 @@ def _list_benchmark(
         rows.append([f"{name} {version}{draft}", "en", "splits: " + ", ".join(shown)])
 
 
-@gold.command("info", epilog=EPILOG_EXIT)
+@gold.command(
+    "info", epilog=EPILOG_EXIT, short_help="Show a version's manifest: files, hashes, licence."
+)
 @gold_version_option
 @benchmark_option
 @gold_dir_option
@@ -261,7 +265,9 @@ def _benchmark_info(benchmark: str, gold_version: str, gold_dir: str | None, fmt
     emit(fmt, doc, rows)
 
 
-@gold.command("stats", epilog=EPILOG_EXIT)
+@gold.command(
+    "stats", epilog=EPILOG_EXIT, short_help="Count sentences, synsets and expanded extractions."
+)
 @gold_version_option
 @click.option(
     "--lang", type=click.Choice(LANGUAGES), default=None, help="Only this language [default: all]."
@@ -350,7 +356,9 @@ def _carb_stats(gold_version: str, gold_dir: str | None, fmt: str) -> None:
     emit(fmt, doc, rows)
 
 
-@gold.command("verify", epilog=EPILOG_EXIT)
+@gold.command(
+    "verify", epilog=EPILOG_EXIT, short_help="Check every gold file's sha256 against its manifest."
+)
 @click.option("--gold-version", default=None, metavar="V", help="Only this version [default: all].")
 @click.option(
     "--benchmark",
@@ -480,7 +488,7 @@ def _verify_benchmark(
     return not problems
 
 
-@gold.command("compile", epilog=EPILOG_EXIT)
+@gold.command("compile", epilog=EPILOG_EXIT, short_help="Fill the index cache for every version.")
 @click.option("--gold-version", default=None, metavar="V", help="Only this version [default: all].")
 @gold_dir_option
 def gold_compile(gold_version: str | None, gold_dir: str | None) -> None:
@@ -507,7 +515,7 @@ force_option = click.option(
 )
 
 
-@gold.command("manifest", epilog=EPILOG_EXIT)
+@gold.command("manifest", epilog=EPILOG_EXIT, short_help="Rewrite a draft version's manifest.json.")
 @click.argument("version_dir", type=click.Path(file_okay=False, exists=True))
 @click.option("--description", default=None, help="Description of the version.")
 @click.option("--license", "license_", default=None, help="Licence of the data.")
@@ -537,7 +545,9 @@ def gold_manifest(
     )
 
 
-@gold.command("new", epilog=EPILOG_EXIT)
+@gold.command(
+    "new", epilog=EPILOG_EXIT, short_help="Add the gold files in DIR to the store as VERSION."
+)
 @click.argument("version")
 @click.option(
     "--from",
@@ -601,7 +611,7 @@ def gold_new(
     _report_added(added, root, released=not draft)
 
 
-@gold.command("release", epilog=EPILOG_EXIT)
+@gold.command("release", epilog=EPILOG_EXIT, short_help="Freeze a draft version.")
 @click.argument("version")
 @click.option("--description", default=None, help="What the version is [default: the draft's].")
 @click.option("--license", "license_", default=None, help="Licence [default: the draft's].")
@@ -708,7 +718,9 @@ def _report_added(added: Added, root: Path, *, released: bool) -> None:
     click.echo(changelog_stub(added), nl=False)
 
 
-@gold.command("diff", epilog=EPILOG_EXIT)
+@gold.command(
+    "diff", epilog=EPILOG_EXIT, short_help="Synset-level differences between two versions."
+)
 @click.argument("version_a", metavar="A")
 @click.argument("version_b", metavar="B")
 @click.option(
@@ -744,7 +756,7 @@ def gold_diff(
         click.echo(line)
 
 
-@gold.command("impact", epilog=EPILOG_EXIT)
+@gold.command("impact", epilog=EPILOG_EXIT, short_help="Score submissions under two gold versions.")
 @click.argument("version_a", metavar="A")
 @click.argument("version_b", metavar="B")
 @click.argument("submissions", nargs=-1, required=True, metavar="SUBMISSION...")

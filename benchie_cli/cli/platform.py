@@ -15,7 +15,9 @@ from benchie_cli.errors import BenchieError
 from benchie_cli.registry import BASE_FACET, FACET_NAMES, PLATFORM_METRICS
 
 
-@click.group(cls=BenchieGroup, epilog=EPILOG_EXIT)
+@click.group(
+    cls=BenchieGroup, epilog=EPILOG_EXIT, short_help="Programs for benchmark platforms (Codabench)."
+)
 def platform() -> None:
     """Programs for benchmark platforms (Codabench).
 
@@ -26,7 +28,7 @@ def platform() -> None:
     """
 
 
-@platform.command("score", epilog=EPILOG_EXIT)
+@platform.command("score", epilog=EPILOG_EXIT, short_help="Codabench's scoring program.")
 @click.argument("input_dir", metavar="INPUT", type=click.Path(file_okay=False, path_type=Path))
 @click.argument("output_dir", metavar="OUTPUT", type=click.Path(file_okay=False, path_type=Path))
 def platform_score(input_dir: Path, output_dir: Path) -> None:
@@ -35,10 +37,11 @@ def platform_score(input_dir: Path, output_dir: Path) -> None:
     pins (INPUT/ref/gold/ may hold a private gold store), and write
     OUTPUT/detailed_results.html, then OUTPUT/scores.json.
 
-    A language the reference chooses but the submission lacks scores 0. Any error (a file
-    that cannot be scored, a gold whose sha256 is not the pinned one: exit 1) is one line
-    on stderr, naming the participant's file, and no scores.json is written, so the
-    platform marks the submission failed. See docs/platform.md.
+    A language the reference chooses but the submission lacks scores 0. Any error is one
+    line on stderr, naming the participant's file, and no scores.json is written, so the
+    platform marks the submission failed: exit 2 for a file that cannot be scored (or an
+    unusable reference or zip), 1 for a gold whose sha256 is not the pinned one. See
+    docs/platform.md.
 
     \b
     Example:
@@ -53,7 +56,7 @@ def platform_score(input_dir: Path, output_dir: Path) -> None:
     say(f"wrote {output_dir / SCORES_NAME} (mean_f1 {scores['mean_f1']:.4f})")
 
 
-@platform.command("bundle", epilog=EPILOG_EXIT)
+@platform.command("bundle", epilog=EPILOG_EXIT, short_help="Write a Codabench competition bundle.")
 @click.option(
     "-o",
     "--output",

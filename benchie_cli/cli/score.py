@@ -46,7 +46,7 @@ if TYPE_CHECKING:
     from benchie_cli.benchmarks.carb.report import CarbResult
 
 
-@click.command(epilog=EPILOG_EXIT)
+@click.command(epilog=EPILOG_EXIT, short_help="Score submissions and print a leaderboard.")
 @click.argument("submissions", nargs=-1, required=True, metavar="SUBMISSION...")
 @gold_options()
 @click.option(
@@ -106,7 +106,7 @@ if TYPE_CHECKING:
     metavar="NAME[,NAME...]",
     help="Metrics, joined by commas, all computed in one pass: "
     + "; ".join(f"{m.name}: {m.label} ({m.doc})" for m in METRICS.values())
-    + ". benchie,carb puts CaRB's numbers beside BenchIE's (README, 'CaRB beside BenchIE'). "
+    + ". benchie,carb puts CaRB's numbers beside BenchIE's (docs/carb-beside-benchie.md). "
     "[default: the benchmark's first; benchie]",
 )
 @click.option(

@@ -34,7 +34,7 @@ from benchie_cli.textio import (
 from benchie_cli.tokens import language_hint, mostly_implicit
 
 
-@click.command(epilog=EPILOG_EXIT)
+@click.command(epilog=EPILOG_EXIT, short_help="Check gold or submission files.")
 @click.argument("files", nargs=-1, required=True, metavar="FILE...")
 @click.option(
     "--kind",
@@ -183,7 +183,11 @@ def validate(
         sys.exit(int(ExitCode.FAILED))
 
 
-@click.command("strip-implicit", epilog=EPILOG_EXIT)
+@click.command(
+    "strip-implicit",
+    epilog=EPILOG_EXIT,
+    short_help="Remove implicit extractions from a submission.",
+)
 @click.argument("submission", metavar="SUBMISSION")
 @gold_options(facet=False)
 @click.option("--case-sensitive", is_flag=True, help="Compare tokens case-sensitively.")

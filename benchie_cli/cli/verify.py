@@ -11,7 +11,7 @@ from benchie_cli.cli.group import EPILOG_EXIT
 from benchie_cli.errors import ExitCode
 
 
-@click.command(epilog=EPILOG_EXIT)
+@click.command(epilog=EPILOG_EXIT, short_help="Re-derive a score report and compare it.")
 @click.argument("report_file", metavar="REPORT.json")
 @click.argument("submissions", nargs=-1, metavar="[SUBMISSION...]")
 @click.option(

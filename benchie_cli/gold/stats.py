@@ -4,7 +4,8 @@ The expanded counts are what the paper's Table 3 reports (136,357 / 82,260 / 5,3
 en / de / zh): distinct acceptable forms per synset, summed (a form two synsets list counts
 twice, as in the paper; per sentence it would count once). Ours are a little lower
 (135,947 / 81,744 / 5,317 for 1.0.0) because slots are whitespace-normalised, so forms that
-differ only by doubled spaces are one form; the README explains the gap.
+differ only by doubled spaces are one form; docs/gold-versions.md, "Gold statistics",
+explains the gap.
 
 This is the one place where forms are listed, so it is capped twice: a triple with more than
 ``EXPAND_LIMIT`` forms, and every triple once ``EXPAND_BUDGET`` forms have been listed for

@@ -175,7 +175,7 @@ def _texts(head: Sequence[bytes], limit: int) -> list[tuple[int, str]]:
 
 def detect_native(head: Sequence[bytes]) -> Finding | None:
     """A system's native output where BenchIE TSV was declared, by the detection of
-    :data:`benchie_cli.native.REGISTRY` (every peeked non-blank line must fit a format)."""
+    :data:`benchie_cli.inputs.native.REGISTRY` (every peeked non-blank line must fit a format)."""
     from benchie_cli.inputs.native import PEEK_LINES, REGISTRY
 
     lines = _texts(head, PEEK_LINES)

@@ -12,7 +12,7 @@ costs a BenchIE TSV file one small read. A format is detected only when every pe
 non-blank line fits it; anything else is BenchIE TSV, which the submission reader then
 judges as it always did.
 
-README's "Native formats" section documents what each reader keeps and drops.
+docs/native-formats.md documents what each reader keeps and drops.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Fact-level precision-recall curves over extraction confidences (README, "Confidences").
+"""Fact-level precision-recall curves over extraction confidences (docs/scoring.md, "Confidences").
 
 A submission with the confidence directive gives every extraction a confidence. Keeping
 only the extractions with confidence >= t gives, for each distinct t, BenchIE's own
