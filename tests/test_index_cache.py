@@ -73,6 +73,21 @@ def test_cache_off_writes_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     assert list(tmp_path.iterdir()) == []
 
 
+def test_a_home_that_does_not_exist_is_not_created(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``HOME=/nonexistent`` (a service account, a sandbox): no cache, and no home made."""
+    home = tmp_path / "nonexistent"
+    monkeypatch.delenv("BENCHIE_CACHE_DIR")
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    monkeypatch.setenv("HOME", str(home))
+    assert index_cache.cache_dir() is None
+    assert sum(index_cache.load_compiled(_resolved()).synsets) == 1350
+    assert not home.exists()
+    home.mkdir()
+    assert index_cache.cache_dir() == home / ".cache" / "benchie-cli"
+
+
 def test_unwritable_cache_is_skipped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("a file where the cache directory should be")

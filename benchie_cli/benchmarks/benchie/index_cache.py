@@ -89,9 +89,12 @@ def cache_dir() -> Path | None:
     base = os.environ.get("XDG_CACHE_HOME", "")
     if not os.path.isabs(base):  # unset, empty or relative: the spec says ignore it
         try:
-            base = str(Path.home() / ".cache")
+            home = Path.home()
         except RuntimeError:  # no $HOME and no passwd entry: nowhere to cache
             return None
+        if not home.is_dir():  # a $HOME that does not exist is not created (HOME=/nonexistent)
+            return None
+        base = str(home / ".cache")
     return Path(base) / "benchie-cli"
 
 
