@@ -42,6 +42,23 @@ def _is_stdin(path: str) -> bool:
     return (stdin.st_dev, stdin.st_ino) == (target.st_dev, target.st_ino)
 
 
+def _same_directory_above(target: Path, store: Path) -> bool:
+    """Whether a directory above ``target`` is ``store`` itself reached by another path (a
+    bind mount), by device and inode."""
+    try:
+        wanted = os.stat(store)
+    except OSError:
+        return False
+    for directory in target.parents:
+        try:
+            found = os.stat(directory)
+        except OSError:
+            continue
+        if (found.st_dev, found.st_ino) == (wanted.st_dev, wanted.st_ino):
+            return True
+    return False
+
+
 def default_stores() -> list[Path]:
     """The gold stores every output is kept out of, whatever the run reads: the one a
     command without ``--gold-dir`` resolves, and the checkout's (both when they differ)."""
@@ -64,7 +81,7 @@ def check_outside_store(output: str | None, root: Path | None) -> None:
         return
     target = Path(os.path.realpath(output))
     store = Path(os.path.realpath(root))
-    if target == store or store in target.parents:
+    if target == store or store in target.parents or _same_directory_above(target, store):
         raise BenchieError(
             f"is inside the gold store {display_name(str(root))}, whose files are gold, "
             "manifests and benchmarks' data: write the output elsewhere",

@@ -60,6 +60,10 @@ class Row:
     facet: str | None = None
     #: What the benchmark's scorer does silently that a user must know (said on stderr).
     warnings: tuple[str, ...] = ()
+    #: The file's sentence texts that are the benchmark's (not in the report).
+    known: frozenset[str] = frozenset()
+    #: A gold with errors its reader skipped or repaired: what ``score`` reports of it.
+    findings: dict[str, Any] | None = None
 
     @property
     def label(self) -> str:
@@ -78,6 +82,8 @@ class Row:
             return out
         out["signature"] = self.signature
         out["gold"] = self.gold
+        if self.findings is not None:  # (only then: reports without errors keep their bytes)
+            out["findings"] = self.findings
         out["sentences"] = {"with_output": self.coverage[0], "gold": self.coverage[1]}
         out[self.metric] = self.numbers
         return out
@@ -98,6 +104,8 @@ class _Input:
     given: str
     #: Whether compiled gold may come from the index cache (``verify`` re-derives without).
     cached: bool = True
+    #: Where what a user must know goes (a gold's errors, as every command says them).
+    say: Callable[[str], None] = lambda _: None
     #: The file read by CaRB's reader of its format (read on first use, once).
     _texts: bm.TextExtractions | None = None
 
@@ -162,7 +170,7 @@ def _benchie_rows(given: _Input) -> list[Row]:
     from benchie_cli.inputs.native import convert_in_place
     from benchie_cli.report import signature
 
-    base = api.load_gold("en", gold_dir=given.root, say=lambda _: None)
+    base = api.load_gold("en", gold_dir=given.root, say=given.say)
     facets = base.facets()
     compiled = {f: load_compiled(g, cached=given.cached) for f, g in facets.items()}
     base_compiled = compiled[next(iter(facets))]
@@ -177,6 +185,9 @@ def _benchie_rows(given: _Input) -> list[Row]:
         ]
     rows = []
     coverage = (conversion.alignment.aligned_sentences, len(texts))
+    alignment = conversion.alignment
+    unaligned = {s.text for s in (*alignment.unaligned, *alignment.ambiguous)}
+    known = frozenset(t for t in given.texts() if t not in unaligned)
     for facet, resolved in facets.items():
         gold = api.Gold(resolved, base.store, released=base.released)
         options = ScoreOptions("en", facet)
@@ -193,9 +204,11 @@ def _benchie_rows(given: _Input) -> list[Row]:
         }
         if result.curve is not None:  # confidences: BenchIE's curve (docs/scoring.md)
             numbers["auc"] = result.curve.auc
-        row = Row("benchie", "benchie", "-", numbers, facet=facet, coverage=coverage)
+        row = Row("benchie", "benchie", "-", numbers, facet=facet, coverage=coverage, known=known)
         row.signature = signature(resolved, options, given.given)
         row.gold = {"version": resolved.version, "sha256": resolved.sha256}
+        if gold.review.new_count:
+            row.findings = gold.review.as_json()
         rows.append(row)
     return rows
 
@@ -203,7 +216,7 @@ def _benchie_rows(given: _Input) -> list[Row]:
 def _carb_rows(given: _Input) -> list[Row]:
     from benchie_cli.benchmarks.carb import benchmark as cb
     from benchie_cli.benchmarks.carb.data import Extraction
-    from benchie_cli.benchmarks.carb.metric import group
+    from benchie_cli.benchmarks.carb.metric import group, sentence_key
     from benchie_cli.benchmarks.carb.report import carb_scores
 
     metrics = BENCHMARKS["carb"].metrics
@@ -216,6 +229,7 @@ def _carb_rows(given: _Input) -> list[Row]:
     # sentences add their confidences as thresholds only.
     predicted = {t: [Extraction(p, a, c) for p, a, c in xs] for t, xs in given.texts().items()}
     covered = len(group(predicted).keys() & gold_keys)
+    known = frozenset(t for t in predicted if sentence_key(t) in gold_keys)
     if not covered:
         return [Row("carb", m, split, skipped=none_of_its("carb")) for m in metrics]
     coverage = (covered, len(gold_keys))
@@ -224,7 +238,15 @@ def _carb_rows(given: _Input) -> list[Row]:
     for m in metrics:
         p, r, f1 = scores[m].optimal
         numbers = {"precision": p, "recall": r, "f1": f1, "auc": scores[m].auc}
-        row = Row("carb", m, split, numbers, cb.signature(resolved, split, m), coverage=coverage)
+        row = Row(
+            "carb",
+            m,
+            split,
+            numbers,
+            cb.signature(resolved, split, m),
+            coverage=coverage,
+            known=known,
+        )
         row.gold = {"version": resolved.version, "sha256": resolved.sha256}
         rows.append(row)
     return rows
@@ -248,6 +270,7 @@ def _corpus_row(benchmark: str, given: _Input) -> Row:
     row.numbers = scored.numbers
     row.coverage = scored.coverage
     row.warnings = scored.warnings
+    row.known = scored.known
     row.signature = bm.signature(corpus)
     row.gold = {"version": corpus.version, "sha256": corpus.sha256}
     return row
@@ -297,7 +320,7 @@ def run(
         from benchie_cli.api import recorded_format
 
         recorded = recorded_format(input_format, [path])
-        given = _Input(root, path, data, shown, fmt, facts.sha256, recorded, cached)
+        given = _Input(root, path, data, shown, fmt, facts.sha256, recorded, cached, say=say)
         for name in BENCHMARKS:
             reason = absent(root, name)
             rows.extend(_skipped(name, reason) if reason else _rows_of(name, given))
@@ -307,6 +330,13 @@ def run(
         skipped = bm.skipped_lines(data, fmt, extractions)
         if skipped is not None:
             notes.append(skipped)
+        nowhere = len(given.texts().keys() - set().union(*(r.known for r in rows)))
+        if nowhere:
+            notes.append(
+                f"{nowhere:,} of its {len(given.texts()):,} sentences are in no benchmark's "
+                "gold: no row scores their extractions (CaRB's rows take their confidences "
+                "as thresholds only, as CaRB's scorer does)"
+            )
     finally:
         release_spooled()
     if all(r.skipped is not None for r in rows):

@@ -530,7 +530,8 @@ def abandon_stdout() -> None:
 
 
 class _PipeSafeStderr:
-    """Standard error whose writes never fail on a closed pipe.
+    """Standard error whose writes never fail: on a closed pipe, or a full device
+    (``2>/dev/full``), the messages are lost, never the run.
 
     ``benchie ... 2>&1 | head -1`` closes the pipe after the first line: a second message
     would raise ``BrokenPipeError`` wherever it is written, and the command would end there,
@@ -550,14 +551,14 @@ class _PipeSafeStderr:
     def write(self, text: str) -> int:
         try:
             return self._stream.write(text)
-        except BrokenPipeError:
+        except OSError:  # a closed pipe, a full disk: say nothing more, but run to the end
             self._closed_pipe()
             return len(text)
 
     def flush(self) -> None:
         try:
             self._stream.flush()
-        except BrokenPipeError:
+        except OSError:
             self._closed_pipe()
             with contextlib.suppress(OSError):
                 self._stream.flush()

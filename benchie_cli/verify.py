@@ -29,11 +29,11 @@ from typing import Any
 
 import orjson
 
-from benchie_cli import __version__
+from benchie_cli import LANGUAGES, __version__
 from benchie_cli.errors import BenchieError, printable_path
 from benchie_cli.gold.store import GoldStore, ResolvedGold, resolve_gold_dir, resolve_gold_file
 from benchie_cli.inputs.formats import INPUT_FORMATS
-from benchie_cli.registry import BASE_FACET
+from benchie_cli.registry import BASE_FACET, FACET_NAMES
 from benchie_cli.textio import display_name, read_whole, without_bom
 
 #: Differences listed in full; the rest are counted.
@@ -209,7 +209,8 @@ def _check_shape(report: dict[str, Any], shown: str) -> None:
             and isinstance(gold["facet"], str)
             and isinstance(gold["files"][0]["sha256"], str)
             and isinstance(options["lang"], str)
-            and isinstance(options["facet"], str)
+            and options["facet"] in FACET_NAMES
+            and options["lang"] in LANGUAGES
             and isinstance(options["strip_implicit"], bool)
             and isinstance(options["case_sensitive"], bool)
             and isinstance(options["per_sentence"], bool)

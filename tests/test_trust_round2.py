@@ -496,3 +496,178 @@ def test_a_typo_in_a_confidence_names_its_line(
     result = cli("score", "--benchmark", "carb", sys_file)
     assert result.exit_code == ExitCode.USAGE
     assert "sys.txt:2:" in result.stderr and "0," in result.stderr, result.stderr
+
+
+# --------------------------------------------------------------------------- the second pass
+
+
+def test_the_index_cache_never_writes_into_a_gold_store(
+    cli: RunCli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``BENCHIE_CACHE_DIR=gold/1.1.0/en/cache`` put an index inside a released version
+    (exit 0; ``gold verify`` then failed)."""
+    root = _store_copy(tmp_path)
+    for cache in (root / "1.1.0" / "en" / "cache", root / "cache"):
+        monkeypatch.setenv("BENCHIE_CACHE_DIR", str(cache))
+        result = cli("score", "--gold-dir", root, "--lang", "en", example("en", "clausie"))
+        assert result.exit_code == 0
+        assert not cache.exists()
+        refused = cli("gold", "compile", "--gold-dir", root)
+        assert refused.exit_code == ExitCode.USAGE and "inside the gold store" in refused.stderr
+    assert cli("gold", "verify", "--gold-dir", root, "--gold-version", "1.1.0").exit_code == 0
+
+
+def test_benchmark_add_never_writes_into_a_gold_version(
+    cli: RunCli,
+    tmp_path: Path,
+    stand_in: Callable[[str], tuple[Path, bytes]],  # noqa: F811
+) -> None:
+    root = _store_copy(tmp_path)
+    src, _ = stand_in("reoie2016")
+    for inside in (root / "oie2016" / "2.0.0", root / "1.1.0" / "en"):
+        result = cli("benchmark", "add", "reoie2016", src, "--gold-dir", inside)
+        assert result.exit_code == ExitCode.USAGE and "is a gold version" in result.stderr
+        assert not (inside / "reoie2016").exists()
+
+
+def test_an_output_through_a_bind_mount_of_the_store_is_refused(tmp_path: Path) -> None:
+    """The guard compared paths: a bind mount of the store is another path to it."""
+    root = _store_copy(tmp_path)
+    mount = tmp_path / "mounted"
+    mount.mkdir()
+    code = (
+        f"mount --bind {root} {mount} && "
+        f"{sys.executable} -m benchie_cli score --gold-dir {root} --lang en "
+        f"{example('en', 'clausie')} -o {mount}/x.json"
+    )
+    res = subprocess.run(
+        ["unshare", "-m", "sh", "-c", code], capture_output=True, text=True, timeout=120
+    )
+    if "mount" in res.stderr and "inside the gold store" not in res.stderr:
+        pytest.skip(f"no bind mount here ({res.stderr.strip()[:80]})")
+    assert res.returncode == 2 and "inside the gold store" in res.stderr, res.stderr
+    assert not (root / "x.json").exists()
+
+
+def test_verify_refuses_a_report_naming_an_unknown_facet(cli: RunCli, tmp_path: Path) -> None:
+    gold = GOLD_DIR / "1.1.0" / "en" / "default" / "benchie_gold_annotations_en.txt"
+    report = tmp_path / "r.json"
+    args = ("--gold-file", gold, "--lang", "en", example("en", "clausie"), "-o", report)
+    assert cli("score", *args).exit_code == 0
+    doc = json.loads(report.read_text("utf-8"))
+    doc["options"]["facet"] = "x"
+    report.write_text(json.dumps(doc), "utf-8")
+    result = CliRunner().invoke(main, ["verify", "--gold-file", str(gold), str(report)])
+    assert result.exit_code == ExitCode.USAGE, result.stderr
+
+
+def test_gold_texts_and_cache_names_that_are_not_utf8(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    src = tmp_path / "src" / "en" / "default"
+    src.mkdir(parents=True)
+    shutil.copy(GOLD_DIR / "1.1.0" / "en" / "default" / "benchie_gold_annotations_en.txt", src)
+    root = tmp_path / "store"
+    root.mkdir()
+    for option in ("--description", "--license"):
+        args = ["gold", "new", "9.9.9", "--from", str(src.parent.parent), "--no-dvc"]
+        args += ["--gold-dir", str(root), "--description", "d", "--license", "l", option, "\udcff"]
+        result = CliRunner().invoke(main, args)
+        assert result.exit_code == ExitCode.USAGE and "not UTF-8" in result.stderr
+    monkeypatch.setenv("BENCHIE_CACHE_DIR", str(tmp_path / "c\udcffache"))
+    result = CliRunner().invoke(main, ["cache", "info", "--format", "json"])
+    assert result.exit_code == 0 and "\\\\xff" in result.stdout
+
+
+def test_a_full_standard_error_loses_messages_not_the_report(
+    tmp_path: Path, openie4: tuple[Path, Path]
+) -> None:
+    out = tmp_path / "r.json"
+    with open("/dev/full", "w") as full:
+        res = subprocess.run(
+            [sys.executable, "-m", "benchie_cli", "score", str(openie4[0]), "-o", str(out)],
+            stderr=full,
+            stdout=subprocess.DEVNULL,
+            timeout=120,
+        )
+    assert res.returncode == 0 and out.is_file()
+
+
+def test_clausie_lines_its_reader_ignores_are_said(cli: RunCli, tmp_path: Path) -> None:
+    """391 four-column lines of CaRB's ClausIE output were ignored without a word."""
+    path = tmp_path / "clausie.txt"
+    path.write_bytes(gzip.decompress((CARB_DATA / "clausie_output.txt.gz").read_bytes()))
+    for benchmark in ("carb", "oie2016"):
+        result = cli("score", "--benchmark", benchmark, "--input-format", "clausie", path)
+        assert result.exit_code == 0
+        assert "391 of its 17,146 lines are neither a sentence" in result.stderr
+
+
+def test_an_ollie_file_without_its_header_is_said(cli: RunCli, tmp_path: Path) -> None:
+    """OLLIE's reader skips line 1 as the header: a file without one lost its first
+    extraction silently."""
+    sentence = (GOLD_DIR / "oie2016" / "2.0.0" / "test" / "test.oie").read_text("utf-8")
+    sentence = sentence.split("\t", 1)[0]
+    line = f"0.9\tlawsuits\tmight have been barred\tlate\t\t\t{sentence}\n"
+    path = tmp_path / "ollie.txt"
+    path.write_text(line * 2, "utf-8")
+    args = ("--benchmark", "oie2016", "--split", "test", "--input-format", "ollie")
+    result = cli("score", *args, path)
+    assert result.exit_code == 0, result.stderr
+    assert "its first line is an extraction" in result.stderr
+    path.write_text("confidence; arguments; relation\n" + line, "utf-8")
+    assert "its first line is an extraction" not in cli("score", *args, path).stderr
+
+
+def test_the_suite_says_the_sentences_of_no_benchmark(cli: RunCli, tmp_path: Path) -> None:
+    """Lines of sentences no benchmark has were ignored without a word (each benchmark's
+    own command says those outside its split)."""
+    gold = (GOLD_DIR / "carb" / "1.0.0" / "test" / "carb_test.tsv").read_text("utf-8")
+    lines = []
+    for line in gold.splitlines():
+        sentence, relation, *args = line.split("\t")
+        lines.append("\t".join([sentence, "1.0", relation, *args]) + "\n")
+    plain = tmp_path / "carb_sys.txt"
+    plain.write_text("".join(lines), "utf-8")
+    extra = tmp_path / "more.txt"
+    unknown = "".join(f"Unknown sentence {n} .\t0.9\tis\tx\ty\n" for n in range(50))
+    extra.write_text("".join(lines) + unknown, "utf-8")
+    assert "in no benchmark's gold" not in cli("score", "--suite", plain).stderr
+    said = cli("score", "--suite", extra).stderr
+    assert "50 of its 684 sentences are in no benchmark's gold" in said
+
+
+def test_the_suite_says_a_benchie_gold_with_errors(
+    cli: RunCli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = _store_copy(tmp_path)
+    shutil.copytree(root / "1.1.0", root / "9.0.0")
+    for path in (root / "9.0.0").rglob("*"):
+        path.chmod(0o755 if path.is_dir() else 0o644)
+    draft = root / "9.0.0" / "en" / "default" / "benchie_gold_annotations_en.txt"
+    text = draft.read_text("utf-8").replace("1--> Cluster 3:\n", "1--> Cluster 3\n", 1)
+    draft.write_text(text, "utf-8")
+    manifest = cli("gold", "manifest", "--force", root / "9.0.0")
+    assert manifest.exit_code == 0, manifest.stderr
+    monkeypatch.setenv("BENCHIE_GOLD_VERSION", "9.0.0")
+    out = tmp_path / "s.json"
+    gzipped = gzip.decompress((CARB_DATA / "openie4_output.txt.gz").read_bytes())
+    system = tmp_path / "o4.txt"
+    system.write_bytes(gzipped)
+    result = cli("score", "--gold-dir", root, "--suite", system, "-o", out)
+    assert "error(s) its reader skipped or repaired" in result.stderr
+    rows = json.loads(out.read_text("utf-8"))["rows"]
+    assert rows[0]["findings"]["errors"] == 1
+
+
+def test_a_gold_dir_that_is_a_file_is_named_so(cli: RunCli, tmp_path: Path) -> None:
+    path = tmp_path / "f"
+    path.write_text("x")
+    result = cli("gold", "list", "--gold-dir", path)
+    assert result.exit_code == ExitCode.USAGE and "is not a directory" in result.stderr
+
+
+def test_an_image_name_over_255_characters_is_refused(tmp_path: Path) -> None:
+    out = tmp_path / "b.zip"
+    result = CliRunner().invoke(main, ["platform", "bundle", "-o", str(out), "--image", "a" * 300])
+    assert result.exit_code == ExitCode.USAGE and not out.exists()

@@ -210,9 +210,22 @@ PER_LINE = {"openie4": 0, "openie5": 0, "carb": 0, "reverb": 0, "stanford": 0, "
 
 
 def skipped_lines(data: bytes, fmt: str, extractions: int) -> str | None:
-    """What to say of the lines of a one-extraction-a-line file its reader skipped."""
+    """What to say of the lines of a file its reader skipped: a one-extraction-a-line file's
+    lines that give none, ClausIE's lines that are neither a sentence nor an extraction, an
+    OLLIE file whose first line, which the reader takes for the header, is an extraction."""
+    if fmt == "clausie":
+        return _clausie_ignored(data)
     if fmt not in PER_LINE:
         return None
+    if fmt == "ollie":
+        first = next((line for line in data.splitlines() if line.strip()), b"")
+        cols = first.strip().split(b"\t")
+        if len(cols) >= 7 and _is_number(cols[0]):
+            return (
+                "its first line is an extraction, but OLLIE's reader takes the first line for "
+                "the header and skips it, as the original scorer's does: that extraction is "
+                "not scored (put OLLIE's header line first)"
+            )
     lines = sum(1 for line in data.splitlines() if line.strip()) - PER_LINE[fmt]
     dropped = lines - extractions
     if dropped <= 0:
@@ -220,6 +233,28 @@ def skipped_lines(data: bytes, fmt: str, extractions: int) -> str | None:
     return (
         f"{dropped:,} of its {lines:,} lines give no extraction: the reader skips them, as "
         "the original scorer's does (a slot empty or missing)"
+    )
+
+
+def _is_number(raw: bytes) -> bool:
+    try:
+        float(raw)
+    except ValueError:
+        return False
+    return True
+
+
+def _clausie_ignored(data: bytes) -> str | None:
+    """ClausIE's readers (CaRB's, oie-benchmark's) take a one-column line for the sentence
+    and a five-column line for an extraction, and ignore any other, n-ary ones included."""
+    lines = [line.strip() for line in data.splitlines() if line.strip()]
+    ignored = sum(1 for line in lines if len(line.split(b"\t")) not in (1, 5))
+    if not ignored:
+        return None
+    return (
+        f"{ignored:,} of its {len(lines):,} lines are neither a sentence (one column) nor an "
+        "extraction (five columns): ClausIE's reader ignores them, as the original scorer's "
+        "does (n-ary extractions among them)"
     )
 
 
@@ -234,6 +269,8 @@ class Scored(NamedTuple):
     coverage: tuple[int, int]
     #: What the original does silently that a user must know (said on stderr).
     warnings: tuple[str, ...] = ()
+    #: The file's sentence texts that are the benchmark's (the suite says the others).
+    known: frozenset[str] = frozenset()
 
 
 def _collided(count: int) -> tuple[str, ...]:
@@ -262,7 +299,8 @@ def keyed_numbers(metric: Any, corpus: Corpus, predicted: Mapping[str, Any], sho
     coverage = (len(keys & gold_keys), len(gold_keys))
     known = {t: x for t, x in predicted.items() if metric.sentence_key(t) in gold_keys}
     warnings = _collided(metric.collisions(known))
-    return Scored(sum(len(v) for v in predicted.values()), numbers, outside, coverage, warnings)
+    count = sum(len(v) for v in predicted.values())
+    return Scored(count, numbers, outside, coverage, warnings, frozenset(known))
 
 
 def keyed_texts(metric: Any) -> Callable[[Corpus, TextExtractions, str], Scored]:

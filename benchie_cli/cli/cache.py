@@ -7,6 +7,7 @@ import click
 from benchie_cli.cli.common import emit, format_option
 from benchie_cli.cli.group import EPILOG_EXIT, BenchieGroup
 from benchie_cli.tables import render
+from benchie_cli.textio import display_name
 
 
 @click.group(
@@ -44,7 +45,7 @@ def cache_info(fmt: str) -> None:
     listing = list_cache(directory)
     if fmt == "json":
         doc = {
-            "directory": str(directory),
+            "directory": display_name(str(directory)),
             "enabled": True,
             "exists": listing.exists,
             "code": code_fingerprint(),
@@ -55,7 +56,8 @@ def cache_info(fmt: str) -> None:
         }
         emit(fmt, doc, [])
         return
-    click.echo(f"cache: {directory}{'' if listing.exists else ' (does not exist yet)'}")
+    state = "" if listing.exists else " (does not exist yet)"
+    click.echo(f"cache: {display_name(str(directory))}{state}")
     click.echo(f"code fingerprint: {code_fingerprint()}")
     if listing.files:
         rows = [["name", "size", "gold", "facet", "code", "current"]]

@@ -238,7 +238,10 @@ def add(name: str, source_path: Path, root: Path, *, say: Say | None = None) -> 
     nothing written; present with another: refused (exit 2). A file known to be mistaken
     for the published one (``Published.lookalikes``) is named. ``say`` receives the
     one-line outcome."""
+    from benchie_cli.gold.lifecycle import check_store_root
+
     e = get(name)
+    check_store_root(root)  # never into a version (`--gold-dir gold/1.1.0`)
     source = str(source_path)
     shown = display_name(source)
     data = read_whole(source, what=f"{e.label} file")

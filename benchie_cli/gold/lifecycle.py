@@ -95,7 +95,7 @@ def signals_deferred() -> Iterator[None]:
             mask(signal.SIG_SETMASK, previous)
 
 
-def _check_store_root(store_root: Path) -> None:
+def check_store_root(store_root: Path) -> None:
     """A store is a directory of versions, not a version nor a directory inside one (or
     inside anything DVC tracks, an output of gold.dvc too): ``gold new --gold-dir
     gold/1.1.0`` would otherwise write into a released version, and ``dvc add`` re-add its
@@ -469,7 +469,7 @@ def new_version(
         raise BenchieError(f"gold {version} is a version benchie-cli ships; choose another")
     if not store_root.is_dir():
         raise BenchieError(f"gold store {printable_path(str(store_root))} does not exist")
-    _check_store_root(store_root)
+    check_store_root(store_root)
     _check_text("--description", description)
     _check_text("--license", license)
     gold_files, top_files = _collect(source)
@@ -639,3 +639,7 @@ def _check_text(option: str, value: str) -> None:
     changes and into the CHANGELOG entry, where a newline could forge a heading."""
     if any(ord(c) < 32 or ord(c) == 127 for c in value):
         raise BenchieError(f"{option}: one line of text, without control characters")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:  # bytes of the command line that are not UTF-8
+        raise BenchieError(f"{option}: not UTF-8 text ({printable_path(value)!r})") from None

@@ -92,6 +92,21 @@ def checkout_gold_dir() -> Path | None:
     return None
 
 
+def in_gold_store(path: Path) -> Path | None:
+    """The gold version or store that ``path`` (existing or not) lies in, or None: a
+    directory on its way up that holds a ``manifest.json`` (a version) or versions of its
+    own (a store). A file written there would be taken for gold, or make a released
+    version differ from its manifest."""
+    directory = Path(os.path.realpath(path))
+    for candidate in (directory, *directory.parents):
+        try:
+            if (candidate / MANIFEST).is_file() or GoldStore(candidate).versions():
+                return candidate
+        except OSError:
+            continue
+    return None
+
+
 def tracked_versions(root: Path) -> list[str]:
     """Versions of the store ``root`` that its ``gold.dvc`` tracks, pulled or not."""
     names = outputs_in(root)
@@ -138,8 +153,9 @@ def resolve_gold_dir(option: str | None) -> tuple[Path, str]:
         if value:
             path = Path(value)
             if not path.is_dir():
+                state = "is not a directory" if os.path.lexists(value) else "does not exist"
                 raise BenchieError(
-                    f"gold directory {printable_path(value)!r} (from {source}) does not exist"
+                    f"gold directory {printable_path(value)!r} (from {source}) {state}"
                 )
             return path, source
     checkout = checkout_gold_dir()
@@ -574,6 +590,13 @@ def build_manifest(
     version = version or version_dir.resolve().name
     if not _VERSION.fullmatch(version):
         raise BenchieError(f"a gold version is named MAJOR.MINOR.PATCH, not {version!r}")
+    for option, text in (("--description", description), ("--license", license)):
+        try:
+            (text or "").encode("utf-8")
+        except UnicodeEncodeError:  # bytes of the command line that are not UTF-8
+            raise BenchieError(
+                f"{option}: not UTF-8 text ({printable_path(text or '')!r})"
+            ) from None
     previous: dict[str, Any] = {}
     old_path = version_dir / MANIFEST
     if old_path.is_file():

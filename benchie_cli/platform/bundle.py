@@ -447,11 +447,13 @@ def build_bundle(options: BundleOptions) -> bytes:
     _check_text("--title", options.title)
     for phase in options.phases:
         _check_text("--phase", phase.name)
-    if options.image is not None and not _IMAGE.fullmatch(options.image):
+    if options.image is not None and (
+        len(options.image) > 255 or not _IMAGE.fullmatch(options.image)
+    ):
         raise BenchieError(
-            f"--image {options.image!r}: not a Docker image reference (NAME[:TAG], "
-            "lowercase name, no spaces or line breaks), which Codabench's worker would fail "
-            "to pull"
+            f"--image {printable_path(options.image)[:80]!r}: not a Docker image reference "
+            "(NAME[:TAG], lowercase name, no spaces or line breaks, at most 255 characters), "
+            "which Codabench's worker would fail to pull"
         )
     version = options.gold_version or default_gold_version()
     langs = tuple(options.languages)

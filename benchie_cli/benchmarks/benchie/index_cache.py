@@ -44,7 +44,8 @@ from benchie_cli import __version__
 from benchie_cli.benchmarks.benchie.matching import CompiledGold, check_data
 from benchie_cli.errors import BenchieError
 from benchie_cli.gold.parse import Gold, parse_gold_bytes
-from benchie_cli.gold.store import GoldStore, ResolvedGold
+from benchie_cli.gold.store import GoldStore, ResolvedGold, in_gold_store
+from benchie_cli.textio import display_name
 
 ENV_CACHE_DIR = "BENCHIE_CACHE_DIR"
 #: The modules (relative to the package) whose code decides what an index holds: the
@@ -215,6 +216,8 @@ def load_compiled(
             parsed = parse_gold_bytes(gold.data, gold.display_path)
         return CompiledGold.build(parsed, gold.facet)
     directory = cache_dir()
+    if directory is not None and in_gold_store(directory) is not None:
+        directory = None  # a cache inside a gold store would add files to a version
     path = entry_path(directory, gold) if directory is not None else None
     if path is not None:
         data = _read_entry(path)
@@ -236,6 +239,12 @@ def compile_store(store: GoldStore, versions: list[str]) -> list[Path]:
     directory = cache_dir()
     if directory is None:
         raise BenchieError(f"the index cache is off (${ENV_CACHE_DIR}); nothing to compile into")
+    inside = in_gold_store(directory)
+    if inside is not None:
+        raise BenchieError(
+            f"the index cache directory {display_name(str(directory))} is inside the gold "
+            f"store {display_name(str(inside))}: set ${ENV_CACHE_DIR} to a directory outside it"
+        )
     written = []
     for version in versions:
         manifest = store.manifest(version)

@@ -83,11 +83,13 @@ def score_texts(gold: Corpus, texts: TextExtractions, shown: str) -> Scored:
     ids = sentence_ids(gold)
     predictions: dict[str, list[metric.Predicted]] = {}
     outside = 0
+    known = set()
     for text, extractions in texts.items():
         sid = ids.get(sentence_key(text))
         if sid is None:
             outside += 1
             continue
+        known.add(text)
         for pred, args, _ in extractions:
             arg2 = args[1] if len(args) > 1 else ""
             predictions.setdefault(sid, []).append(
@@ -101,7 +103,7 @@ def score_texts(gold: Corpus, texts: TextExtractions, shown: str) -> Scored:
         raise BenchieError(str(exc), path=shown) from None
     coverage = (len(predictions.keys() & gold.gold.keys()), len(gold.gold))
     count = sum(len(v) for v in predictions.values())
-    return Scored(count, numbers, outside, coverage)
+    return Scored(count, numbers, outside, coverage, known=frozenset(known))
 
 
 CORPUS = CorpusEntry(
