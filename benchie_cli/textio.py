@@ -404,9 +404,9 @@ def iter_line_blocks(
                 digest.update(chunk)
             lines = (carry + chunk).split(b"\n") if carry else chunk.split(b"\n")
             carry = lines.pop()
-            if lines and len(lines[0]) > MAX_LINE_BYTES + 1 and _line_too_long(lines[0], first):
+            if lines and len(lines[0]) > MAX_LINE_BYTES and _line_too_long(lines[0], first):
                 raise _too_long(name, done + 1)
-            if len(carry) > MAX_LINE_BYTES + 1 and _line_too_long(carry, first and not lines):
+            if len(carry) > MAX_LINE_BYTES and _line_too_long(carry, first and not lines):
                 raise _too_long(name, done + len(lines) + 1)
             if first and lines:
                 first = False

@@ -671,3 +671,17 @@ def test_an_image_name_over_255_characters_is_refused(tmp_path: Path) -> None:
     out = tmp_path / "b.zip"
     result = CliRunner().invoke(main, ["platform", "bundle", "-o", str(out), "--image", "a" * 300])
     assert result.exit_code == ExitCode.USAGE and not out.exists()
+
+
+@pytest.mark.parametrize("command", ["score", "analyze"])
+def test_a_tsv_line_one_byte_over_the_limit_is_refused(
+    cli: RunCli, tmp_path: Path, command: str
+) -> None:
+    """1,048,577 bytes passed ``score`` and ``analyze`` (their block reader allowed one
+    byte for a CR that was not there); ``validate`` and the others refused it."""
+    path = tmp_path / "long.tsv"
+    head = "1\tHe\tserved as\t"
+    path.write_text(head + "x" * ((1 << 20) + 1 - len(head)) + "\n", "utf-8")
+    result = cli(command, "--lang", "en", path)
+    assert result.exit_code == ExitCode.USAGE
+    assert "long.tsv:1: error: line longer than 1,048,576 bytes" in result.stderr
