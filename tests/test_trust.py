@@ -504,6 +504,7 @@ def test_relative_xdg_cache_home_is_ignored(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.delenv("BENCHIE_CACHE_DIR")
+    (tmp_path / "home").mkdir()  # (a home that does not exist gets no cache)
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     monkeypatch.setenv("XDG_CACHE_HOME", "relative/cache")
     assert index_cache.cache_dir() == tmp_path / "home" / ".cache" / "benchie-cli"
