@@ -200,3 +200,64 @@ def test_score_without_carb_imports_no_carb_module(tmp_path: Path) -> None:
     )
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert run.stdout.strip() == "", run.stdout
+
+
+#: The comparisons with a benchmark's or metric's name left outside ``benchmarks/<name>/``
+#: and the registry, by module: a ratchet (issue 22). They are to go, each behind a registry
+#: attribute or into its benchmark's package; a module may have fewer, never more, and a
+#: module not listed none.
+NAME_COMPARISONS_LEFT = {
+    "benchie_cli.api": 3,
+    "benchie_cli.benchmarks.corpus": 1,
+    "benchie_cli.cli.analyze": 1,
+    "benchie_cli.cli.convert": 1,
+    "benchie_cli.cli.gold": 6,
+    "benchie_cli.cli.score": 7,
+    "benchie_cli.inputs.native": 2,
+    "benchie_cli.platform.bundle": 1,
+    "benchie_cli.platform.score": 3,
+    "benchie_cli.report": 2,
+    "benchie_cli.suite": 4,
+    "benchie_cli.verify": 6,
+}
+
+
+def _name_comparisons(path: Path) -> list[int]:
+    """Lines of ``path`` that compare with a benchmark's or metric's name: a literal, or
+    the registry's constants for the default benchmark and metric and CaRB's family."""
+    from benchie_cli.registry import BENCHMARKS, METRICS
+
+    names = set(BENCHMARKS) | set(METRICS)
+    constants = {"DEFAULT_BENCHMARK", "DEFAULT_METRIC", "CARB_FAMILY"}
+
+    def named(node: ast.expr) -> bool:
+        if isinstance(node, ast.Constant):
+            return node.value in names
+        if isinstance(node, ast.Name):
+            return node.id in constants
+        if isinstance(node, ast.Starred):
+            return named(node.value)
+        if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
+            return any(named(e) for e in node.elts)
+        return False
+
+    return [
+        node.lineno
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Compare) and any(named(o) for o in (node.left, *node.comparators))
+    ]
+
+
+def test_no_new_comparison_with_a_benchmark_or_metric_name() -> None:
+    over = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        module = _module_name(path)
+        own = module.startswith("benchie_cli.benchmarks.") and module.count(".") >= 3
+        if own or module == "benchie_cli.registry":
+            continue
+        lines = _name_comparisons(path)
+        if len(lines) > NAME_COMPARISONS_LEFT.get(module, 0):
+            over.append(f"{path}: lines {lines}")
+    assert not over, "compare with a name only in a benchmark's package or the registry:\n" + (
+        "\n".join(over)
+    )
