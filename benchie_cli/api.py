@@ -58,7 +58,6 @@ from benchie_cli.inputs.mistakes import LANGUAGE_NAMES, MistakeCheck
 from benchie_cli.inputs.submission import Extraction, FileFacts
 from benchie_cli.registry import (
     BASE_FACET,
-    CARB_FAMILY,
     DEFAULT_BENCHMARK,
     FACET_NAMES,
     METRICS,
@@ -682,7 +681,8 @@ def score(
     if strict and gold.review.new_count:
         raise BenchieError(gold.review.refusal(), exit_code=ExitCode.FAILED)
     chosen = [m.name for m in metrics_of(metric)]
-    carb_metrics = [m for m in chosen if m in CARB_FAMILY]  # one reading gives each
+    # Those scored against the version's reference file (CaRB's): one reading gives each.
+    carb_metrics = [m.name for m in metrics_of(metric) if m.reference is not None]
     batch = _submissions(submissions, names, stdin=stdin)
     options = ScoreOptions(gold.language, gold.facet, strip_implicit, case_sensitive, retokenize)
     failures: list[Failure] = []
@@ -944,7 +944,7 @@ def analyze(
     check_metric_options(metric, gold)
     batch = _submissions(submissions, names)
     facets = gold.facets()
-    reference = gold.carb_reference if "carb" in metric.split(",") else None
+    reference = gold.carb_reference if any(m.reference for m in metrics_of(metric)) else None
     options = AnalyzeOptions(
         gold.language, resamples, seed, test, examples, strip_implicit, case_sensitive, retokenize
     )

@@ -202,6 +202,11 @@ class Benchmark:
     default_from_env: bool = False
 
     @property
+    def by_language(self) -> bool:
+        """Whether its gold is one file per language and facet (BenchIE's), not splits."""
+        return not self.splits
+
+    @property
     def external(self) -> bool:
         """Whether its gold is not shipped: the user adds the published file."""
         return self.published is not None

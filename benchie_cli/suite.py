@@ -31,7 +31,7 @@ from typing import Any
 from benchie_cli import __version__
 from benchie_cli.benchmarks import corpus as bm
 from benchie_cli.errors import BenchieError
-from benchie_cli.registry import BENCHMARKS, DEFAULT_BENCHMARK, METRICS
+from benchie_cli.registry import BENCHMARKS, METRICS
 from benchie_cli.tables import render
 from benchie_cli.textio import display_name
 
@@ -143,7 +143,7 @@ def _detect(path: str, data: bytes, input_format: str) -> str:
 
 def absent(root: Path, benchmark: str) -> str | None:
     """Why a benchmark cannot be scored at all (not in the store), or None."""
-    if benchmark == DEFAULT_BENCHMARK:
+    if BENCHMARKS[benchmark].by_language:
         from benchie_cli import default_gold_version
         from benchie_cli.gold.store import GoldStore, not_pulled_hint, tracked_versions
 
@@ -278,7 +278,7 @@ def _corpus_row(benchmark: str, given: _Input) -> Row:
 
 def _rows_of(benchmark: str, given: _Input) -> list[Row]:
     """The benchmark's rows of the table."""
-    if benchmark == DEFAULT_BENCHMARK:
+    if BENCHMARKS[benchmark].by_language:
         return _benchie_rows(given)
     if benchmark == "carb":
         return _carb_rows(given)
@@ -287,7 +287,7 @@ def _rows_of(benchmark: str, given: _Input) -> list[Row]:
 
 def _skipped(benchmark: str, reason: str) -> list[Row]:
     b = BENCHMARKS[benchmark]
-    if benchmark == DEFAULT_BENCHMARK:
+    if b.by_language:
         from benchie_cli.registry import FILE_FACETS
 
         return [Row(benchmark, "benchie", "-", facet=f, skipped=reason) for f in FILE_FACETS[:1]]

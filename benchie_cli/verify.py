@@ -154,15 +154,16 @@ def _suite_row(row: Any) -> bool:
 def _carb_metrics(metric: str) -> list[str] | None:
     """The CaRB metrics of a report's ``metric`` key (``carb``, ``benchie,carb-ss``...),
     or None when the key is not one ``score`` writes on BenchIE's gold."""
-    from benchie_cli.registry import CARB_FAMILY, DEFAULT_BENCHMARK, metric_choice
+    from benchie_cli.registry import BENCHMARKS, metric_choice, metrics_of
 
+    default = next(b.name for b in BENCHMARKS.values() if b.by_language)
     try:
-        metric_choice(metric, DEFAULT_BENCHMARK)
+        metric_choice(metric, default)
     except ValueError:
         return None
-    names = metric.split(",")
-    carb = [m for m in names if m in CARB_FAMILY]
-    return carb if carb and names[0] in ("benchie", *CARB_FAMILY) else None
+    # (BenchIE's gold scores its own metric and those against a version's reference file)
+    carb = [m.name for m in metrics_of(metric) if m.reference is not None]
+    return carb or None
 
 
 def _named_systems(systems: Any) -> bool:
@@ -227,18 +228,18 @@ def _check_benchmark_shape(report: dict[str, Any], shown: str) -> None:
     """The fields a ``score --benchmark carb`` report must have to be re-derived (exit 2
     when one is missing). The default benchmark's reports have no ``benchmark`` key, so a
     report naming BenchIE's, or none of the registry's, was not written by ``score``."""
-    from benchie_cli.registry import BENCHMARKS, DEFAULT_BENCHMARK, metric_choice
+    from benchie_cli.registry import BENCHMARKS, metric_choice
 
     benchmark = report["benchmark"]
     if (
         not isinstance(benchmark, str)
         or benchmark not in BENCHMARKS
-        or benchmark == DEFAULT_BENCHMARK
+        or BENCHMARKS[benchmark].by_language
     ):
         raise BenchieError(
             f"the report names the benchmark {_brief(benchmark)}, which no `benchie score` report "
             f"names (its benchmark key is one of "
-            f"{', '.join(b for b in BENCHMARKS if b != DEFAULT_BENCHMARK)}, or absent)",
+            f"{', '.join(b for b, e in BENCHMARKS.items() if not e.by_language)}, or absent)",
             path=shown,
         )
     try:

@@ -27,6 +27,7 @@ from benchie_cli.cli.group import EPILOG_EXIT, set_verdict
 from benchie_cli.errors import BenchieError, ExitCode
 from benchie_cli.inputs.batch import expand
 from benchie_cli.outputs import check_output
+from benchie_cli.registry import metrics_of
 from benchie_cli.textio import STDIN, atomic_write
 
 
@@ -144,7 +145,7 @@ def analyze(
     gold = load_gold(gold_dir, gold_version, gold_file, lang)
     api.check_metric_options(metric, gold)
     inputs: list[str | Path] = [*(s.path for s in batch), *gold.resolved.inputs]
-    if "carb" in metric.split(","):
+    if any(m.reference for m in metrics_of(metric)):
         inputs.extend(gold.carb_reference.inputs)
     check_output(
         output,

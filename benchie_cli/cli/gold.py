@@ -167,7 +167,7 @@ def gold_list(gold_dir: str | None, fmt: str) -> None:
                 ]
             )
     for name in BENCHMARKS:
-        if name != DEFAULT_BENCHMARK:
+        if not BENCHMARKS[name].by_language:
             _list_benchmark(store.root, name, doc, rows)
     emit(fmt, doc, rows)
 
@@ -219,7 +219,7 @@ def gold_info(gold_version: str, benchmark: str, gold_dir: str | None, fmt: str)
       benchie gold info --gold-version 1.0.0
       benchie gold info --benchmark carb
     """
-    if benchmark != DEFAULT_BENCHMARK:
+    if not BENCHMARKS[benchmark].by_language:
         _benchmark_info(benchmark, gold_version, gold_dir, fmt)
         return
     manifest = _store(gold_dir).manifest(gold_version)
@@ -286,7 +286,7 @@ def gold_stats(
       benchie gold stats --lang en --format json
       benchie gold stats --benchmark carb
     """
-    if benchmark != DEFAULT_BENCHMARK:
+    if not BENCHMARKS[benchmark].by_language:
         if benchmark != "carb":
             raise BenchieError(
                 f"gold stats counts BenchIE's and CaRB's gold; {benchmark}'s counts are in "
@@ -378,7 +378,7 @@ def gold_verify(gold_version: str | None, benchmark: str | None, gold_dir: str |
       benchie gold verify
       benchie gold verify --benchmark carb --gold-version 1.0.0
     """
-    if benchmark not in (None, DEFAULT_BENCHMARK):
+    if benchmark is not None and not BENCHMARKS[benchmark].by_language:
         root, _ = resolve_gold_dir(gold_dir)
         if not _verify_benchmark(root, benchmark, gold_version, alone=True):
             sys.exit(int(ExitCode.FAILED))
@@ -413,7 +413,7 @@ def gold_verify(gold_version: str | None, benchmark: str | None, gold_dir: str |
     others_failed = False
     if gold_version is None and benchmark is None:  # and every other benchmark's versions
         for other in BENCHMARKS:
-            if other == DEFAULT_BENCHMARK:
+            if BENCHMARKS[other].by_language:
                 continue
             other_store = _benchmark_store(store.root, other)
             others_failed |= not _verify_benchmark(store.root, other)

@@ -32,12 +32,12 @@ from benchie_cli.inputs.mistakes import CODES as MISTAKE_CODES
 from benchie_cli.outputs import check_output
 from benchie_cli.registry import (
     BENCHMARKS,
-    CARB_FAMILY,
     DEFAULT_BENCHMARK,
     METRICS,
     SPLITS,
     benchmark_of,
     metric_choice,
+    metrics_of,
 )
 from benchie_cli.textio import STDIN, atomic_write, display_name
 
@@ -201,16 +201,16 @@ def score(
         metric_choice(metric, benchmark)
     except ValueError as exc:
         raise BenchieError(f"--metric: {exc}") from None
-    if fmt == "html" and (benchmark != DEFAULT_BENCHMARK or metric != "benchie"):
-        option = (
-            f"--benchmark {benchmark}" if benchmark != DEFAULT_BENCHMARK else f"--metric {metric}"
-        )
+    by_language = BENCHMARKS[benchmark].by_language
+    page = by_language and all(m.benchie_options for m in metrics_of(metric))
+    if fmt == "html" and not page:  # the leaderboard page is BenchIE's metric's
+        option = f"--benchmark {benchmark}" if not by_language else f"--metric {metric}"
         raise BenchieError(
             f"the html leaderboard page shows BenchIE's metric only; {option} does not apply "
             "(use --format json, table or markdown)"
         )
     if split is not None and split not in BENCHMARKS[benchmark].splits:
-        if benchmark == DEFAULT_BENCHMARK:
+        if by_language:
             having = [b.name for b in BENCHMARKS.values() if split in b.splits]
             raise BenchieError(
                 f"BenchIE's gold has no splits: --split {split} chooses a split of "
@@ -299,12 +299,14 @@ def score(
         retokenize=retokenize,
         per_sentence=per_sentence,
     )
-    chosen = metric.split(",")
-    reference = gold.carb_reference if set(chosen) & set(CARB_FAMILY) else None
+    chosen = metrics_of(metric)
+    reference = gold.carb_reference if any(m.reference for m in chosen) else None
     inputs = [*gold.resolved.inputs, *(reference.inputs if reference is not None else [])]
     check_output(output, [*paths, *inputs], stores=[gold.store_root])
     # The gold --expect-gold pins: CaRB's reference when CaRB's metrics alone are scored.
-    pinned = reference if reference is not None and "benchie" not in chosen else gold.resolved
+    pinned = (
+        reference if reference is not None and all(m.reference for m in chosen) else gold.resolved
+    )
     if expected is not None and not pinned.sha256.startswith(expected):
         raise BenchieError(
             f"gold {pinned.display_path} has sha256 {pinned.sha256}, "

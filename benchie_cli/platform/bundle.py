@@ -46,7 +46,7 @@ from benchie_cli.platform.score import (
     score_keys,
     scoring_metadata,
 )
-from benchie_cli.registry import BASE_FACET
+from benchie_cli.registry import BASE_FACET, METRICS
 from benchie_cli.textio import atomic_write
 
 #: The folders and files of the bundle, as competition.yaml names them.
@@ -467,7 +467,7 @@ def build_bundle(options: BundleOptions) -> bytes:
     for lang, gold in golds.items():
         for facet in options.facets:
             api.load_gold(lang, version, facet, gold_dir=gold_dir)
-        if "carb" in options.metrics and lang == "en":
+        if any(METRICS[m].reference for m in options.metrics) and lang == "en":
             gold.carb_reference  # noqa: B018 (resolved and checked against the manifest)
     store = next(iter(golds.values())).store
     if store is not None:

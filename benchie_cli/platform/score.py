@@ -89,7 +89,8 @@ class PlatformSpec:
 
     @property
     def carb(self) -> bool:
-        return "carb" in self.metrics
+        """Whether a metric scored against the version's reference file (CaRB's) is chosen."""
+        return any(METRICS[m].reference for m in self.metrics)
 
     @property
     def main_facet(self) -> str:
@@ -180,12 +181,13 @@ def parse_spec(data: bytes) -> PlatformSpec:
     languages = _names(doc, "languages", LANGUAGES, ())
     facets = _names(doc, "facets", FACET_NAMES, (BASE_FACET,))
     metrics = _names(doc, "metrics", PLATFORM_METRICS, ("benchie",))
-    if "benchie" not in metrics:
+    if not any(METRICS[m].benchie_options for m in metrics):
         raise ValueError("'metrics': must include 'benchie' (CaRB's numbers come beside BenchIE's)")
-    if "carb" in metrics and not set(languages) & set(_carb_languages()):
-        raise ValueError(
-            f"'metrics': 'carb' scores {', '.join(_carb_languages())} only, not chosen"
-        )
+    for m in metrics:
+        if METRICS[m].reference and not set(languages) & set(_carb_languages()):
+            raise ValueError(
+                f"'metrics': {m!r} scores {', '.join(_carb_languages())} only, not chosen"
+            )
     pins = doc["gold_sha256"]
     if not isinstance(pins, dict):
         raise ValueError("'gold_sha256': an object of language -> sha256")
