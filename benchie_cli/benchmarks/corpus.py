@@ -31,6 +31,7 @@ from benchie_cli import __version__
 from benchie_cli.errors import BenchieError, ExitCode
 from benchie_cli.gold.store import GoldStore, ResolvedGold, is_version, version_key
 from benchie_cli.inputs.batch import Failure
+from benchie_cli.inputs.formats import BENCHIE_TSV
 from benchie_cli.inputs.submission import FileFacts
 from benchie_cli.registry import BENCHMARKS, implementation
 from benchie_cli.tables import render
@@ -383,7 +384,7 @@ def _detected(corpus: Corpus, path: str, data: bytes) -> str:
             "benchmark's gold is added with `benchie benchmark add`, not scored",
             path=display_name(path),
         )
-    if fmt == "benchie":
+    if fmt == BENCHIE_TSV:
         raise BenchieError(
             "its format was not recognised as a system output "
             f"({', '.join(entry(corpus.benchmark).formats)}): give --input-format; a "

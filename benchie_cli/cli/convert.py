@@ -14,7 +14,7 @@ from benchie_cli.cli.common import (
 )
 from benchie_cli.cli.group import EPILOG_EXIT
 from benchie_cli.errors import BenchieError
-from benchie_cli.inputs.formats import NATIVE_FORMATS
+from benchie_cli.inputs.formats import BENCHIE_TSV, NATIVE_FORMATS
 from benchie_cli.outputs import check_output
 from benchie_cli.textio import (
     STDIN,
@@ -134,7 +134,7 @@ def convert(
     if from_ == "auto":
         spool(source)
         from_ = detect(source)
-        if from_ == "benchie":
+        if from_ == BENCHIE_TSV:
             raise BenchieError(
                 "no native format recognised (BenchIE TSV needs no conversion); name it "
                 "with --from",

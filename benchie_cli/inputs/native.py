@@ -28,7 +28,7 @@ import orjson
 
 from benchie_cli.errors import BenchieError, Diagnostic
 from benchie_cli.inputs.align import Aligner, AlignmentStats
-from benchie_cli.inputs.formats import NATIVE_FORMATS
+from benchie_cli.inputs.formats import BENCHIE_TSV, NATIVE_FORMATS
 from benchie_cli.slots import quote
 from benchie_cli.textio import decode_line, display_name, head_lines, iter_lines, peek_lines
 
@@ -747,12 +747,12 @@ def prepare(
     peek does not consume it); ``gold_sentences`` is called only for a native file."""
     from benchie_cli.textio import spool
 
-    if input_format == "benchie":
+    if input_format == BENCHIE_TSV:
         return None
     if input_format == "auto":
         spool(path)
         input_format = detect(path)
-        if input_format == "benchie":
+        if input_format == BENCHIE_TSV:
             return None
     return convert_in_place(path, input_format, gold_sentences(), lang)
 
