@@ -25,6 +25,7 @@ from benchie_cli.benchmarks.benchie.scoring import ScoreOptions, SystemResult
 from benchie_cli.gold.review import Review
 from benchie_cli.gold.store import ResolvedGold
 from benchie_cli.inputs.batch import Failure
+from benchie_cli.registry import BENCHMARKS, implementation
 from benchie_cli.tables import render
 
 REPORT_SCHEMA = 1
@@ -225,17 +226,33 @@ def gold_lines(report: dict[str, Any]) -> list[str]:
     return lines
 
 
+def _views(report: dict[str, Any]) -> Any:
+    """The module that renders a report other than BenchIE's default one: the package of
+    the benchmark it names (``score --benchmark``), or CaRB's report for ``--metric carb``
+    and ``benchie,carb`` on BenchIE's gold (only such reports name a metric); None for
+    BenchIE's own."""
+    benchmark = report.get("benchmark")
+    # (BenchIE's reports name no benchmark)
+    if (
+        isinstance(benchmark, str)
+        and benchmark in BENCHMARKS
+        and not BENCHMARKS[benchmark].by_language
+    ):
+        return implementation(benchmark)
+    if "metric" in report:
+        from benchie_cli.benchmarks.carb import report as carb_report
+
+        return carb_report
+    return None
+
+
 def to_table(report: dict[str, Any]) -> str:
     """The leaderboard as a fixed-width table for the terminal, failures and signature
     below it."""
-    if report.get("benchmark", "carb") != "carb":  # OIE2016, Re-OIE2016, WiRe57
-        from benchie_cli.benchmarks.corpus import to_table as benchmark_table
-
-        return benchmark_table(report)
-    if "metric" in report:  # --metric carb or benchie,carb: only such reports name it
-        from benchie_cli.benchmarks.carb.report import to_table as carb_table
-
-        return carb_table(report)
+    views = _views(report)
+    if views is not None:
+        table: str = views.to_table(report)
+        return table
     columns = _columns(report)
     right = [0, *range(2, len(columns))]
     lines = render([columns, *_rows(report)], right)
@@ -249,14 +266,10 @@ def to_table(report: dict[str, Any]) -> str:
 def to_markdown(report: dict[str, Any]) -> str:
     """The leaderboard as a GitHub-flavoured markdown table, failures and signature below,
     ready for a README or a paper."""
-    if report.get("benchmark", "carb") != "carb":
-        from benchie_cli.benchmarks.corpus import to_markdown as benchmark_markdown
-
-        return benchmark_markdown(report)
-    if "metric" in report:
-        from benchie_cli.benchmarks.carb.report import to_markdown as carb_markdown
-
-        return carb_markdown(report)
+    views = _views(report)
+    if views is not None:
+        markdown: str = views.to_markdown(report)
+        return markdown
     columns = _columns(report)
     lines = [
         "| " + " | ".join(columns) + " |",

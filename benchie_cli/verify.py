@@ -515,7 +515,7 @@ def _rederive_benchmark(
             continue
         read.add(path)
         name = system["name"]
-        if report["benchmark"] == "wire57" and "/" in name:
+        if bm.entry(report["benchmark"]).score_export is not None and "/" in name:
             name = name.rsplit("/", 1)[0]
         runs.extend(bm.score_file(corpus, path, name, input_format))
     rebuilt = bm.build_report(corpus, runs, input_format=input_format)

@@ -210,9 +210,8 @@ NAME_COMPARISONS_LEFT = {
     "benchie_cli.api": 1,
     "benchie_cli.cli.gold": 1,
     "benchie_cli.cli.score": 2,
-    "benchie_cli.report": 2,
     "benchie_cli.suite": 1,
-    "benchie_cli.verify": 2,
+    "benchie_cli.verify": 1,
 }
 
 

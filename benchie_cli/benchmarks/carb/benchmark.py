@@ -35,6 +35,8 @@ from benchie_cli.benchmarks.carb.report import (
     score_carb,
     signature_key,
 )
+from benchie_cli.benchmarks.carb.report import to_markdown as to_markdown
+from benchie_cli.benchmarks.carb.report import to_table as to_table
 from benchie_cli.errors import BenchieError, ExitCode
 from benchie_cli.gold.store import GoldStore, ResolvedGold, is_version, version_key
 from benchie_cli.inputs.batch import Failure

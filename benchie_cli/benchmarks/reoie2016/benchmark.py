@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from benchie_cli.benchmarks import corpus
 from benchie_cli.benchmarks.corpus import Corpus, CorpusEntry, Scored
+from benchie_cli.benchmarks.corpus import to_markdown as to_markdown
+from benchie_cli.benchmarks.corpus import to_table as to_table
 from benchie_cli.benchmarks.reoie2016 import metric
 from benchie_cli.textio import decode_text
 

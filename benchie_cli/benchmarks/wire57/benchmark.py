@@ -12,6 +12,8 @@ import json
 from benchie_cli.benchmarks import corpus
 from benchie_cli.benchmarks.carb.metric import sentence_key
 from benchie_cli.benchmarks.corpus import Corpus, CorpusEntry, Run, Scored, TextExtractions
+from benchie_cli.benchmarks.corpus import to_markdown as to_markdown
+from benchie_cli.benchmarks.corpus import to_table as to_table
 from benchie_cli.benchmarks.wire57 import metric
 from benchie_cli.errors import BenchieError, printable_path
 from benchie_cli.inputs.submission import FileFacts
