@@ -52,6 +52,14 @@ class BenchieError(Exception):
         return format_location(self.path, self.line) + self.message
 
 
+def failure_line(exc: BenchieError | OSError) -> str:
+    """``PATH:LINE: message`` of a failure a command line that is no ``benchie`` command
+    prints (``python -m benchie_cli.benchmarks.carb.metric``): its error, or the system's."""
+    if isinstance(exc, BenchieError):
+        return exc.located()
+    return f"{exc.filename}: {exc.strerror or exc}"
+
+
 def printable_path(path: str) -> str:
     """A file name as every output shows it: unchanged when it is valid UTF-8 without
     control characters, else with each byte that is not UTF-8 and each control character

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import stat
 import sys
 from collections.abc import Iterator
@@ -486,6 +487,11 @@ def gunzip(data: bytes, shown: str) -> bytes:
     return text
 
 
+#: A line's first ``MAX_LINE_BYTES + 1`` bytes, matched at line starts only (linear);
+#: compiled on first use (``re`` keeps it), by a run that reads a file that large.
+_LONG_LINE = rb"^[^\n]{%d}" % (MAX_LINE_BYTES + 1)
+
+
 def check_line_lengths(data: bytes, shown: str) -> None:
     """Refuse a file's bytes, read whole, that hold a line beyond ``MAX_LINE_BYTES`` (its
     content: without BOM and line end), naming the first: the limit every line reader
@@ -494,16 +500,27 @@ def check_line_lengths(data: bytes, shown: str) -> None:
     ``{`` or ``[``) is not made of lines: a minified one is bounded as a whole file."""
     if len(data) <= MAX_LINE_BYTES or without_bom(data).lstrip()[:1] in (b"{", b"["):
         return
-    lines = data.split(b"\n")
-    lines[0] = without_bom(lines[0])
-    for n, line in enumerate(lines, 1):
-        if len(line) > MAX_LINE_BYTES and len(line) - line.endswith(b"\r") > MAX_LINE_BYTES:
-            raise _too_long(shown, n)
+    # Only the starts of lines longer than the limit are visited (no list of every line:
+    # a file read whole may be 64 MiB); a CR or the first line's BOM may make one fit.
+    for found in re.finditer(_LONG_LINE, data, re.MULTILINE):
+        end = data.find(b"\n", found.start())
+        line = data[found.start() : None if end < 0 else end]
+        if _line_too_long(line, found.start() == 0):
+            raise _too_long(shown, data.count(b"\n", 0, found.start()) + 1)
 
 
 def read_text(path: str, *, what: str = "file") -> str:
     """A whole (small) file's text, read once: :func:`read_whole`, then :func:`decode_text`."""
     return decode_text(read_whole(path, what=what), display_name(path))
+
+
+def read_text_as(path: str, error: type[Exception]) -> str:
+    """:func:`read_text` for a reader whose errors are ``error("PATH:LINE: message")`` (the
+    metric modules that keep their original scorer's error types)."""
+    try:
+        return read_text(path)
+    except BenchieError as exc:
+        raise error(exc.located()) from None
 
 
 def read_text_lines(path: str, *, what: str = "file") -> list[str]:

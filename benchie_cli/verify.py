@@ -117,9 +117,9 @@ def _failures(value: Any) -> bool:
 
 def _brief(value: Any) -> str:
     """A value of a report as a message names it: short, and never deep (a report may
-    nest a value thousands of levels deep)."""
+    nest a value thousands of levels deep): a container as :func:`_show` gives it."""
     if isinstance(value, (dict, list)):
-        return f"<{'object' if isinstance(value, dict) else 'list'} of {len(value)}>"
+        return _show(value)
     return printable_path(repr(value))[:80]
 
 

@@ -99,6 +99,13 @@ def cache_dir() -> Path | None:
     return Path(base) / "benchie-cli"
 
 
+@cache
+def _in_a_gold_store(directory: Path) -> bool:
+    """Whether the cache directory lies in a gold store (asked once a run: every facet's
+    load asks, and the answer walks the directory's parents)."""
+    return in_gold_store(directory) is not None
+
+
 def entry_path(directory: Path, gold: ResolvedGold) -> Path:
     return directory / f"{gold.sha256}-{gold.facet}-{code_fingerprint()}{SUFFIX}"
 
@@ -216,7 +223,7 @@ def load_compiled(
             parsed = parse_gold_bytes(gold.data, gold.display_path)
         return CompiledGold.build(parsed, gold.facet)
     directory = cache_dir()
-    if directory is not None and in_gold_store(directory) is not None:
+    if directory is not None and _in_a_gold_store(directory):
         directory = None  # a cache inside a gold store would add files to a version
     path = entry_path(directory, gold) if directory is not None else None
     if path is not None:

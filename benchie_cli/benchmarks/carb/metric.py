@@ -666,16 +666,13 @@ def main(argv: Sequence[str] | None = None, *, own_process: bool = False) -> int
         # of the run time on large outputs.
         gc.disable()
     gold_path, system_path, fmt = args[:3]
-    from benchie_cli.errors import BenchieError
+    from benchie_cli.errors import BenchieError, failure_line
 
     try:
         gold = read_file(gold_path, read_gold)
         predicted = read_system(system_path, fmt, confidence_only=outside(gold))
-    except BenchieError as exc:  # a file that cannot be read: one line, as the CLI says it
-        print(f"error: {exc.located()}", file=sys.stderr)
-        return 2
-    except OSError as exc:
-        print(f"error: {exc.filename}: {exc.strerror or exc}", file=sys.stderr)
+    except (BenchieError, OSError) as exc:  # a file that cannot be read: one line
+        print(f"error: {failure_line(exc)}", file=sys.stderr)
         return 2
     result = score(gold, predicted, single=single)
     if len(args) == 4:

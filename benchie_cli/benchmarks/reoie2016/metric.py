@@ -101,13 +101,9 @@ def _lines(path: str, text: str | None = None) -> Iterable[tuple[int, str]]:
 def _file_text(path: str) -> str:
     """The text of the file at ``path``, read as every reader reads (bounded, strict UTF-8,
     without a BOM: :func:`benchie_cli.textio.decode_text`)."""
-    from benchie_cli.errors import BenchieError
-    from benchie_cli.textio import read_text
+    from benchie_cli.textio import read_text_as
 
-    try:
-        return read_text(path)
-    except BenchieError as exc:
-        raise ReOieError(exc.located()) from None
+    return read_text_as(path, ReOieError)
 
 
 #: The Re-OIE2016 JSON fields that become arguments, in the order the reader adds them

@@ -109,13 +109,9 @@ _Hook = Callable[[list[tuple[str, Any]]], Any]
 def _file_text(path: str) -> str:
     """The text of the file at ``path``, read as every reader reads (bounded, strict UTF-8,
     without a BOM: :func:`benchie_cli.textio.decode_text`)."""
-    from benchie_cli.errors import BenchieError
-    from benchie_cli.textio import read_text
+    from benchie_cli.textio import read_text_as
 
-    try:
-        return read_text(path)
-    except BenchieError as exc:
-        raise WireError(exc.located()) from None
+    return read_text_as(path, WireError)
 
 
 def _load(path: str, text: str | None = None, hook: _Hook | None = None) -> object:
