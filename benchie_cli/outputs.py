@@ -76,18 +76,23 @@ def default_stores() -> list[Path]:
 def check_outside_store(output: str | None, root: Path | None) -> None:
     """Refuse (exit 2) an output inside the gold store ``root``: every file there is a
     gold, a manifest or a benchmark's input, and a file written there would replace one.
-    The store's ``gold.dvc`` (beside the store: the record of every version) too."""
+    The store's ``gold.dvc`` (beside the store: the record of every version) too, and the
+    directories where its DVC repository keeps gold bytes (the cache, a remote on this
+    machine such as the embedded ``dvc-store/``): a file there is pulled as gold."""
     if output is None or output == STDIN or root is None:
         return
+    from benchie_cli.gold.dvcfile import data_directories, find
+
     target = Path(os.path.realpath(output))
-    store = Path(os.path.realpath(root))
-    if target == store or store in target.parents or _same_directory_above(target, store):
-        raise BenchieError(
-            f"is inside the gold store {display_name(str(root))}, whose files are gold, "
-            "manifests and benchmarks' data: write the output elsewhere",
-            path=output,
-        )
-    from benchie_cli.gold.dvcfile import find
+    for directory in (root, *data_directories(root)):
+        place = Path(os.path.realpath(directory))
+        if target == place or place in target.parents or _same_directory_above(target, place):
+            what = "the gold store" if directory == root else "DVC's copy of the gold store"
+            raise BenchieError(
+                f"is inside {what} {display_name(str(directory))}, whose files are gold, "
+                "manifests and benchmarks' data: write the output elsewhere",
+                path=output,
+            )
 
     dvc_file = find(root)
     if dvc_file is not None and _same_file(str(dvc_file), output):

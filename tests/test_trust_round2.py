@@ -685,3 +685,72 @@ def test_a_tsv_line_one_byte_over_the_limit_is_refused(
     result = cli(command, "--lang", "en", path)
     assert result.exit_code == ExitCode.USAGE
     assert "long.tsv:1: error: line longer than 1,048,576 bytes" in result.stderr
+
+
+# --------------------------------------------------------------------------- the third pass
+
+
+def _dvc_repo(tmp_path: Path) -> tuple[Path, Path]:
+    """A DVC repository of a store and an embedded remote, as the checkout has them."""
+    repo = tmp_path / "repo"
+    (repo / ".dvc").mkdir(parents=True)
+    (repo / ".dvc" / "config").write_text(
+        "[core]\n    remote = embedded\n['remote \"embedded\"']\n    url = ../dvc-store\n"
+    )
+    (repo / "dvc-store" / "files").mkdir(parents=True)
+    (repo / ".dvc" / "cache").mkdir()
+    store = repo / "gold"
+    store.mkdir()
+    shutil.copytree(GOLD_DIR / "1.1.0", store / "1.1.0")
+    return repo, store
+
+
+def test_no_output_into_dvc_s_copy_of_the_gold(cli: RunCli, tmp_path: Path) -> None:
+    """``-o dvc-store/files/md5/...`` replaced gold bytes that the next ``dvc pull`` puts
+    in a version."""
+    repo, store = _dvc_repo(tmp_path)
+    for target in (repo / "dvc-store" / "files" / "x", repo / ".dvc" / "cache" / "x"):
+        args = ("--gold-dir", store, "--lang", "en", example("en", "clausie"), "-o", target)
+        result = cli("score", *args)
+        assert result.exit_code == ExitCode.USAGE and "DVC's copy" in result.stderr
+        assert not target.exists()
+
+
+def test_gold_new_only_into_a_store_of_benchie_s_gold(cli: RunCli, tmp_path: Path) -> None:
+    repo, store = _dvc_repo(tmp_path)
+    shutil.copytree(GOLD_DIR / "carb", store / "carb")
+    src = tmp_path / "src" / "en" / "default"
+    src.mkdir(parents=True)
+    shutil.copy(GOLD_DIR / "1.1.0" / "en" / "default" / "benchie_gold_annotations_en.txt", src)
+    common = ("--from", src.parent.parent, "--description", "d", "--license", "l", "--no-dvc")
+    for where, said in ((store / "carb", "CaRB's part"), (repo / "dvc-store", "DVC's copy")):
+        result = cli("gold", "new", "9.0.0", *common, "--gold-dir", where)
+        assert result.exit_code == ExitCode.USAGE and said in result.stderr, result.stderr
+        assert not (where / "9.0.0").exists()
+
+
+def test_gold_dvc_is_changed_by_one_run_at_a_time(tmp_path: Path) -> None:
+    """Two ``gold new`` at once each read gold.dvc, and the later write dropped the
+    earlier's output: its read-change-write holds a lock."""
+    import fcntl
+    import threading
+
+    from benchie_cli.gold import lifecycle
+
+    repo, _ = _dvc_repo(tmp_path)
+    held, release = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        with lifecycle._locked(repo):
+            held.set()
+            release.wait(30)
+
+    thread = threading.Thread(target=hold)
+    thread.start()
+    assert held.wait(30)
+    with open(repo / ".dvc" / "tmp" / "benchie-gold-dvc.lock", "a") as fh:
+        with pytest.raises(BlockingIOError):
+            fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        release.set()
+        thread.join(30)
+        fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)  # free once the run is done

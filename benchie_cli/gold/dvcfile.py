@@ -314,3 +314,32 @@ def tracked_paths(store_root: Path) -> list[Path]:
             except (OSError, RuntimeError):
                 continue
     return found
+
+
+#: A remote's ``url`` in DVC's config (``.dvc/config``, ``.dvc/config.local``).
+_URL = re.compile(r"^\s*url\s*=\s*(.+?)\s*$", re.MULTILINE)
+
+
+def data_directories(path: Path) -> list[Path]:
+    """Where the DVC repository that holds ``path`` keeps gold bytes besides the store:
+    its ``.dvc/`` directory (the cache) and every remote that is a directory of this
+    machine (the embedded ``dvc-store/``). A file written there would be pulled as gold;
+    none at all outside a DVC repository."""
+    try:
+        start = path.resolve()
+    except (OSError, RuntimeError):
+        return []
+    repo = next((d for d in (start, *start.parents) if (d / ".dvc").is_dir()), None)
+    if repo is None:
+        return []
+    found = [repo / ".dvc"]
+    for name in ("config", "config.local"):
+        try:
+            raw = read_bytes(repo / ".dvc" / name)
+        except OSError:
+            continue
+        for match in _URL.finditer((raw or b"").decode("utf-8", "replace")):
+            url = match.group(1).strip("'\"")
+            if "://" not in url:
+                found.append((repo / ".dvc" / url).resolve())
+    return found

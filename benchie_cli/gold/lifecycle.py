@@ -36,9 +36,11 @@ from benchie_cli.gold import dvcfile
 from benchie_cli.gold.dvcfile import GOLD_DVC
 from benchie_cli.gold.store import (
     MANIFEST,
+    GoldStore,
     Manifest,
     build_manifest,
     dvc_remote_of,
+    in_gold_store,
     is_released,
     is_version,
     manifest_bytes,
@@ -112,6 +114,23 @@ def check_store_root(store_root: Path) -> None:
                 f"{printable_path(str(directory))} is {what}; give the directory that holds "
                 "the versions"
             )
+    resolved = store_root.resolve()  # and neither DVC's copy of gold nor one benchmark's part
+    data = [d for d in dvcfile.data_directories(resolved) if d == resolved or d in resolved.parents]
+    inside = data[0] if data else in_gold_store(resolved / "new")  # (a store holds versions)
+    if inside is not None and (data or inside != resolved):
+        raise BenchieError(
+            f"--gold-dir {printable_path(str(store_root))} is not a gold store: "
+            f"{printable_path(str(inside))} is a gold version, a gold store or DVC's copy of "
+            "one; give the directory that holds the versions"
+        )
+    parent = GoldStore(resolved.parent)
+    part = next((b for b in BENCHMARKS.values() if b.store_dir == resolved.name), None)
+    if part is not None and part.store_dir and parent.versions():
+        raise BenchieError(
+            f"--gold-dir {printable_path(str(store_root))} is {part.label}'s part of the gold "
+            f"store {printable_path(str(resolved.parent))}, not a store of BenchIE's gold: "
+            "give the store itself"
+        )
 
 
 def _remove_stale_temporaries(store_root: Path) -> None:
@@ -238,44 +257,47 @@ def _track(
     shown = display_name(str(dvc_file))
     out_path = os.path.relpath(version_dir, dvc_file.parent.resolve())
     single = version_dir.parent / f"{version}.dvc"
-    before = dvcfile.load(dvc_file)
-    at = before.index(out_path)
-    old = None if at is None else before.outs[at]
-    if remote is None and old is not None:
-        remote = old.remote
-    added = False
-    try:
-        if old is not None:
-            _write_dvc_file(dvc_file, before.without(out_path))
+    with _locked(repo):  # read, changed and written whole: one run at a time
+        before = dvcfile.load(dvc_file)
+        at = before.index(out_path)
+        old = None if at is None else before.outs[at]
+        if remote is None and old is not None:
+            remote = old.remote
+        added = False
         try:
-            _run_dvc(dvc, repo, "add", os.path.relpath(version_dir, repo))
-            added = True
-            fresh = _single_output(single, version)
-        except BenchieError:
             if old is not None:
-                _write_dvc_file(dvc_file, before)
-            raise
-        entry = fresh.with_key("path", _yaml_path(out_path)).with_key("remote", remote)
-        _write_dvc_file(dvc_file, before.with_output(entry if old is None else entry.keeping(old)))
-        single.unlink(missing_ok=True)
-    except (BenchieError, OSError) as exc:
-        if added:  # the version's own file is no record anyone reads: gold.dvc is
-            with contextlib.suppress(OSError):
-                single.unlink(missing_ok=True)
-        # The version is in place: say so, or the user would believe nothing was written.
-        # Said at once: a Ctrl-C that killed dvc is handled (exit 130) right after this
-        # block, and would drop the error on its way out.
-        fix = (
-            f"run `dvc add {shown_dir}` (it updates the version's output in {shown})"
-            if old is not None
-            else "remove it to start again"
-        )
-        sys.stderr.write(
-            f"benchie: gold {version} was written to {shown_dir} but is not tracked by DVC "
-            f"in {shown}: {fix}\n"
-        )
-        message = exc.message if isinstance(exc, BenchieError) else str(exc)
-        raise BenchieError(message) from None
+                _write_dvc_file(dvc_file, before.without(out_path))
+            try:
+                _run_dvc(dvc, repo, "add", os.path.relpath(version_dir, repo))
+                added = True
+                fresh = _single_output(single, version)
+            except BenchieError:
+                if old is not None:
+                    _write_dvc_file(dvc_file, before)
+                raise
+            entry = fresh.with_key("path", _yaml_path(out_path)).with_key("remote", remote)
+            _write_dvc_file(
+                dvc_file, before.with_output(entry if old is None else entry.keeping(old))
+            )
+            single.unlink(missing_ok=True)
+        except (BenchieError, OSError) as exc:
+            if added:  # the version's own file is no record anyone reads: gold.dvc is
+                with contextlib.suppress(OSError):
+                    single.unlink(missing_ok=True)
+            # The version is in place: say so, or the user would believe nothing was written.
+            # Said at once: a Ctrl-C that killed dvc is handled (exit 130) right after this
+            # block, and would drop the error on its way out.
+            fix = (
+                f"run `dvc add {shown_dir}` (it updates the version's output in {shown})"
+                if old is not None
+                else "remove it to start again"
+            )
+            sys.stderr.write(
+                f"benchie: gold {version} was written to {shown_dir} but is not tracked by DVC "
+                f"in {shown}: {fix}\n"
+            )
+            message = exc.message if isinstance(exc, BenchieError) else str(exc)
+            raise BenchieError(message) from None
     try:
         _restage(dvc, repo, dvc_file, single)
     except BenchieError as exc:
@@ -284,6 +306,23 @@ def _track(
             f"({exc.message}): run `git add {shown}`"
         ) from None
     return dvc_file, f"tracked by DVC in {shown}"
+
+
+@contextlib.contextmanager
+def _locked(repo: Path) -> Iterator[None]:
+    """gold.dvc is read, changed and written whole: two runs at once (two ``gold new``)
+    take turns, or the later write would drop the earlier's output. The lock file is in
+    DVC's own temporary directory, which DVC keeps out of git."""
+    try:
+        import fcntl
+    except ImportError:  # (not POSIX)
+        yield
+        return
+    directory = repo / ".dvc" / "tmp"
+    directory.mkdir(parents=True, exist_ok=True)
+    with open(directory / "benchie-gold-dvc.lock", "a") as fh:
+        fcntl.flock(fh, fcntl.LOCK_EX)
+        yield
 
 
 def _yaml_path(path: str) -> str:

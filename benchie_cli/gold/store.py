@@ -44,6 +44,7 @@ import orjson
 
 from benchie_cli import LANGUAGES, __version__
 from benchie_cli.errors import BenchieError, ExitCode, printable_path
+from benchie_cli.gold import dvcfile
 from benchie_cli.gold.dvcfile import GOLD_DVC, outputs_in
 from benchie_cli.registry import (
     BENCHMARKS,
@@ -95,9 +96,13 @@ def checkout_gold_dir() -> Path | None:
 def in_gold_store(path: Path) -> Path | None:
     """The gold version or store that ``path`` (existing or not) lies in, or None: a
     directory on its way up that holds a ``manifest.json`` (a version) or versions of its
-    own (a store). A file written there would be taken for gold, or make a released
-    version differ from its manifest."""
+    own (a store), or where a DVC repository keeps gold bytes (its cache, a remote on this
+    machine). A file written there would be taken for gold, or make a released version
+    differ from its manifest."""
     directory = Path(os.path.realpath(path))
+    for data in dvcfile.data_directories(directory):
+        if data == directory or data in directory.parents:
+            return data
     for candidate in (directory, *directory.parents):
         try:
             if (candidate / MANIFEST).is_file() or GoldStore(candidate).versions():
