@@ -19,7 +19,7 @@ import os
 import re
 import stat
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, Protocol, TextIO
 
@@ -592,6 +592,22 @@ def keep_stderr_past_a_closed_pipe() -> None:
     except (OSError, ValueError, AttributeError):
         return
     sys.stderr = _PipeSafeStderr(stream)
+
+
+def write_file_of(path: str, text: str, inputs: Sequence[str]) -> None:
+    """Write ``text`` to ``path`` (atomically), refused when ``path`` is one of ``inputs``:
+    the metric modules' command lines write a curve beside the files they read, and a
+    swapped argument must not replace a gold file."""
+    for source in inputs:
+        try:
+            same = os.path.samefile(source, path)
+        except OSError:
+            same = os.path.realpath(source) == os.path.realpath(path)
+        if same:
+            raise BenchieError(
+                f"is also an input ({display_name(source)}); write it elsewhere", path=path
+            )
+    atomic_write(path, text.encode("utf-8"))
 
 
 def atomic_write(path: str, data: bytes, *, durable: bool = True) -> None:

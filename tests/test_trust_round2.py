@@ -754,3 +754,26 @@ def test_gold_dvc_is_changed_by_one_run_at_a_time(tmp_path: Path) -> None:
         release.set()
         thread.join(30)
         fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)  # free once the run is done
+
+
+def test_the_metric_module_command_line_never_writes_over_its_inputs(tmp_path: Path) -> None:
+    """``python -m benchie_cli.benchmarks.carb.metric GOLD SYSTEM FORMAT GOLD`` replaced the
+    gold with the curve (exit 0); a CURVE in no directory was a traceback; an empty SYSTEM
+    or a GOLD of another format printed 0.0 (exit 0)."""
+    gold = tmp_path / "gold.tsv"
+    gold.write_bytes((GOLD_DIR / "carb" / "1.0.0" / "test" / "carb_test.tsv").read_bytes())
+    before = gold.read_bytes()
+    system = str(CARB_DATA / "openie4_output.txt.gz")
+    empty = tmp_path / "empty.txt"
+    empty.write_text("")
+    module = [sys.executable, "-m", "benchie_cli.benchmarks.carb.metric"]
+    for args, said in (
+        ([gold, system, "openie4", gold], "is also an input"),
+        ([gold, system, "openie4", tmp_path / "no" / "c.dat"], "cannot write"),
+        ([gold, empty, "openie4"], "none of its sentences"),
+        ([example("en", "clausie"), system, "openie4"], "none of its sentences"),
+    ):
+        res = subprocess.run([*module, *map(str, args)], capture_output=True, text=True)
+        assert res.returncode == 2 and said in res.stderr and "Traceback" not in res.stderr
+        assert res.stdout == ""
+    assert gold.read_bytes() == before

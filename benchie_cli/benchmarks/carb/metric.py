@@ -38,6 +38,7 @@ it. Precision numerators, counts, thresholds, curve, AUC and optimum are CaRB's.
 from __future__ import annotations
 
 import gc
+import io
 import json
 import math
 import os
@@ -667,17 +668,27 @@ def main(argv: Sequence[str] | None = None, *, own_process: bool = False) -> int
         gc.disable()
     gold_path, system_path, fmt = args[:3]
     from benchie_cli.errors import BenchieError, failure_line
+    from benchie_cli.textio import write_file_of
 
     try:
         gold = read_file(gold_path, read_gold)
         predicted = read_system(system_path, fmt, confidence_only=outside(gold))
-    except (BenchieError, OSError) as exc:  # a file that cannot be read: one line
+        if not gold:
+            raise BenchieError("no gold tuple read: not CaRB's gold format", path=gold_path)
+        if not group(predicted).keys() & group(gold).keys():  # a score of nothing: 0.0
+            raise BenchieError(
+                f"none of its sentences is a sentence of {gold_path}: another gold, FORMAT "
+                "or file (or an empty one)",
+                path=system_path,
+            )
+        result = score(gold, predicted, single=single)
+        if len(args) == 4:
+            curve = io.StringIO()
+            write_curve(result.curve, curve)
+            write_file_of(args[3], curve.getvalue(), [gold_path, system_path])
+    except (BenchieError, OSError) as exc:  # a file that cannot be read or written: one line
         print(f"error: {failure_line(exc)}", file=sys.stderr)
         return 2
-    result = score(gold, predicted, single=single)
-    if len(args) == 4:
-        with open(args[3], "w", encoding="utf-8") as fh:
-            write_curve(result.curve, fh)
     print(json.dumps(to_json(result, openie6=single)))
     if own_process:
         # Freeing a large output's objects one by one and finalising the interpreter take

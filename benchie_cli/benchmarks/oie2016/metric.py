@@ -401,8 +401,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     result = score(gold, predicted)
     if len(args) == 4:
-        with open(args[3], "w", encoding="utf-8", newline="\n") as fh:
-            write_dat(result.curve, fh)
+        import io
+
+        from benchie_cli.textio import write_file_of
+
+        dat = io.StringIO(newline="\n")
+        write_dat(result.curve, dat)
+        try:
+            write_file_of(args[3], dat.getvalue(), [gold_path, system_path])
+        except BenchieError as exc:
+            print(f"error: {failure_line(exc)}", file=sys.stderr)
+            return 2
     print(json.dumps(to_json(result)))
     return 0
 
