@@ -12,6 +12,9 @@ DEFAULT_GOLD_VERSION = "1.1.0"
 
 LANGUAGES = ("en", "de", "zh")
 
+#: The version of every score report's layout (its ``schema`` key): ``verify`` reads this one.
+REPORT_SCHEMA = 1
+
 #: The environment variable that overrides ``DEFAULT_GOLD_VERSION`` (a container image
 #: tagged ``-gold1.0.0`` sets it).
 ENV_GOLD_VERSION = "BENCHIE_GOLD_VERSION"

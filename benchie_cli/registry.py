@@ -186,8 +186,8 @@ class Benchmark:
     #: The metrics it is scored with; the first is its default.
     metrics: tuple[str, ...]
     #: The module of its package (``benchie_cli/benchmarks/<name>/``) that implements it,
-    #: imported by :func:`implementation` when a run needs it: ``benchmark.py``, or BenchIE's
-    #: scorer.
+    #: imported by :func:`implementation` when a run needs it: its ``benchmark.py``, which
+    #: names its runner ``RUNNER`` (``benchie_cli/benchmarks/runner.py``) and its report views.
     module: str
     #: Its splits, the default first (none: one gold per language).
     splits: tuple[str, ...] = ()
@@ -226,7 +226,7 @@ BENCHMARKS: dict[str, Benchmark] = {
             "BenchIE",
             "",
             ("benchie", *CARB_FAMILY),
-            "benchie_cli.benchmarks.benchie.scoring",
+            "benchie_cli.benchmarks.benchie.benchmark",
             shipped={
                 "1.0.0": "c012adf96b72cc3fb67ec49b2ce2376d8ec1fcde60abcf297e26042c85d06908",
                 "1.1.0": "4f72e2d7865592b1ed411648f0f39654b8058bc26ec9f388f556bb2a5791ed98",

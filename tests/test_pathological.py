@@ -24,7 +24,7 @@ from pathlib import Path
 import orjson
 import pytest
 
-from benchie_cli import report
+from benchie_cli.benchmarks.benchie import report
 from benchie_cli.benchmarks.benchie.matching import (
     FACETS,
     SENTENCE_FORM_BUDGET,

@@ -25,6 +25,7 @@ from benchie_cli.analysis.robustness import (
 )
 from benchie_cli.analysis.slot_errors import analyse
 from benchie_cli.benchmarks.benchie.index_cache import load_compiled
+from benchie_cli.benchmarks.benchie.report import implicit_tag
 from benchie_cli.benchmarks.benchie.scoring import ScoreOptions, Scorer, SystemResult, score_each
 from benchie_cli.errors import BenchieError
 from benchie_cli.gold.parse import Gold, parse_gold_bytes
@@ -33,7 +34,6 @@ from benchie_cli.gold.store import ResolvedGold
 from benchie_cli.inputs.batch import Failure, Submission
 from benchie_cli.inputs.submission import FileFacts
 from benchie_cli.registry import BASE_FACET, FACETS
-from benchie_cli.report import implicit_tag
 
 if TYPE_CHECKING:
     from benchie_cli.benchmarks.carb.report import CarbResult

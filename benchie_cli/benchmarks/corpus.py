@@ -22,17 +22,41 @@ import hashlib
 import io
 import math
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from benchie_cli import __version__
+from benchie_cli import REPORT_SCHEMA, __version__
+from benchie_cli.benchmarks.runner import (
+    ORIGINAL_FIX,
+    Hooks,
+    NothingScored,
+    Outcome,
+    Request,
+    Row,
+    SuiteInput,
+    as_reported,
+    check_pinned,
+    check_split,
+    check_split_shape,
+    check_stdin_once,
+    expected_prefix,
+    none_of_its,
+    refuse_benchie_options_of,
+)
 from benchie_cli.errors import BenchieError, ExitCode
-from benchie_cli.gold.store import GoldStore, ResolvedGold, is_version, version_key
+from benchie_cli.gold.store import (
+    GoldStore,
+    ResolvedGold,
+    is_version,
+    resolve_gold_dir,
+    version_key,
+)
 from benchie_cli.inputs.batch import Failure
 from benchie_cli.inputs.formats import BENCHIE_TSV
 from benchie_cli.inputs.submission import FileFacts
+from benchie_cli.outputs import check_output
 from benchie_cli.registry import BENCHMARKS, implementation
 from benchie_cli.tables import render
 from benchie_cli.textio import (
@@ -476,7 +500,7 @@ def build_report(
     metric = corpus.metric
     f1s = [_f1(r) for r in runs]
     report: dict[str, Any] = {
-        "schema": 1,
+        "schema": REPORT_SCHEMA,
         "benchie_version": __version__,
         "benchmark": corpus.benchmark,
         "metric": metric,
@@ -556,6 +580,145 @@ def to_markdown(report: dict[str, Any]) -> str:
     return "\n".join([*lines, "", f"`{report['signature']}`"]) + "\n"
 
 
-def exit_code_of(failures: Iterable[Failure]) -> int:
-    """The exit status when no submission could be scored: the worst failure's."""
-    return max((int(f.exit_code) for f in failures), default=int(ExitCode.USAGE))
+class CorpusRunner:
+    """``score --benchmark NAME`` for a benchmark scored as its original scorer scores it
+    (OIE2016, Re-OIE2016, WiRe57), and its row of the suite (:class:`Runner`)."""
+
+    counts_splits = False
+
+    def __init__(self, benchmark: str) -> None:
+        self.benchmark = benchmark
+
+    def score(self, request: Request, hooks: Hooks) -> Outcome:
+        """Each submission against the benchmark's split; one that cannot be scored is a
+        failure and the others are scored."""
+        benchmark = self.benchmark
+        if request.lang != "en":
+            raise BenchieError(
+                f"--benchmark {benchmark} scores English only; --lang {request.lang} does not apply"
+            )
+        if request.gold_file is not None:
+            raise BenchieError(
+                f"--benchmark {benchmark} scores its own gold from the store; --gold-file "
+                "does not apply (give --gold-version)"
+            )
+        refuse_benchie_options_of(request, ORIGINAL_FIX)
+        split = check_split(request)
+        check_stdin_once(None, request.paths)
+        expected = expected_prefix(request.expect_gold)
+        root, _ = resolve_gold_dir(request.gold_dir)
+        corpus = load(root, benchmark, request.gold_version, split)
+        check_output(request.output, [*request.paths, *corpus.inputs], stores=[root])
+        check_pinned(
+            corpus.sha256, expected, request.expect_gold, f"{benchmark} {corpus.version} ({split})"
+        )
+        runs: list[Run] = []
+        failures: list[Failure] = []
+        for submission in request.batch:
+            shown = display_name(submission.path)
+            try:
+                scored = score_file(corpus, submission.path, submission.name, request.input_format)
+                outside = max(r.outside for r in scored)
+                said = [
+                    *(
+                        [
+                            f"{outside:,} of its sentences are not in {benchmark}'s {split} "
+                            "split: the original scorer ignores them"
+                        ]
+                        if outside
+                        else []
+                    ),
+                    *dict.fromkeys(w for r in scored for w in r.warnings),
+                ]
+                if said and request.strict:
+                    raise BenchieError(
+                        f"{said[0]} (an error under --strict)",
+                        path=shown,
+                        exit_code=ExitCode.FAILED,
+                    )
+                for what in said:
+                    hooks.say(f"{shown}: warning: {what}")
+                runs.extend(scored)
+                hooks.on_outcome(scored)
+            except BenchieError as exc:
+                hooks.say(str(exc))
+                failures.append(Failure(submission, str(exc), exc.exit_code))
+                hooks.on_outcome(failures[-1])
+        if not runs:
+            raise NothingScored(failures)
+        report = build_report(corpus, runs, failures=failures, input_format=request.input_format)
+        label = f"{len(runs)} system(s), {benchmark} gold {corpus.version} ({split})"
+        return Outcome(report, label, failures, len(request.batch))
+
+    def check_shape(self, report: dict[str, Any], shown: str) -> None:
+        check_split_shape(report, shown)
+
+    def rederive(
+        self,
+        report: dict[str, Any],
+        submissions: list[str],
+        *,
+        gold_dir: str | None,
+        gold_file: str | None,
+        jobs: int | None,
+    ) -> dict[str, Any]:
+        """The report rebuilt: the gold of the version and split it names, each file
+        checked against the manifest, and each submission read with the input format the
+        report recorded. A WiRe57 export gives a system per extractor: its file is read
+        once, for the first of them."""
+        benchmark = self.benchmark
+        if gold_file is not None:
+            label = BENCHMARKS[benchmark].label
+            raise BenchieError(
+                f"a --benchmark {benchmark} report is re-derived from the store's {label} gold "
+                f"(gold/{BENCHMARKS[benchmark].store_dir}/); --gold-file does not apply "
+                "(give --gold-dir)"
+            )
+        systems, gold = report["systems"], report["gold"]
+        input_format = report["options"].get("input_format", "auto")
+        root, _ = resolve_gold_dir(gold_dir)
+        corpus = load(root, benchmark, gold["version"], gold["split"])
+        runs: list[Run] = []
+        read: set[str] = set()
+        for system, path in zip(systems, submissions, strict=True):
+            if path in read:
+                continue
+            read.add(path)
+            name = system["name"]
+            if entry(benchmark).score_export is not None and "/" in name:
+                name = name.rsplit("/", 1)[0]
+            runs.extend(score_file(corpus, path, name, input_format))
+        rebuilt = build_report(corpus, runs, input_format=input_format)
+        return as_reported(report, rebuilt)
+
+    def rows(self, given: SuiteInput) -> list[Row]:
+        """The benchmark's row: its default split, read by its own reader of the format
+        when it has one, else by CaRB's."""
+        benchmark = self.benchmark
+        split = BENCHMARKS[benchmark].splits[0]
+        row = Row(benchmark, BENCHMARKS[benchmark].metrics[0], split)
+        corpus = load(given.root, benchmark, None, split)
+        own = entry(benchmark)
+        try:
+            if given.fmt in own.own and own.score_own is not None:
+                scored = own.score_own(corpus, given.data, given.shown, given.fmt)
+            else:
+                scored = own.score_texts(corpus, given.texts(), given.shown)
+        except BenchieError as exc:
+            if "none of its" not in exc.message:
+                raise
+            row.skipped = none_of_its(benchmark)
+            return [row]
+        row.numbers = scored.numbers
+        row.coverage = scored.coverage
+        row.warnings = scored.warnings
+        row.known = scored.known
+        row.signature = signature(corpus)
+        row.gold = {"version": corpus.version, "sha256": corpus.sha256}
+        return [row]
+
+    def absent(self, root: Path) -> str | None:
+        return None if present(root, self.benchmark) else missing(self.benchmark)
+
+    def gold_stats(self, root: Path, version: str) -> tuple[list[dict[str, Any]], list[list[str]]]:
+        raise NotImplementedError("gold stats counts this benchmark's gold itself")

@@ -136,6 +136,7 @@ def analyze(
     """
     from benchie_cli import api
     from benchie_cli.analysis.views import to_html, to_text
+    from benchie_cli.benchmarks.benchie.run import check_metric_options
     from benchie_cli.benchmarks.benchie.scoring import SystemResult
     from benchie_cli.report import to_json
 
@@ -143,7 +144,7 @@ def analyze(
     if any(s.path == STDIN for s in batch):
         raise BenchieError("analyze reads each submission once per facet: give a file, not '-'")
     gold = load_gold(gold_dir, gold_version, gold_file, lang)
-    api.check_metric_options(metric, gold)
+    check_metric_options(metric, gold)
     inputs: list[str | Path] = [*(s.path for s in batch), *gold.resolved.inputs]
     if any(m.reference for m in metrics_of(metric)):
         inputs.extend(gold.carb_reference.inputs)

@@ -287,14 +287,21 @@ def gold_stats(
       benchie gold stats --benchmark carb
     """
     if not BENCHMARKS[benchmark].by_language:
-        if benchmark != "carb":
+        from benchie_cli.benchmarks.corpus import store as store_of
+        from benchie_cli.benchmarks.runner import runner
+
+        splits = runner(benchmark)
+        if not splits.counts_splits:
             raise BenchieError(
                 f"gold stats counts BenchIE's and CaRB's gold; {benchmark}'s counts are in "
                 f"`benchie gold info --benchmark {benchmark}` and docs/{benchmark}.md"
             )
         if lang not in (None, "en"):
-            raise BenchieError(f"CaRB's gold is English only; --lang {lang} does not apply")
-        _carb_stats(gold_version, gold_dir, fmt)
+            label = BENCHMARKS[benchmark].label
+            raise BenchieError(f"{label}'s gold is English only; --lang {lang} does not apply")
+        root, _ = resolve_gold_dir(gold_dir)
+        version = _benchmark_version(store_of(root, benchmark), gold_version)
+        emit(fmt, *splits.gold_stats(root, version))
         return
     from benchie_cli.gold.stats import count_gold
 
@@ -336,23 +343,6 @@ def gold_stats(
                     ),
                 ]
             )
-    emit(fmt, doc, rows)
-
-
-def _carb_stats(gold_version: str, gold_dir: str | None, fmt: str) -> None:
-    """``gold stats --benchmark carb``: each split's counts (``carb_benchmark.split_stats``),
-    from the files checked against the manifest, in the manifest's split order."""
-    from benchie_cli.benchmarks.carb.benchmark import carb_store, split_stats
-
-    carb = carb_store(resolve_gold_dir(gold_dir)[0])
-    version = _benchmark_version(carb, gold_version)
-    splits = [str(e.facet) for e in carb.manifest(version).files if e.kind == "gold"]
-    doc = []
-    rows = [["split", "sentences", "gold sentences", "tuples"]]
-    for split in splits:
-        stats = split_stats(carb, version, split)
-        doc.append({"benchmark": "carb", "version": version, **stats.as_json()})
-        rows.append([split, str(stats.sentences), str(stats.gold_sentences), str(stats.tuples)])
     emit(fmt, doc, rows)
 
 

@@ -12,12 +12,9 @@ import click
 from benchie_cli.cli.common import (
     JOBS,
     PROGRESS_MIN,
-    check_expect_gold,
-    check_stdin_once,
     exit_on_failures,
     gold_options,
     input_format_option,
-    load_gold,
     retokenize_option,
     say,
     say_once,
@@ -27,7 +24,7 @@ from benchie_cli.cli.common import (
 from benchie_cli.cli.group import EPILOG_EXIT, set_verdict
 from benchie_cli.errors import BenchieError, ExitCode
 from benchie_cli.gold.store import resolve_gold_dir
-from benchie_cli.inputs.batch import Failure, expand
+from benchie_cli.inputs.batch import expand
 from benchie_cli.inputs.mistakes import CODES as MISTAKE_CODES
 from benchie_cli.outputs import check_output
 from benchie_cli.registry import (
@@ -36,14 +33,12 @@ from benchie_cli.registry import (
     METRICS,
     SPLITS,
     benchmark_of,
-    metric_choice,
     metrics_of,
 )
-from benchie_cli.textio import STDIN, atomic_write, display_name
+from benchie_cli.textio import STDIN, atomic_write
 
 if TYPE_CHECKING:
     from benchie_cli.benchmarks.benchie.scoring import SystemResult
-    from benchie_cli.benchmarks.carb.report import CarbResult
 
 
 @click.command(epilog=EPILOG_EXIT, short_help="Score submissions and print a leaderboard.")
@@ -181,7 +176,7 @@ def score(
       benchie score --benchmark oie2016 --split test --input-format openie4 out.txt
       benchie score --suite openie4_output.txt
     """
-    from benchie_cli import api
+    from benchie_cli.benchmarks import runner
     from benchie_cli.benchmarks.benchie.scoring import SystemResult
 
     fmt = _format(fmt, output)
@@ -195,163 +190,55 @@ def score(
         _score_suite(submissions, given, gold_dir, fmt, output, input_format)
         return
     benchmark = benchmark or (benchmark_of(metric) if metric else DEFAULT_BENCHMARK)
-    if metric is None:
-        metric = BENCHMARKS[benchmark].metrics[0]
-    try:
-        metric_choice(metric, benchmark)
-    except ValueError as exc:
-        raise BenchieError(f"--metric: {exc}") from None
+    batch = tuple(expand(submissions))
+    request = runner.Request(
+        batch,
+        benchmark,
+        metric,
+        gold_dir=gold_dir,
+        gold_version=gold_version if "gold_version" in given else None,
+        gold_file=gold_file,
+        lang=lang,
+        facet=facet,
+        split=split,
+        strip_implicit=strip_implicit,
+        case_sensitive=case_sensitive,
+        retokenize=retokenize,
+        per_sentence=per_sentence,
+        strict=strict,
+        expect_gold=expect_gold,
+        input_format=input_format,
+        jobs=jobs,
+        output=output,
+    )
+    runner.check(request)
     by_language = BENCHMARKS[benchmark].by_language
-    page = by_language and all(m.benchie_options for m in metrics_of(metric))
+    page = by_language and all(m.benchie_options for m in metrics_of(request.metrics))
     if fmt == "html" and not page:  # the leaderboard page is BenchIE's metric's
         option = f"--benchmark {benchmark}" if not by_language else f"--metric {metric}"
         raise BenchieError(
             f"the html leaderboard page shows BenchIE's metric only; {option} does not apply "
             "(use --format json, table or markdown)"
         )
-    if split is not None and split not in BENCHMARKS[benchmark].splits:
-        if by_language:
-            having = [b.name for b in BENCHMARKS.values() if split in b.splits]
-            raise BenchieError(
-                f"BenchIE's gold has no splits: --split {split} chooses a split of "
-                f"{' or '.join(having)}, so it needs "
-                + " or ".join(f"--benchmark {h}" for h in having)
-            )
-        raise BenchieError(
-            f"--split {split}: {benchmark} has the splits {', '.join(BENCHMARKS[benchmark].splits)}"
-        )
-    if benchmark not in (DEFAULT_BENCHMARK, "carb"):
-        from benchie_cli.cli.score_benchmark import score_benchmark
-
-        if lang != "en":
-            raise BenchieError(
-                f"--benchmark {benchmark} scores English only; --lang {lang} does not apply"
-            )
-        if gold_file is not None:
-            raise BenchieError(
-                f"--benchmark {benchmark} scores its own gold from the store; --gold-file "
-                "does not apply (give --gold-version)"
-            )
-        api.refuse_benchie_options(
-            f"--benchmark {benchmark}",
-            facet=facet,
-            strip_implicit=strip_implicit,
-            case_sensitive=case_sensitive,
-            retokenize=retokenize,
-            per_sentence=per_sentence,
-        )
-        score_benchmark(
-            benchmark,
-            submissions,
-            gold_version if "gold_version" in given else None,
-            gold_dir,
-            split or BENCHMARKS[benchmark].splits[0],
-            fmt,
-            output,
-            strict,
-            expect_gold,
-            input_format,
-            write_score_report,
-        )
-        return
-    if benchmark == "carb":
-        if lang != "en":
-            raise BenchieError(
-                f"--benchmark carb scores English only (CaRB's gold); --lang {lang} does not apply"
-            )
-        if gold_file is not None:
-            raise BenchieError(
-                "--benchmark carb scores CaRB's own gold; --gold-file does not apply "
-                "(give --gold-version)"
-            )
-        api.refuse_benchie_options(
-            "--benchmark carb",
-            facet=facet,
-            strip_implicit=strip_implicit,
-            case_sensitive=case_sensitive,
-            retokenize=retokenize,
-            per_sentence=per_sentence,
-        )
-        _score_carb_benchmark(
-            submissions,
-            gold_version if "gold_version" in given else None,
-            gold_dir,
-            split or "test",
-            fmt,
-            output,
-            strict,
-            expect_gold,
-            input_format,
-            metric.split(","),
-        )
-        return
-    batch = expand(submissions)
-    paths = [s.path for s in batch]
-    check_stdin_once(gold_file, paths)
-    expected = check_expect_gold(expect_gold) if expect_gold is not None else None
-    gold = load_gold(gold_dir, gold_version, gold_file, lang, facet)
-    api.check_metric_options(
-        metric,
-        gold,
-        facet=facet,
-        strip_implicit=strip_implicit,
-        case_sensitive=case_sensitive,
-        retokenize=retokenize,
-        per_sentence=per_sentence,
-    )
-    chosen = metrics_of(metric)
-    reference = gold.carb_reference if any(m.reference for m in chosen) else None
-    inputs = [*gold.resolved.inputs, *(reference.inputs if reference is not None else [])]
-    check_output(output, [*paths, *inputs], stores=[gold.store_root])
-    # The gold --expect-gold pins: CaRB's reference when CaRB's metrics alone are scored.
-    pinned = (
-        reference if reference is not None and all(m.reference for m in chosen) else gold.resolved
-    )
-    if expected is not None and not pinned.sha256.startswith(expected):
-        raise BenchieError(
-            f"gold {pinned.display_path} has sha256 {pinned.sha256}, "
-            f"not the expected {expect_gold}",
-            exit_code=ExitCode.FAILED,
-        )
     progress = len(batch) >= PROGRESS_MIN and sys.stderr.isatty()
     with click.progressbar(
         length=len(batch), label="scoring", file=sys.stderr, hidden=not progress
     ) as bar:
 
-        def on_outcome(outcome: object) -> None:  # (a failure is said by the API)
+        def on_outcome(outcome: object) -> None:  # (a failure is said by the runner)
             if isinstance(outcome, SystemResult):
                 summarise_warnings(outcome, lang)
             bar.update(1)
 
+        hooks = runner.Hooks(say=say, notice=say_once, on_outcome=on_outcome)
         try:
-            report = api.score(
-                gold,
-                *paths,
-                names=[s.name for s in batch],
-                metric=metric,
-                strip_implicit=strip_implicit,
-                case_sensitive=case_sensitive,
-                retokenize=retokenize,
-                per_sentence=per_sentence,
-                strict=strict,
-                jobs=jobs,
-                input_format=input_format,
-                say=say,
-                on_outcome=on_outcome,
-                stdin=True,
-            )
-        except api.NothingScored as exc:  # each failure is said: exit with the worst
+            outcome = runner.score(request, hooks)
+        except runner.NothingScored as exc:  # each failure is said: exit with the worst
             sys.exit(int(exc.exit_code))
-    if report.failures:
+    if outcome.failures:
         set_verdict(int(ExitCode.FAILED))
-    write_score_report(
-        report.data,
-        fmt,
-        output,
-        f"{len(report.systems)} system(s), gold {gold.version}",
-        [s.result for s in report.systems if isinstance(s, api.Scores)],
-    )
-    exit_on_failures(len(report.failures), len(batch))
+    write_score_report(outcome.report, fmt, output, outcome.label, outcome.results)
+    exit_on_failures(len(outcome.failures), outcome.total)
 
 
 #: What ``--suite`` chooses itself: each benchmark's default gold, split and metrics.
@@ -445,83 +332,3 @@ def write_score_report(
     }[fmt]()
     atomic_write(output or STDIN, data)
     say_written(output, fmt, what)
-
-
-def _score_carb_benchmark(
-    submissions: tuple[str, ...],
-    gold_version: str | None,
-    gold_dir: str | None,
-    split: str,
-    fmt: str,
-    output: str | None,
-    strict: bool,
-    expect_gold: str | None,
-    input_format: str,
-    metrics: list[str],
-) -> None:
-    """``score --benchmark carb``: CaRB's metrics against a split of CaRB's own gold."""
-    from benchie_cli import api
-    from benchie_cli.benchmarks.carb import benchmark as cb
-
-    batch = expand(submissions)
-    check_stdin_once(None, [s.path for s in batch])
-    expected = check_expect_gold(expect_gold) if expect_gold is not None else None
-    root, _ = resolve_gold_dir(gold_dir)
-    store = cb.carb_store(root)
-    version = gold_version or cb.latest_version(store)
-    gold, sentences = cb.resolve_split(store, version, split)
-    if not store.manifest(version).released:
-        say_once(api.draft_warning(version))
-    check_output(output, [*(s.path for s in batch), *gold.inputs, *sentences.inputs], stores=[root])
-    if expected is not None and not gold.sha256.startswith(expected):
-        raise BenchieError(
-            f"gold carb/{gold.display_path} has sha256 {gold.sha256}, "
-            f"not the expected {expect_gold}",
-            exit_code=ExitCode.FAILED,
-        )
-    extractions = cb.load_gold(gold)
-    ids = cb.sentence_ids(sentences)
-    results: list[CarbResult] = []
-    failures: list[Failure] = []
-    for submission in batch:
-        try:
-            reader = cb.reader_for(submission.path, input_format)
-            scored = cb.score_submission(
-                submission.path,
-                submission.name,
-                reader,
-                extractions,
-                ids,
-                strict=strict,
-                metrics=metrics,
-            )
-            if scored.outside_sentences:
-                say(
-                    f"{display_name(submission.path)}: warning: "
-                    f"{scored.outside_sentences:,} of its sentences are not in CaRB's {split} "
-                    "split: their extractions set thresholds only, as in CaRB's scorer "
-                    "(an error under --strict)"
-                )
-            for note in scored.notes:
-                say(f"{display_name(submission.path)}: warning: {note} (an error under --strict)")
-            results.append(scored)
-        except BenchieError as exc:
-            say(str(exc))
-            failures.append(Failure(submission, str(exc), exc.exit_code))
-    if not results:
-        sys.exit(max(int(f.exit_code) for f in failures))
-    if failures:
-        set_verdict(int(ExitCode.FAILED))
-    report = cb.build_report(
-        gold,
-        sentences,
-        split,
-        results,
-        failures=failures,
-        input_format=input_format,
-        metrics=metrics,
-    )
-    write_score_report(
-        report, fmt, output, f"{len(results)} system(s), CaRB gold {version} ({split})"
-    )
-    exit_on_failures(len(failures), len(batch))

@@ -224,7 +224,7 @@ def strip_implicit_cmd(
     Example:
       benchie strip-implicit --lang en out.tsv -o explicit.tsv --removed implicit.tsv
     """
-    from benchie_cli.api import prepare_native
+    from benchie_cli.benchmarks.benchie.run import prepare_native
     from benchie_cli.inputs.implicit import strip_implicit
 
     check_stdin_once(gold_file, [submission])

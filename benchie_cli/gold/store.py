@@ -721,3 +721,12 @@ def write_manifest(version_dir: Path, manifest: Manifest, *, force: bool = False
 def manifest_bytes(manifest: Manifest) -> bytes:
     """The manifest as committed: indented, keys in a fixed order, trailing newline."""
     return orjson.dumps(manifest.as_json(), option=orjson.OPT_INDENT_2) + b"\n"
+
+
+def draft_warning(version: str) -> str:
+    """What a run against draft ``version`` says (once): its files may still change under
+    the same version number, and only the report's sha256 then tells two runs apart."""
+    return (
+        f"warning: gold {version} is a draft (`benchie gold release {version}` freezes it); "
+        "the report's gold sha256 pins the files scored"
+    )

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from benchie_cli import __version__
+from benchie_cli import REPORT_SCHEMA, __version__
 from benchie_cli.benchmarks.carb.data import READERS, Extractions
 from benchie_cli.benchmarks.carb.metric import outside
 from benchie_cli.benchmarks.carb.report import (
@@ -37,10 +37,35 @@ from benchie_cli.benchmarks.carb.report import (
 )
 from benchie_cli.benchmarks.carb.report import to_markdown as to_markdown
 from benchie_cli.benchmarks.carb.report import to_table as to_table
+from benchie_cli.benchmarks.runner import (
+    Hooks,
+    NothingScored,
+    Outcome,
+    Request,
+    Row,
+    SuiteInput,
+    as_reported,
+    brief,
+    check_pinned,
+    check_split,
+    check_split_shape,
+    check_stdin_once,
+    expected_prefix,
+    none_of_its,
+    refuse_benchie_options_of,
+)
 from benchie_cli.errors import BenchieError, ExitCode
-from benchie_cli.gold.store import GoldStore, ResolvedGold, is_version, version_key
+from benchie_cli.gold.store import (
+    GoldStore,
+    ResolvedGold,
+    draft_warning,
+    is_version,
+    resolve_gold_dir,
+    version_key,
+)
 from benchie_cli.inputs.batch import Failure
 from benchie_cli.inputs.mistakes import MistakeCheck
+from benchie_cli.outputs import check_output
 from benchie_cli.registry import BENCHMARKS
 from benchie_cli.textio import decode_text, display_name
 
@@ -216,7 +241,7 @@ def build_report(
     f1s = [r.result.optimal[2] for r in results]
     choice = ",".join(metrics)
     report: dict[str, Any] = {
-        "schema": 1,
+        "schema": REPORT_SCHEMA,
         "benchie_version": __version__,
         "benchmark": "carb",
         "metric": choice,
@@ -293,3 +318,207 @@ def split_stats(store: GoldStore, version: str, split: str) -> SplitStats:
         len(extractions),
         sum(len(tuples) for tuples in extractions.values()),
     )
+
+
+def gold_stats(root: Path, version: str) -> tuple[list[dict[str, Any]], list[list[str]]]:
+    """``gold stats --benchmark carb``: each split's counts, from the files checked against
+    the manifest, in the manifest's split order; as JSON objects and as table rows."""
+    store = carb_store(root)
+    splits = [str(e.facet) for e in store.manifest(version).files if e.kind == "gold"]
+    doc = []
+    rows = [["split", "sentences", "gold sentences", "tuples"]]
+    for split in splits:
+        stats = split_stats(store, version, split)
+        doc.append({"benchmark": "carb", "version": version, **stats.as_json()})
+        rows.append([split, str(stats.sentences), str(stats.gold_sentences), str(stats.tuples)])
+    return doc, rows
+
+
+class CarbRunner:
+    """``score --benchmark carb`` and CaRB's rows of the suite (:class:`Runner`)."""
+
+    counts_splits = True
+
+    def score(self, request: Request, hooks: Hooks) -> Outcome:
+        """CaRB's metrics against a split of CaRB's own gold."""
+        if request.lang != "en":
+            raise BenchieError(
+                f"--benchmark carb scores English only (CaRB's gold); --lang {request.lang} "
+                "does not apply"
+            )
+        if request.gold_file is not None:
+            raise BenchieError(
+                "--benchmark carb scores CaRB's own gold; --gold-file does not apply "
+                "(give --gold-version)"
+            )
+        refuse_benchie_options_of(
+            request, "(CaRB scores every line as given); use --metric benchie,carb"
+        )
+        split = check_split(request)
+        metrics = request.metrics.split(",")
+        check_stdin_once(None, request.paths)
+        expected = expected_prefix(request.expect_gold)
+        root, _ = resolve_gold_dir(request.gold_dir)
+        store = carb_store(root)
+        version = request.gold_version or latest_version(store)
+        gold, sentences = resolve_split(store, version, split)
+        if not store.manifest(version).released:
+            hooks.tell(draft_warning(version))
+        check_output(
+            request.output, [*request.paths, *gold.inputs, *sentences.inputs], stores=[root]
+        )
+        check_pinned(gold.sha256, expected, request.expect_gold, f"carb/{gold.display_path}")
+        extractions = load_gold(gold)
+        ids = sentence_ids(sentences)
+        results: list[CarbResult] = []
+        failures: list[Failure] = []
+        for submission in request.batch:
+            shown = display_name(submission.path)
+            try:
+                fmt = reader_for(submission.path, request.input_format)
+                scored = score_submission(
+                    submission.path,
+                    submission.name,
+                    fmt,
+                    extractions,
+                    ids,
+                    strict=request.strict,
+                    metrics=metrics,
+                )
+                if scored.outside_sentences:
+                    hooks.say(
+                        f"{shown}: warning: {scored.outside_sentences:,} of its sentences are "
+                        f"not in CaRB's {split} split: their extractions set thresholds only, "
+                        "as in CaRB's scorer (an error under --strict)"
+                    )
+                for note in scored.notes:
+                    hooks.say(f"{shown}: warning: {note} (an error under --strict)")
+                results.append(scored)
+                hooks.on_outcome(scored)
+            except BenchieError as exc:
+                hooks.say(str(exc))
+                failures.append(Failure(submission, str(exc), exc.exit_code))
+                hooks.on_outcome(failures[-1])
+        if not results:
+            raise NothingScored(failures)
+        report = build_report(
+            gold,
+            sentences,
+            split,
+            results,
+            failures=failures,
+            input_format=request.input_format,
+            metrics=metrics,
+        )
+        label = f"{len(results)} system(s), CaRB gold {version} ({split})"
+        return Outcome(report, label, failures, len(request.batch))
+
+    def check_shape(self, report: dict[str, Any], shown: str) -> None:
+        check_split_shape(report, shown)
+
+    def rederive(
+        self,
+        report: dict[str, Any],
+        submissions: list[str],
+        *,
+        gold_dir: str | None,
+        gold_file: str | None,
+        jobs: int | None,
+    ) -> dict[str, Any]:
+        """A ``score --benchmark carb`` report rebuilt: the gold and sentences of the split
+        of the CaRB version the report names, each checked against that version's manifest
+        (a report naming other bytes then differs in ``gold``), and each submission read as
+        ``score`` read it, with the input format the report recorded.
+
+        The version is resolved by name, not searched for by hash as a BenchIE report's
+        gold is: CaRB's gold has no ``--gold-file``, so a report's gold is always a store
+        version's. A version the store lacks is refused (exit 2) naming the hash the report
+        gives."""
+        from benchie_cli.gold.store import tracked_versions
+        from benchie_cli.inputs.formats import INPUT_FORMATS
+
+        if gold_file is not None:
+            raise BenchieError(
+                "a --benchmark carb report is re-derived from the store's CaRB gold "
+                "(gold/carb/); --gold-file does not apply (give --gold-dir)"
+            )
+        systems, gold = report["systems"], report["gold"]
+        input_format = report["options"].get("input_format", "auto")
+        if input_format not in INPUT_FORMATS:
+            raise BenchieError(f"the report names an unknown input format {brief(input_format)}")
+        version, split = gold["version"], gold["split"]
+        root, _ = resolve_gold_dir(gold_dir)
+        store = carb_store(root)
+        if version not in store.versions() and version not in tracked_versions(store.root):
+            raise BenchieError(
+                f"the gold store {display_name(str(root))} has no CaRB gold version "
+                f"{version!r} (the report's {split} gold has sha256 "
+                f"{gold['files'][0]['sha256']}); give --gold-dir"
+            )
+        resolved, sentences = resolve_split(store, version, split)
+        extractions = load_gold(resolved)
+        ids = sentence_ids(sentences)
+        metrics = report["metric"].split(",")
+        results = [
+            score_submission(
+                path,
+                system["name"],
+                reader_for(path, input_format),
+                extractions,
+                ids,
+                metrics=metrics,
+            )
+            for system, path in zip(systems, submissions, strict=True)
+        ]
+        rebuilt = build_report(
+            resolved, sentences, split, results, input_format=input_format, metrics=metrics
+        )
+        return as_reported(report, rebuilt)
+
+    def rows(self, given: SuiteInput) -> list[Row]:
+        """CaRB (s,m) and (s,s) on the test split: every line read as CaRB's scorer and
+        ``score --benchmark carb`` read the file (those of other sentences add their
+        confidences as thresholds only)."""
+        from benchie_cli.benchmarks.carb.data import Extraction
+        from benchie_cli.benchmarks.carb.metric import group, sentence_key
+
+        metrics = BENCHMARKS["carb"].metrics
+        split = BENCHMARKS["carb"].splits[0]
+        gold_store = carb_store(given.root)
+        resolved, _ = resolve_split(gold_store, latest_version(gold_store), split)
+        gold = load_gold(resolved)
+        gold_keys = group(gold).keys()
+        predicted = {t: [Extraction(p, a, c) for p, a, c in xs] for t, xs in given.texts().items()}
+        covered = len(group(predicted).keys() & gold_keys)
+        known = frozenset(t for t in predicted if sentence_key(t) in gold_keys)
+        if not covered:
+            return [Row("carb", m, split, skipped=none_of_its("carb")) for m in metrics]
+        coverage = (covered, len(gold_keys))
+        scores = carb_scores(gold, predicted, metrics)
+        rows = []
+        for m in metrics:
+            p, r, f1 = scores[m].optimal
+            numbers = {"precision": p, "recall": r, "f1": f1, "auc": scores[m].auc}
+            row = Row(
+                "carb",
+                m,
+                split,
+                numbers,
+                signature(resolved, split, m),
+                coverage=coverage,
+                known=known,
+            )
+            row.gold = {"version": resolved.version, "sha256": resolved.sha256}
+            rows.append(row)
+        return rows
+
+    def absent(self, root: Path) -> str | None:
+        from benchie_cli.benchmarks.corpus import missing, present
+
+        return None if present(root, "carb") else missing("carb")
+
+    def gold_stats(self, root: Path, version: str) -> tuple[list[dict[str, Any]], list[list[str]]]:
+        return gold_stats(root, version)
+
+
+RUNNER = CarbRunner()

@@ -29,7 +29,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from benchie_cli import __version__
+from benchie_cli import REPORT_SCHEMA, __version__
 from benchie_cli.benchmarks.carb.data import Extractions, from_submission, read_gold
 from benchie_cli.benchmarks.carb.metric import (
     CarbScore,
@@ -248,7 +248,7 @@ def build_carb_report(
     the BenchIE gold whose sentence texts placed the submissions' lines."""
     choice = ",".join(metrics)
     report: dict[str, Any] = {
-        "schema": 1,
+        "schema": REPORT_SCHEMA,
         "benchie_version": __version__,
         "metric": choice,
         "signature": carb_signature(reference, metrics[0]),

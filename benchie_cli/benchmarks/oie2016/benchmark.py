@@ -67,3 +67,5 @@ def score_own(gold: Corpus, raw: bytes, shown: str, fmt: str) -> Scored:
 
 
 CORPUS = CorpusEntry(load, tuple(FORMATS), score_own, corpus.keyed_texts(metric))
+
+RUNNER = corpus.CorpusRunner("oie2016")

@@ -34,3 +34,5 @@ CORPUS = CorpusEntry(
     score_own,
     corpus.keyed_texts(metric),
 )
+
+RUNNER = corpus.CorpusRunner("reoie2016")

@@ -115,3 +115,5 @@ CORPUS = CorpusEntry(
     score_texts,
     score_export,
 )
+
+RUNNER = corpus.CorpusRunner("wire57")

@@ -1,0 +1,189 @@
+"""BenchIE as the commands take it (:class:`~benchie_cli.benchmarks.runner.Runner`):
+``score`` on BenchIE's gold (its metric, CaRB's beside it or alone, every facet and
+language), the re-derivation of its reports, its rows of the suite (every facet of the
+default gold, English), and its report views."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from benchie_cli import default_gold_version
+from benchie_cli.benchmarks.benchie import rederive as rederiving
+from benchie_cli.benchmarks.benchie.report import signature
+from benchie_cli.benchmarks.benchie.report import to_markdown as to_markdown
+from benchie_cli.benchmarks.benchie.report import to_table as to_table
+from benchie_cli.benchmarks.benchie.run import (
+    Gold,
+    check_metric_options,
+    load_gold,
+    score_batch,
+)
+from benchie_cli.benchmarks.runner import (
+    Hooks,
+    Outcome,
+    Request,
+    Row,
+    SuiteInput,
+    check_pinned,
+    check_stdin_once,
+    expected_prefix,
+    none_of_its,
+)
+from benchie_cli.errors import BenchieError
+from benchie_cli.outputs import check_output
+from benchie_cli.registry import metrics_of
+from benchie_cli.textio import display_name
+
+
+class BenchieRunner:
+    """BenchIE's gold, one file per language and facet."""
+
+    counts_splits = False
+
+    def score(self, request: Request, hooks: Hooks) -> Outcome:
+        """The batch against the gold of ``--lang``, ``--facet`` and ``--gold-version`` (or
+        ``--gold-file``), with BenchIE's metric, CaRB's, or both."""
+        check_stdin_once(request.gold_file, request.paths)
+        expected = expected_prefix(request.expect_gold)
+        if request.gold_file is not None and request.gold_version is not None:
+            raise BenchieError("give --gold-version (a store version) or --gold-file, not both")
+        version = request.gold_version or default_gold_version()
+        gold = load_gold(
+            request.lang,
+            None if request.gold_file is not None else version,
+            request.facet,
+            gold_dir=request.gold_dir,
+            gold_file=request.gold_file,
+            say=hooks.tell,
+        )
+        metric = request.metrics
+        check_metric_options(
+            metric,
+            gold,
+            facet=request.facet,
+            strip_implicit=request.strip_implicit,
+            case_sensitive=request.case_sensitive,
+            retokenize=request.retokenize,
+            per_sentence=request.per_sentence,
+        )
+        chosen = metrics_of(metric)
+        reference = gold.carb_reference if any(m.reference for m in chosen) else None
+        inputs = [*gold.resolved.inputs, *(reference.inputs if reference is not None else [])]
+        check_output(request.output, [*request.paths, *inputs], stores=[gold.store_root])
+        # The gold --expect-gold pins: CaRB's reference when CaRB's metrics alone are scored.
+        pinned = (
+            reference
+            if reference is not None and all(m.reference for m in chosen)
+            else gold.resolved
+        )
+        check_pinned(pinned.sha256, expected, request.expect_gold, pinned.display_path)
+        scored = score_batch(
+            gold,
+            request.batch,
+            metric=metric,
+            strip_implicit=request.strip_implicit,
+            case_sensitive=request.case_sensitive,
+            retokenize=request.retokenize,
+            per_sentence=request.per_sentence,
+            strict=request.strict,
+            jobs=request.jobs,
+            input_format=request.input_format,
+            say=hooks.say,
+            on_outcome=hooks.on_outcome,
+        )
+        systems = len(scored.results or scored.carb)
+        return Outcome(
+            scored.data,
+            f"{systems} system(s), gold {gold.version}",
+            scored.failures,
+            len(request.batch),
+            list(scored.results),
+        )
+
+    def check_shape(self, report: dict[str, Any], shown: str) -> None:
+        rederiving.check_shape(report, shown)
+
+    def rederive(
+        self,
+        report: dict[str, Any],
+        submissions: list[str],
+        *,
+        gold_dir: str | None,
+        gold_file: str | None,
+        jobs: int | None,
+    ) -> dict[str, Any]:
+        return rederiving.rederive(
+            report, submissions, gold_dir=gold_dir, gold_file=gold_file, jobs=jobs
+        )
+
+    def rows(self, given: SuiteInput) -> list[Row]:
+        """Every facet of the default gold: the file converted once (aligned to the gold's
+        sentences by text), then scored per facet with the default options, as
+        ``score --facet F`` would."""
+        from benchie_cli.benchmarks.benchie.index_cache import load_compiled
+        from benchie_cli.benchmarks.benchie.scoring import ScoreOptions, Scorer
+        from benchie_cli.inputs.native import convert_in_place
+
+        base = load_gold("en", default_gold_version(), gold_dir=given.root, say=given.say)
+        facets = base.facets()
+        compiled = {f: load_compiled(g, cached=given.cached) for f, g in facets.items()}
+        base_compiled = compiled[next(iter(facets))]
+        texts = dict(zip(base_compiled.sent_ids, base_compiled.texts, strict=True))
+        try:
+            conversion = convert_in_place(given.path, given.fmt, texts, "en")
+        except BenchieError as exc:
+            if "none of its sentences is a gold sentence" not in exc.message:
+                raise
+            return [
+                Row("benchie", "benchie", "-", facet=f, skipped=none_of_its("benchie"))
+                for f in facets
+            ]
+        rows = []
+        coverage = (conversion.alignment.aligned_sentences, len(texts))
+        alignment = conversion.alignment
+        unaligned = {s.text for s in (*alignment.unaligned, *alignment.ambiguous)}
+        known = frozenset(t for t in given.texts() if t not in unaligned)
+        for facet, resolved in facets.items():
+            gold = Gold(resolved, base.store, released=base.released)
+            options = ScoreOptions("en", facet)
+            mistakes = gold.mistake_check(texts=texts)
+            result = Scorer(compiled[facet], options, mistakes=mistakes).score(given.path, "system")
+            (p, r, f1), (tp, fp, fn) = result.scores, result.totals
+            numbers: dict[str, Any] = {
+                "precision": p,
+                "recall": r,
+                "f1": f1,
+                "tp": tp,
+                "fp": fp,
+                "fn": fn,
+            }
+            if result.curve is not None:  # confidences: BenchIE's curve (docs/scoring.md)
+                numbers["auc"] = result.curve.auc
+            row = Row(
+                "benchie", "benchie", "-", numbers, facet=facet, coverage=coverage, known=known
+            )
+            row.signature = signature(resolved, options, given.given)
+            row.gold = {"version": resolved.version, "sha256": resolved.sha256}
+            if gold.review.new_count:
+                row.findings = gold.review.as_json()
+            rows.append(row)
+        return rows
+
+    def absent(self, root: Path) -> str | None:
+        """Why the store has not the default gold version (not pulled, or not there)."""
+        from benchie_cli.gold.store import GoldStore, not_pulled_hint, tracked_versions
+
+        store = GoldStore(root)
+        version = default_gold_version()
+        if version in store.versions():
+            return None
+        if version in tracked_versions(root):
+            return not_pulled_hint(root, version)
+        return f"no BenchIE gold {version} in {display_name(str(root))}"
+
+    def gold_stats(self, root: Path, version: str) -> tuple[list[dict[str, Any]], list[list[str]]]:
+        raise NotImplementedError("gold stats counts this benchmark's gold itself")
+
+
+RUNNER = BenchieRunner()

@@ -1,0 +1,434 @@
+"""The one path every benchmark is scored through: a :class:`Request` (what ``benchie score``
+was asked, option by option) goes to the :class:`Runner` of the benchmark it names, which
+checks the options that concern it, reads its gold and the submissions once, scores them
+and builds its report (:class:`Outcome`). ``score``, ``score --suite`` (:meth:`Runner.rows`),
+``verify`` (:meth:`Runner.check_shape`, :meth:`Runner.rederive`) and the Codabench program
+all go through it, so a benchmark is scored the same way whichever command asks.
+
+Each benchmark's package names its runner ``RUNNER`` in the module its registry entry names
+(``benchie_cli/benchmarks/<name>/benchmark.py``); :func:`runner` finds it through the
+registry, so no code outside the package compares the benchmark's name.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol, cast
+
+from benchie_cli.errors import BenchieError, ExitCode, printable_path
+from benchie_cli.inputs.batch import Failure, Submission
+from benchie_cli.registry import (
+    BASE_FACET,
+    BENCHMARKS,
+    METRICS,
+    implementation,
+    metric_choice,
+)
+
+#: Where a run's messages go: one line each (``warning: ...``, a conversion summary).
+Say = Callable[[str], None]
+
+
+def _ignore(_: object) -> None:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Hooks:
+    """What a run tells its caller as it goes: ``say`` each message, ``notice`` what
+    concerns the gold rather than a submission (a draft version: the CLI says it once per
+    run), ``on_outcome`` each scored system or :class:`Failure`, in order (a progress bar)."""
+
+    say: Say = _ignore
+    notice: Say | None = None
+    on_outcome: Callable[[object], None] = _ignore
+
+    def tell(self, line: str) -> None:
+        """A notice about the gold."""
+        (self.notice or self.say)(line)
+
+
+@dataclass(frozen=True, slots=True)
+class Request:
+    """One ``benchie score`` run: the submissions and every option, as given. ``None``
+    means not given (each benchmark's default applies)."""
+
+    batch: tuple[Submission, ...]
+    benchmark: str
+    metric: str | None = None
+    gold_dir: str | None = None
+    gold_version: str | None = None
+    gold_file: str | None = None
+    lang: str = "en"
+    facet: str = BASE_FACET
+    split: str | None = None
+    strip_implicit: bool = True
+    case_sensitive: bool = False
+    retokenize: bool = False
+    per_sentence: bool = False
+    strict: bool = False
+    expect_gold: str | None = None
+    input_format: str = "auto"
+    jobs: int | None = None
+    #: The report's file (no input may be written over), or None for standard output.
+    output: str | None = None
+    #: Whether standard input (``-``) may be a submission (the CLI's, not the API's).
+    stdin: bool = True
+
+    @property
+    def metrics(self) -> str:
+        """The metric(s) asked for, or the benchmark's default."""
+        return self.metric or BENCHMARKS[self.benchmark].metrics[0]
+
+    @property
+    def paths(self) -> list[str]:
+        return [s.path for s in self.batch]
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """A scored run: the report, a label for the line that names the written file
+    (``2 system(s), gold 1.1.0``), the failures (each already said), the number of
+    submissions, and what a page of BenchIE's leaderboard needs (its results)."""
+
+    report: dict[str, Any]
+    label: str
+    failures: list[Failure]
+    total: int
+    results: list[Any] = field(default_factory=list)
+
+
+#: ``PATH:LINE`` as a one-line error starts (the path itself may hold colons).
+_LOCATION = re.compile(r"(.*):(\d+)", re.DOTALL)
+
+
+class NothingScored(BenchieError):
+    """No submission of the run could be scored. Its message is the first failure's (so
+    ``str()`` gives that failure's line), its exit status the worst failure's; every
+    failure is in ``failures``."""
+
+    def __init__(self, failures: Sequence[Failure]) -> None:
+        if not failures:
+            super().__init__("no submission could be scored")
+            self.failures: list[Failure] = []
+            return
+        first = failures[0]
+        where, _, message = first.message.partition("error: ")  # "PATH:LINE: error: MSG"
+        located = _LOCATION.fullmatch(where[:-2])
+        super().__init__(
+            message,
+            path=(located.group(1) if located else where[:-2]) or None,
+            line=int(located.group(2)) if located else None,
+            exit_code=max(f.exit_code for f in failures),
+        )
+        self.failures = list(failures)
+
+
+@dataclass(slots=True)
+class Row:
+    """One benchmark's line of the suite's table (docs/suite.md)."""
+
+    benchmark: str
+    metric: str
+    split: str
+    numbers: dict[str, Any] | None = None
+    signature: str | None = None
+    #: The gold scored against: version and sha256 (the signature shows 12 digits).
+    gold: dict[str, str] = field(default_factory=dict)
+    #: (gold sentences with output, gold sentences).
+    coverage: tuple[int, int] = (0, 0)
+    #: Why there are no numbers (absent gold, no sentence of the benchmark).
+    skipped: str | None = None
+    facet: str | None = None
+    #: What the benchmark's scorer does silently that a user must know (said on stderr).
+    warnings: tuple[str, ...] = ()
+    #: The file's sentence texts that are the benchmark's (not in the report).
+    known: frozenset[str] = frozenset()
+    #: A gold with errors its reader skipped or repaired: what ``score`` reports of it.
+    findings: dict[str, Any] | None = None
+
+    @property
+    def label(self) -> str:
+        label = METRICS[self.metric].label
+        return f"{label} ({self.facet})" if self.facet else label
+
+    def as_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "benchmark": self.benchmark,
+            "metric": self.metric,
+            **({"facet": self.facet} if self.facet else {}),
+            "split": self.split,
+        }
+        if self.skipped is not None:
+            out["skipped"] = self.skipped
+            return out
+        out["signature"] = self.signature
+        out["gold"] = self.gold
+        if self.findings is not None:  # (only then: reports without errors keep their bytes)
+            out["findings"] = self.findings
+        out["sentences"] = {"with_output": self.coverage[0], "gold": self.coverage[1]}
+        out[self.metric] = self.numbers
+        return out
+
+
+def none_of_its(benchmark: str) -> str:
+    """Why a suite row has no numbers: the file has none of the benchmark's sentences."""
+    return f"none of its sentences is {BENCHMARKS[benchmark].label}'s"
+
+
+@dataclass(slots=True)
+class SuiteInput:
+    """The system output as every benchmark of the suite takes it, read once for all."""
+
+    root: Path
+    path: str
+    data: bytes
+    shown: str
+    fmt: str
+    sha256: str
+    #: ``--input-format`` as ``score`` records it (BenchIE's signature), found before any
+    #: conversion stands in for the file.
+    given: str
+    #: Whether compiled gold may come from the index cache (``verify`` re-derives without).
+    cached: bool = True
+    #: Where what a user must know goes (a gold's errors, as every command says them).
+    say: Say = _ignore
+    #: How the file is read as CaRB's reader of its format reads it: extractions by
+    #: sentence text (``corpus.carb_texts``), called on first use, once.
+    read_texts: Callable[[], Any] = dict
+    _texts: Any = None
+
+    def texts(self) -> Any:
+        """Extractions by sentence text, as CaRB's reader of the format reads the file."""
+        if self._texts is None:
+            self._texts = self.read_texts()
+        return self._texts
+
+
+class Runner(Protocol):
+    """What a benchmark's package offers the commands (its ``RUNNER``)."""
+
+    #: Whether ``gold stats`` counts its splits (:meth:`gold_stats`).
+    counts_splits: bool
+
+    def score(self, request: Request, hooks: Hooks) -> Outcome:
+        """Score ``request.batch`` with ``request``'s options; a submission that cannot be
+        scored is a failure and the others are scored; none at all raises
+        :class:`NothingScored`. Options that do not apply are refused (exit 2)."""
+        ...
+
+    def check_shape(self, report: dict[str, Any], shown: str) -> None:
+        """Refuse (exit 2) a report of this benchmark that lacks a field re-deriving reads."""
+        ...
+
+    def rederive(
+        self,
+        report: dict[str, Any],
+        submissions: list[str],
+        *,
+        gold_dir: str | None,
+        gold_file: str | None,
+        jobs: int | None,
+    ) -> dict[str, Any]:
+        """The report rebuilt from its gold and ``submissions`` (one per system)."""
+        ...
+
+    def rows(self, given: SuiteInput) -> list[Row]:
+        """The benchmark's rows of the suite's table for one system output."""
+        ...
+
+    def absent(self, root: Path) -> str | None:
+        """Why the store at ``root`` cannot score the benchmark at all, or None."""
+        ...
+
+    def gold_stats(self, root: Path, version: str) -> tuple[list[dict[str, Any]], list[list[str]]]:
+        """``gold stats``: each split's counts of ``version``, as JSON objects and table rows."""
+        ...
+
+
+def runner(benchmark: str) -> Runner:
+    """The runner of ``benchmark`` (its package is imported now, not before)."""
+    return cast(Runner, implementation(benchmark).RUNNER)
+
+
+def check_split(request: Request) -> str:
+    """The split asked for, checked against the benchmark's, or its default."""
+    b = BENCHMARKS[request.benchmark]
+    split = request.split
+    if split is not None and split not in b.splits:
+        if b.by_language:
+            having = [o.name for o in BENCHMARKS.values() if split in o.splits]
+            raise BenchieError(
+                f"BenchIE's gold has no splits: --split {split} chooses a split of "
+                f"{' or '.join(having)}, so it needs "
+                + " or ".join(f"--benchmark {h}" for h in having)
+            )
+        raise BenchieError(f"--split {split}: {b.name} has the splits {', '.join(b.splits)}")
+    return split or (b.splits[0] if b.splits else "-")
+
+
+def check(request: Request) -> None:
+    """The checks every benchmark shares, made before anything is read: the metrics are
+    the benchmark's, the split is one of its own."""
+    try:
+        metric_choice(request.metrics, request.benchmark)
+    except ValueError as exc:
+        raise BenchieError(f"--metric: {exc}") from None
+    check_split(request)
+
+
+def score(request: Request, hooks: Hooks = Hooks()) -> Outcome:
+    """Score ``request`` through its benchmark's runner, after :func:`check`."""
+    check(request)
+    return runner(request.benchmark).score(request, hooks)
+
+
+def refuse_benchie_options(
+    what: str,
+    fix: str,
+    *,
+    facet: str = BASE_FACET,
+    strip_implicit: bool = True,
+    case_sensitive: bool = False,
+    retokenize: bool = False,
+    per_sentence: bool = False,
+) -> None:
+    """Refuse (exit 2) BenchIE's options where they change nothing (CaRB's metric alone,
+    another benchmark): a user who asked for one would believe it applied. ``fix`` says
+    what to do instead."""
+    given = [
+        name
+        for name, on in (
+            (f"--facet {facet}", facet != BASE_FACET),
+            ("--keep-implicit", not strip_implicit),
+            ("--case-sensitive", case_sensitive),
+            ("--retokenize", retokenize),
+            ("--per-sentence", per_sentence),
+        )
+        if on
+    ]
+    if given:
+        raise BenchieError(
+            f"{', '.join(given)}: BenchIE's options, which do not apply to {what} {fix}"
+        )
+
+
+def refuse_benchie_options_of(request: Request, fix: str) -> None:
+    """:func:`refuse_benchie_options` for ``--benchmark NAME`` with ``request``'s options."""
+    refuse_benchie_options(
+        f"--benchmark {request.benchmark}",
+        fix,
+        facet=request.facet,
+        strip_implicit=request.strip_implicit,
+        case_sensitive=request.case_sensitive,
+        retokenize=request.retokenize,
+        per_sentence=request.per_sentence,
+    )
+
+
+#: What another benchmark's scorer does with BenchIE's options (:func:`refuse_benchie_options`).
+ORIGINAL_FIX = "(its original scorer scores every line as given)"
+
+
+def expected_prefix(expected: str | None) -> str | None:
+    """``--expect-gold``: the full sha256 or a prefix of at least 12 hex digits, lowered;
+    checked before anything is read."""
+    if expected is None:
+        return None
+    value = expected.strip().lower()
+    if len(value) < EXPECT_GOLD_MIN or len(value) > 64 or any(c not in HEX for c in value):
+        raise BenchieError(
+            f"--expect-gold {expected!r}: give the gold's sha256, or its first "
+            f"{EXPECT_GOLD_MIN} hex digits or more (as in the signature)"
+        )
+    return value
+
+
+def check_pinned(sha256: str, prefix: str | None, expected: str | None, what: str) -> None:
+    """The gold scored is the one ``--expect-gold`` pins (exit 1 when not)."""
+    if prefix is not None and not sha256.startswith(prefix):
+        raise BenchieError(
+            f"gold {what} has sha256 {sha256}, not the expected {expected}",
+            exit_code=ExitCode.FAILED,
+        )
+
+
+#: The signature shows 12 hex digits: the shortest ``--expect-gold`` accepted.
+EXPECT_GOLD_MIN = 12
+HEX = frozenset("0123456789abcdef")
+
+
+def check_stdin_once(gold_file: str | None, paths: Sequence[str]) -> None:
+    """Standard input holds one file: not both the gold and a submission."""
+    if gold_file == "-" and "-" in paths:
+        raise BenchieError(
+            "standard input ('-') can be read only once per run: not both --gold-file and "
+            "a submission"
+        )
+
+
+def show(value: Any) -> str:
+    """A value of a report as a difference shows it (a container by its size)."""
+    import orjson
+
+    if isinstance(value, (dict, list)):
+        kind = "object" if isinstance(value, dict) else "list"
+        return f"<{kind} of {len(value)}>"
+    return orjson.dumps(value).decode()
+
+
+def brief(value: Any) -> str:
+    """A value of a report as a message names it: short, and never deep (a report may
+    nest a value thousands of levels deep): a container as :func:`show` gives it."""
+    if isinstance(value, (dict, list)):
+        return show(value)
+    return printable_path(repr(value))[:80]
+
+
+def as_reported(report: dict[str, Any], rebuilt: dict[str, Any]) -> dict[str, Any]:
+    """``rebuilt`` with what a re-derivation takes from the report rather than computes:
+    each system's ``file`` as the report names it, and the ``failures``. (Systems that do
+    not pair up, a WiRe57 export read otherwise, are left to the comparison to name.)"""
+    for given, derived in zip(report["systems"], rebuilt["systems"], strict=False):
+        derived["file"] = given["file"]
+    if "failures" in report:
+        rebuilt["failures"] = report["failures"]
+    return rebuilt
+
+
+def named_systems(systems: Any) -> bool:
+    """Whether ``systems`` is a non-empty list of systems with a name, a file and a sha256:
+    what every re-derivation takes from the report."""
+    return (
+        isinstance(systems, list)
+        and bool(systems)
+        and all(
+            isinstance(s["name"], str) and isinstance(s["file"], str) and "sha256" in s
+            for s in systems
+        )
+    )
+
+
+def check_split_shape(report: dict[str, Any], shown: str) -> None:
+    """The fields a ``score --benchmark NAME`` report of a benchmark with splits must have
+    to be re-derived (exit 2 when one is missing)."""
+    try:
+        gold, options = report["gold"], report["options"]
+        ok = (
+            isinstance(gold["version"], str)
+            and isinstance(gold["split"], str)
+            and isinstance(gold["files"][0]["sha256"], str)
+            and isinstance(options, dict)
+            and isinstance(options.get("input_format", "auto"), str)
+            and named_systems(report["systems"])
+        )
+    except (KeyError, IndexError, TypeError):
+        ok = False
+    if not ok:
+        raise BenchieError(
+            f"not a complete `benchie score --benchmark {report['benchmark']}` JSON report",
+            path=shown,
+        )
