@@ -31,7 +31,6 @@ from benchie_cli import REPORT_SCHEMA, __version__
 from benchie_cli.benchmarks.runner import (
     ORIGINAL_FIX,
     Hooks,
-    NothingScored,
     Outcome,
     Request,
     Row,
@@ -40,7 +39,7 @@ from benchie_cli.benchmarks.runner import (
     check_pinned,
     check_split,
     check_split_shape,
-    check_stdin_once,
+    each_submission,
     expected_prefix,
     none_of_its,
     refuse_benchie_options_of,
@@ -53,7 +52,7 @@ from benchie_cli.gold.store import (
     resolve_gold_dir,
     version_key,
 )
-from benchie_cli.inputs.batch import Failure
+from benchie_cli.inputs.batch import Failure, Submission, check_stdin_once
 from benchie_cli.inputs.formats import BENCHIE_TSV
 from benchie_cli.inputs.submission import FileFacts
 from benchie_cli.outputs import check_output
@@ -612,40 +611,32 @@ class CorpusRunner:
         check_pinned(
             corpus.sha256, expected, request.expect_gold, f"{benchmark} {corpus.version} ({split})"
         )
-        runs: list[Run] = []
-        failures: list[Failure] = []
-        for submission in request.batch:
+
+        def score_one(submission: Submission) -> list[Run]:
             shown = display_name(submission.path)
-            try:
-                scored = score_file(corpus, submission.path, submission.name, request.input_format)
-                outside = max(r.outside for r in scored)
-                said = [
-                    *(
-                        [
-                            f"{outside:,} of its sentences are not in {benchmark}'s {split} "
-                            "split: the original scorer ignores them"
-                        ]
-                        if outside
-                        else []
-                    ),
-                    *dict.fromkeys(w for r in scored for w in r.warnings),
-                ]
-                if said and request.strict:
-                    raise BenchieError(
-                        f"{said[0]} (an error under --strict)",
-                        path=shown,
-                        exit_code=ExitCode.FAILED,
-                    )
-                for what in said:
-                    hooks.say(f"{shown}: warning: {what}")
-                runs.extend(scored)
-                hooks.on_outcome(scored)
-            except BenchieError as exc:
-                hooks.say(str(exc))
-                failures.append(Failure(submission, str(exc), exc.exit_code))
-                hooks.on_outcome(failures[-1])
-        if not runs:
-            raise NothingScored(failures)
+            scored = score_file(corpus, submission.path, submission.name, request.input_format)
+            outside = max(r.outside for r in scored)
+            said = [
+                *(
+                    [
+                        f"{outside:,} of its sentences are not in {benchmark}'s {split} "
+                        "split: the original scorer ignores them"
+                    ]
+                    if outside
+                    else []
+                ),
+                *dict.fromkeys(w for r in scored for w in r.warnings),
+            ]
+            if said and request.strict:
+                raise BenchieError(
+                    f"{said[0]} (an error under --strict)", path=shown, exit_code=ExitCode.FAILED
+                )
+            for what in said:
+                hooks.say(f"{shown}: warning: {what}")
+            return scored
+
+        scored, failures = each_submission(request.batch, hooks, score_one)
+        runs = [run for runs_of_one in scored for run in runs_of_one]
         report = build_report(corpus, runs, failures=failures, input_format=request.input_format)
         label = f"{len(runs)} system(s), {benchmark} gold {corpus.version} ({split})"
         return Outcome(report, label, failures, len(request.batch))

@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol, cast
+from typing import Any, Protocol, TypeVar, cast
 
 from benchie_cli.errors import BenchieError, ExitCode, printable_path
 from benchie_cli.inputs.batch import Failure, Submission
@@ -27,6 +27,8 @@ from benchie_cli.registry import (
     implementation,
     metric_choice,
 )
+
+T = TypeVar("T")
 
 #: Where a run's messages go: one line each (``warning: ...``, a conversion summary).
 Say = Callable[[str], None]
@@ -75,8 +77,6 @@ class Request:
     jobs: int | None = None
     #: The report's file (no input may be written over), or None for standard output.
     output: str | None = None
-    #: Whether standard input (``-``) may be a submission (the CLI's, not the API's).
-    stdin: bool = True
 
     @property
     def metrics(self) -> str:
@@ -254,6 +254,29 @@ def runner(benchmark: str) -> Runner:
     return cast(Runner, implementation(benchmark).RUNNER)
 
 
+def each_submission(
+    batch: Sequence[Submission], hooks: Hooks, score_one: Callable[[Submission], T]
+) -> tuple[list[T], list[Failure]]:
+    """``score_one`` of each submission, in order; one that raises :class:`BenchieError` is
+    a failure (said, and passed on as each result is) and the others are scored. None at
+    all raises :class:`NothingScored`."""
+    results: list[T] = []
+    failures: list[Failure] = []
+    for submission in batch:
+        try:
+            result = score_one(submission)
+        except BenchieError as exc:
+            hooks.say(str(exc))
+            failures.append(Failure(submission, str(exc), exc.exit_code))
+            hooks.on_outcome(failures[-1])
+            continue
+        results.append(result)
+        hooks.on_outcome(result)
+    if not results:
+        raise NothingScored(failures)
+    return results, failures
+
+
 def check_split(request: Request) -> str:
     """The split asked for, checked against the benchmark's, or its default."""
     b = BENCHMARKS[request.benchmark]
@@ -359,15 +382,6 @@ def check_pinned(sha256: str, prefix: str | None, expected: str | None, what: st
 #: The signature shows 12 hex digits: the shortest ``--expect-gold`` accepted.
 EXPECT_GOLD_MIN = 12
 HEX = frozenset("0123456789abcdef")
-
-
-def check_stdin_once(gold_file: str | None, paths: Sequence[str]) -> None:
-    """Standard input holds one file: not both the gold and a submission."""
-    if gold_file == "-" and "-" in paths:
-        raise BenchieError(
-            "standard input ('-') can be read only once per run: not both --gold-file and "
-            "a submission"
-        )
 
 
 def show(value: Any) -> str:

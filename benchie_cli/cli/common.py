@@ -6,7 +6,7 @@ imported by the functions that use them."""
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
@@ -92,15 +92,6 @@ def check_gold_choice(gold_file: str | None) -> None:
         raise BenchieError("give --gold-version (a store version) or --gold-file, not both")
 
 
-def check_stdin_once(gold_file: str | None, paths: Iterable[str]) -> None:
-    """Standard input holds one file: not both the gold and a submission."""
-    if gold_file == STDIN and STDIN in paths:
-        raise BenchieError(
-            "standard input ('-') can be read only once per run: not both --gold-file and "
-            "a submission"
-        )
-
-
 def say(line: str) -> None:
     """One message on stderr, as every command prints them: ``benchie: LINE``."""
     click.echo(f"benchie: {line}", err=True)
@@ -170,24 +161,6 @@ retokenize_option = click.option(
     help="Re-split slots onto their sentence's own tokens where that is unambiguous "
     "(don't -> do n't, Chinese without spaces); off by default.",
 )
-
-
-EXPECT_GOLD_MIN = 12  # the signature shows 12 hex digits: the shortest pin accepted
-
-
-def check_expect_gold(expected: str) -> str:
-    """``--expect-gold`` takes the full sha256 or a prefix of at least 12 hex digits."""
-    value = expected.strip().lower()
-    if (
-        len(value) < EXPECT_GOLD_MIN
-        or len(value) > 64
-        or any(c not in "0123456789abcdef" for c in value)
-    ):
-        raise BenchieError(
-            f"--expect-gold {expected!r}: give the gold's sha256, or its first "
-            f"{EXPECT_GOLD_MIN} hex digits or more (as in the signature)"
-        )
-    return value
 
 
 def exit_on_failures(failed: int, submissions: int) -> None:

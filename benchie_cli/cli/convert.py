@@ -7,13 +7,13 @@ import click
 import orjson
 
 from benchie_cli.cli.common import (
-    check_stdin_once,
     gold_options,
     load_gold,
     say,
 )
 from benchie_cli.cli.group import EPILOG_EXIT
 from benchie_cli.errors import BenchieError
+from benchie_cli.inputs.batch import check_stdin_once
 from benchie_cli.inputs.formats import BENCHIE_TSV, NATIVE_FORMATS
 from benchie_cli.outputs import check_output
 from benchie_cli.textio import (

@@ -11,7 +11,6 @@ import click
 import orjson
 
 from benchie_cli.cli.common import (
-    check_stdin_once,
     gold_options,
     input_format_option,
     load_gold,
@@ -20,6 +19,7 @@ from benchie_cli.cli.common import (
 )
 from benchie_cli.cli.group import EPILOG_EXIT, set_verdict
 from benchie_cli.errors import BenchieError, ExitCode
+from benchie_cli.inputs.batch import check_stdin_once
 
 if TYPE_CHECKING:
     from benchie_cli.api import Gold

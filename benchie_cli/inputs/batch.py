@@ -7,7 +7,7 @@ and the caller decides the exit status (a batch with failures exits 1).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -81,3 +81,12 @@ def expand(args: Iterable[str]) -> list[Submission]:
             )
         seen[s.name] = s.path
     return submissions
+
+
+def check_stdin_once(gold_file: str | None, paths: Sequence[str]) -> None:
+    """Standard input holds one file: not both the gold and a submission."""
+    if gold_file == STDIN and STDIN in paths:
+        raise BenchieError(
+            "standard input ('-') can be read only once per run: not both --gold-file and "
+            "a submission"
+        )

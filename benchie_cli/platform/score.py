@@ -30,7 +30,14 @@ from typing import TYPE_CHECKING, Any
 from benchie_cli import LANGUAGES, __version__
 from benchie_cli.errors import BenchieError, ExitCode, printable_path
 from benchie_cli.outputs import check_output
-from benchie_cli.registry import BASE_FACET, FACET_NAMES, METRICS, PLATFORM_METRICS
+from benchie_cli.registry import (
+    BASE_FACET,
+    DEFAULT_BENCHMARK,
+    DEFAULT_METRIC,
+    FACET_NAMES,
+    METRICS,
+    PLATFORM_METRICS,
+)
 from benchie_cli.textio import atomic_write, temporary_directory, without_bom
 
 if TYPE_CHECKING:
@@ -90,7 +97,12 @@ class PlatformSpec:
     @property
     def carb(self) -> bool:
         """Whether a metric scored against the version's reference file (CaRB's) is chosen."""
-        return any(METRICS[m].reference for m in self.metrics)
+        return self.carb_metric is not None
+
+    @property
+    def carb_metric(self) -> str | None:
+        """The metric chosen that scores against the version's reference file, if any."""
+        return next((m for m in self.metrics if METRICS[m].reference), None)
 
     @property
     def main_facet(self) -> str:
@@ -451,8 +463,13 @@ def _score_language(
     say: Say,
 ) -> LanguageResult:
     """``lang``'s scores; ``base`` is its default-facet gold, already checked against the
-    reference file's pin (:func:`check_gold`)."""
+    reference file's pin (:func:`check_gold`). Each facet is scored as ``benchie score``
+    scores it (the one path every benchmark takes, :mod:`benchie_cli.benchmarks.runner`),
+    with the pin as its ``--expect-gold``: the bytes scored are the bytes pinned."""
     from benchie_cli import api
+    from benchie_cli.benchmarks import runner
+    from benchie_cli.benchmarks.benchie.scoring import SystemResult
+    from benchie_cli.inputs.batch import Submission
 
     result = LanguageResult(lang, file.shown if file else None)
     result.gold_sha256 = base.sha256
@@ -468,16 +485,19 @@ def _score_language(
     said = _renamed(file, say)
     for index, facet in enumerate(spec.facets):
         carb = spec.carb and index == 0 and lang in _carb_languages()
+        request = runner.Request(
+            (Submission(lang, real),),
+            DEFAULT_BENCHMARK,
+            f"{DEFAULT_METRIC},{spec.carb_metric}" if carb else DEFAULT_METRIC,
+            gold_dir=None if gold_dir is None else str(gold_dir),
+            gold_version=spec.gold_version,
+            lang=lang,
+            facet=facet,
+            expect_gold=golds[facet].sha256,
+        )
         try:
-            report = api.score(
-                golds[facet],
-                real,
-                names=[lang],
-                metric="benchie,carb" if carb else "benchie",
-                input_format="auto",
-                say=said,
-            )
-        except api.NothingScored as exc:
+            outcome = runner.score(request, runner.Hooks(say=said, notice=_quiet))
+        except runner.NothingScored as exc:
             path = exc.path.replace(real, file.shown) if exc.path else file.shown
             raise SubmissionFailed(
                 exc.message, path=path, line=exc.line, exit_code=exc.exit_code
@@ -487,29 +507,23 @@ def _score_language(
                 exc.path = exc.path.replace(real, file.shown)
             exc.message = exc.message.replace(real, file.shown)
             raise
-        scores = report.systems[0]
-        system = report.data["systems"][0]
+        data = outcome.report
+        system = data["systems"][0]
         system["file"] = file.shown
-        result.facets[facet] = (
-            _finite(scores.precision),
-            _finite(scores.recall),
-            _finite(scores.f1),
-            report.data,
-        )
-        if isinstance(scores, api.Scores) and scores.result.warning_count:
+        p, r, f1 = system["precision"], system["recall"], system["f1"]
+        result.facets[facet] = (_finite(p), _finite(r), _finite(f1), data)
+        scored = outcome.results[0]
+        if isinstance(scored, SystemResult) and scored.warning_count:
             said(
-                f"{file.shown}: {facet}: {scores.result.warning_count} warning(s); first: "
-                f"{scores.result.warnings[0].format()}"
+                f"{file.shown}: {facet}: {scored.warning_count} warning(s); first: "
+                f"{scored.warnings[0].format()}"
             )
-        said(
-            f"{file.shown}: {facet}: P {scores.precision:.4f} R {scores.recall:.4f} "
-            f"F1 {scores.f1:.4f} ({report.signature})"
-        )
-        if carb and report.carb:
-            c = report.carb[0]
-            result.carb = (_finite(c.precision), _finite(c.recall), _finite(c.f1))
-            result.carb_signature = str(report.data.get("carb_signature", ""))
-            said(f"{file.shown}: CaRB: P {c.precision:.4f} R {c.recall:.4f} F1 {c.f1:.4f}")
+        said(f"{file.shown}: {facet}: P {p:.4f} R {r:.4f} F1 {f1:.4f} ({data['signature']})")
+        if carb:
+            c = system[str(spec.carb_metric)]
+            result.carb = (_finite(c["precision"]), _finite(c["recall"]), _finite(c["f1"]))
+            result.carb_signature = str(data.get("carb_signature", ""))
+            said(f"{file.shown}: CaRB: P {c['precision']:.4f} R {c['recall']:.4f} F1 {c['f1']:.4f}")
     # The participant's profile for the detailed results: every facet, intervals, errors.
     analysis = api.analyze(
         base,

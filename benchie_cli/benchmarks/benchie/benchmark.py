@@ -24,13 +24,14 @@ from benchie_cli.benchmarks.runner import (
     Outcome,
     Request,
     Row,
+    Runner,
     SuiteInput,
     check_pinned,
-    check_stdin_once,
     expected_prefix,
     none_of_its,
 )
 from benchie_cli.errors import BenchieError
+from benchie_cli.inputs.batch import check_stdin_once
 from benchie_cli.outputs import check_output
 from benchie_cli.registry import metrics_of
 from benchie_cli.textio import display_name
@@ -186,4 +187,4 @@ class BenchieRunner:
         raise NotImplementedError("gold stats counts this benchmark's gold itself")
 
 
-RUNNER = BenchieRunner()
+RUNNER: Runner = BenchieRunner()

@@ -208,16 +208,9 @@ def load_gold(
     gold_file: str | Path | None = None,
     say: Say,
 ) -> Gold:
-    """The gold ``benchie score --lang LANG --gold-version V --facet F`` would score against.
-
-    ``version`` defaults as the CLI's does (``$BENCHIE_GOLD_VERSION``, else the package's
-    default); the store is ``gold_dir``, else ``$BENCHIE_GOLD_DIR``, the checkout's
-    ``gold/``, the installed copy. ``gold_file`` replaces the store (an organiser's own
-    annotation file, ``-`` for standard input) and excludes ``version``. Store files are
-    hashed and checked against their manifest: a gold that differs raises
-    :class:`BenchieError`. A draft version is said through ``say``, and so is a gold file
-    with errors it was not reviewed with (:attr:`Gold.review`; a strict run refuses it).
-    """
+    """The gold of ``lang``, ``version`` and ``facet`` (``benchie_cli.api.load_gold`` says
+    how each is chosen), checked against its manifest; a draft version, and a gold with
+    errors it was not reviewed with, are said through ``say``."""
     if lang not in LANGUAGES:
         raise BenchieError(f"unknown language {lang!r} (available: {', '.join(LANGUAGES)})")
     if version is not None and (not isinstance(version, str) or not version):

@@ -39,17 +39,17 @@ from benchie_cli.benchmarks.carb.report import to_markdown as to_markdown
 from benchie_cli.benchmarks.carb.report import to_table as to_table
 from benchie_cli.benchmarks.runner import (
     Hooks,
-    NothingScored,
     Outcome,
     Request,
     Row,
+    Runner,
     SuiteInput,
     as_reported,
     brief,
     check_pinned,
     check_split,
     check_split_shape,
-    check_stdin_once,
+    each_submission,
     expected_prefix,
     none_of_its,
     refuse_benchie_options_of,
@@ -63,7 +63,7 @@ from benchie_cli.gold.store import (
     resolve_gold_dir,
     version_key,
 )
-from benchie_cli.inputs.batch import Failure
+from benchie_cli.inputs.batch import Failure, Submission, check_stdin_once
 from benchie_cli.inputs.mistakes import MistakeCheck
 from benchie_cli.outputs import check_output
 from benchie_cli.registry import BENCHMARKS
@@ -370,37 +370,30 @@ class CarbRunner:
         check_pinned(gold.sha256, expected, request.expect_gold, f"carb/{gold.display_path}")
         extractions = load_gold(gold)
         ids = sentence_ids(sentences)
-        results: list[CarbResult] = []
-        failures: list[Failure] = []
-        for submission in request.batch:
+
+        def score_one(submission: Submission) -> CarbResult:
             shown = display_name(submission.path)
-            try:
-                fmt = reader_for(submission.path, request.input_format)
-                scored = score_submission(
-                    submission.path,
-                    submission.name,
-                    fmt,
-                    extractions,
-                    ids,
-                    strict=request.strict,
-                    metrics=metrics,
+            fmt = reader_for(submission.path, request.input_format)
+            scored = score_submission(
+                submission.path,
+                submission.name,
+                fmt,
+                extractions,
+                ids,
+                strict=request.strict,
+                metrics=metrics,
+            )
+            if scored.outside_sentences:
+                hooks.say(
+                    f"{shown}: warning: {scored.outside_sentences:,} of its sentences are "
+                    f"not in CaRB's {split} split: their extractions set thresholds only, "
+                    "as in CaRB's scorer (an error under --strict)"
                 )
-                if scored.outside_sentences:
-                    hooks.say(
-                        f"{shown}: warning: {scored.outside_sentences:,} of its sentences are "
-                        f"not in CaRB's {split} split: their extractions set thresholds only, "
-                        "as in CaRB's scorer (an error under --strict)"
-                    )
-                for note in scored.notes:
-                    hooks.say(f"{shown}: warning: {note} (an error under --strict)")
-                results.append(scored)
-                hooks.on_outcome(scored)
-            except BenchieError as exc:
-                hooks.say(str(exc))
-                failures.append(Failure(submission, str(exc), exc.exit_code))
-                hooks.on_outcome(failures[-1])
-        if not results:
-            raise NothingScored(failures)
+            for note in scored.notes:
+                hooks.say(f"{shown}: warning: {note} (an error under --strict)")
+            return scored
+
+        results, failures = each_submission(request.batch, hooks, score_one)
         report = build_report(
             gold,
             sentences,
@@ -521,4 +514,4 @@ class CarbRunner:
         return gold_stats(root, version)
 
 
-RUNNER = CarbRunner()
+RUNNER: Runner = CarbRunner()

@@ -12,6 +12,7 @@ from benchie_cli.benchmarks.corpus import Corpus, CorpusEntry, Scored
 from benchie_cli.benchmarks.corpus import to_markdown as to_markdown
 from benchie_cli.benchmarks.corpus import to_table as to_table
 from benchie_cli.benchmarks.oie2016 import data, metric
+from benchie_cli.benchmarks.runner import Runner
 from benchie_cli.gold.store import GoldStore
 
 
@@ -68,4 +69,4 @@ def score_own(gold: Corpus, raw: bytes, shown: str, fmt: str) -> Scored:
 
 CORPUS = CorpusEntry(load, tuple(FORMATS), score_own, corpus.keyed_texts(metric))
 
-RUNNER = corpus.CorpusRunner("oie2016")
+RUNNER: Runner = corpus.CorpusRunner("oie2016")

@@ -11,6 +11,7 @@ from benchie_cli.benchmarks.corpus import Corpus, CorpusEntry, Scored
 from benchie_cli.benchmarks.corpus import to_markdown as to_markdown
 from benchie_cli.benchmarks.corpus import to_table as to_table
 from benchie_cli.benchmarks.reoie2016 import metric
+from benchie_cli.benchmarks.runner import Runner
 from benchie_cli.textio import decode_text
 
 #: The published file's reader (``benchie benchmark add`` checks that it reads the file).
@@ -35,4 +36,4 @@ CORPUS = CorpusEntry(
     corpus.keyed_texts(metric),
 )
 
-RUNNER = corpus.CorpusRunner("reoie2016")
+RUNNER: Runner = corpus.CorpusRunner("reoie2016")

@@ -14,6 +14,7 @@ from benchie_cli.benchmarks.carb.metric import sentence_key
 from benchie_cli.benchmarks.corpus import Corpus, CorpusEntry, Run, Scored, TextExtractions
 from benchie_cli.benchmarks.corpus import to_markdown as to_markdown
 from benchie_cli.benchmarks.corpus import to_table as to_table
+from benchie_cli.benchmarks.runner import Runner
 from benchie_cli.benchmarks.wire57 import metric
 from benchie_cli.errors import BenchieError, printable_path
 from benchie_cli.inputs.submission import FileFacts
@@ -116,4 +117,4 @@ CORPUS = CorpusEntry(
     score_export,
 )
 
-RUNNER = corpus.CorpusRunner("wire57")
+RUNNER: Runner = corpus.CorpusRunner("wire57")
