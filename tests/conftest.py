@@ -18,7 +18,11 @@ from click.testing import CliRunner, Result
 from benchie_cli import published
 from benchie_cli.cli import main
 
-REPO = Path(__file__).resolve().parent.parent
+#: The test tree (it mirrors the package: tests/benchmarks/<name>/, tests/inputs/, tests/gold/,
+#: ...), the repository holding it, and the test data every test module reads.
+TESTS = Path(__file__).resolve().parent
+REPO = TESTS.parent
+DATA = TESTS / "data"
 GOLD_DIR = REPO / "gold"
 EXAMPLES = REPO / "examples" / "submissions"
 ENGLISH_SYSTEMS = published.ENGLISH_SYSTEMS

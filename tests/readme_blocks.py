@@ -14,7 +14,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.conftest import REPO as ROOT
+
 README = ROOT / "README.md"
 DOCS = ROOT / "docs"
 
@@ -72,13 +73,13 @@ NOT_RUN = {
     ),
     ".venv/bin/benchie benchmark add ": (
         "needs the published Re-OIE2016 or WiRe57 file, which has no licence: benchie may not "
-        "ship it, so no copy of the repository has it (tests/test_benchmark_add.py adds "
+        "ship it, so no copy of the repository has it (tests/benchmarks/test_benchmark_add.py adds "
         "stand-ins with their sha256 pinned in its place, and the real files when "
         "$BENCHIE_EXTERNAL_DATA names them)"
     ),
     ".venv/bin/benchie platform bundle -o private.zip --gold-version 2.0.0 --private-gold ": (
         "needs an organiser's private gold store outside the repository "
-        "(tests/test_platform_bundle.py bundles a gold store as the private one)"
+        "(tests/platform/test_platform_bundle.py bundles a gold store as the private one)"
     ),
 }
 

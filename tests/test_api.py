@@ -357,7 +357,7 @@ def test_nothing_scored_exits_with_the_worst_failure(tmp_path: Path, metric: str
 @pytest.fixture
 def draft_store(cli: RunCli, tmp_path: Path) -> Path:
     """A store holding 1.1.0 and a draft 2.0.0 (two English sentences)."""
-    from tests.test_gold_lifecycle import copy_store, make_source, new_args
+    from tests.gold.test_gold_lifecycle import copy_store, make_source, new_args
 
     store, src = copy_store(tmp_path, versions=("1.1.0",)), make_source(tmp_path)
     res = cli(*new_args("2.0.0", src, store, "--no-dvc", "--draft"))

@@ -9,8 +9,9 @@ import ast
 from pathlib import Path
 
 from benchie_cli.benchmarks.benchie import index_cache
+from tests.conftest import REPO
 
-PACKAGE = Path(__file__).resolve().parents[1] / "benchie_cli"
+PACKAGE = REPO / "benchie_cli"
 
 
 def _module_name(path: Path) -> str:
@@ -188,7 +189,7 @@ def test_score_without_carb_imports_no_carb_module(tmp_path: Path) -> None:
     import subprocess
     import sys
 
-    from .conftest import example
+    from tests.conftest import example
 
     args = ["score", str(example("en", "clausie")), "-o", str(tmp_path / "r.json")]
     code = (

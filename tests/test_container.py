@@ -19,8 +19,7 @@ import orjson
 import pytest
 
 from benchie_cli import DEFAULT_GOLD_VERSION, __version__
-
-from .conftest import ENGLISH_SYSTEMS, GOLD_DIR, REPO
+from tests.conftest import ENGLISH_SYSTEMS, GOLD_DIR, REPO
 
 pytestmark = pytest.mark.container
 

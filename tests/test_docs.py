@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.conftest import REPO as ROOT
+
 DOCS = ROOT / "docs"
 FORBIDDEN = ("SPEC §", "SPEC.md")
 #: Pages the index must link to: one per topic.

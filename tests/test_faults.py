@@ -25,8 +25,7 @@ from benchie_cli.benchmarks.benchie import scoring
 from benchie_cli.benchmarks.benchie.scoring import ScoreOptions, Scorer
 from benchie_cli.errors import BenchieError, ExitCode
 from benchie_cli.gold.parse import load_gold
-
-from .conftest import ENGLISH_SYSTEMS, example
+from tests.conftest import ENGLISH_SYSTEMS, example
 
 pytestmark = pytest.mark.skipif(
     not sys.platform.startswith("linux"), reason="parallel scoring and /proc are Linux-only"

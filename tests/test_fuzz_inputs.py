@@ -40,10 +40,9 @@ import pytest
 from click.testing import CliRunner, Result
 
 from benchie_cli.cli import main
+from tests.conftest import DATA, EXAMPLES, GOLD_DIR, REPO
 
-from .conftest import EXAMPLES, GOLD_DIR, REPO
-
-CARB_DATA = REPO / "tests" / "data" / "carb"
+CARB_DATA = DATA / "carb"
 #: The variable that lets an internal error's traceback through (benchie_cli.cli.group), and
 #: the exit status of an internal error otherwise (a bug, said in one line).
 TRACEBACK_ENV = "BENCHIE_TRACEBACK"

@@ -18,8 +18,7 @@ import pytest
 
 from benchie_cli.errors import printable_path
 from benchie_cli.textio import BLOCK_SIZE, MAX_LINE_BYTES
-
-from .conftest import GOLD_DIR, example
+from tests.conftest import GOLD_DIR, example
 
 EN_GOLD = next((GOLD_DIR / "1.1.0" / "en" / "default").glob("*.txt"))
 Run = Callable[..., subprocess.CompletedProcess[str]]

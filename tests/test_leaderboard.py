@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from .conftest import EXAMPLES, RunCli, example
-from .test_html_render import CHROMIUM_FLAGS, chromium  # noqa: F401 (a fixture)
+from tests.analysis.test_html_render import CHROMIUM_FLAGS, chromium  # noqa: F401 (a fixture)
+from tests.conftest import EXAMPLES, RunCli, example
 
 ENGLISH = EXAMPLES / "en"
 #: The eight English examples by F1, best first (docs/reports.md).

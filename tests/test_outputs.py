@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import RunCli, example
+from tests.conftest import RunCli, example
 
 
 def test_symlink_output_writes_the_target(cli: RunCli, tmp_path: Path) -> None:

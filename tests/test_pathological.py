@@ -52,8 +52,7 @@ from benchie_cli.slots import (
     parse_slot,
     quote,
 )
-
-from .conftest import RunCli
+from tests.conftest import RunCli
 
 #: The peak resident memory a command may take on any file here (KiB, as Linux reports it).
 PEAK_LIMIT_KIB = 300 * 1024

@@ -27,8 +27,8 @@ from pathlib import Path
 import orjson
 import pytest
 
-from .conftest import REPO
-from .readme_blocks import Block, blocks, not_run, runnable_text
+from tests.conftest import REPO
+from tests.readme_blocks import Block, blocks, not_run, runnable_text
 
 pytestmark = pytest.mark.readme
 
@@ -129,7 +129,7 @@ def test_every_block_has_a_runner() -> None:
     found = blocks()
     assert any(b.path == "README.md" for b in found), "no sh block found in README.md"
     assert any(b.path.startswith("docs/") for b in found), "no sh block found in docs/"
-    from .readme_blocks import NOT_RUN
+    from tests.readme_blocks import NOT_RUN
 
     lines = [line for b in found for line in b.text.splitlines()]
     for start in NOT_RUN:

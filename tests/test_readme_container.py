@@ -29,10 +29,9 @@ from pathlib import Path
 import pytest
 
 from benchie_cli import __version__
-
-from .conftest import ENGLISH_SYSTEMS, EXAMPLES, GOLD_DIR, REPO
-from .readme_blocks import Block, blocks, not_run
-from .test_container import STAND_IN, Image, image_config, require_engine
+from tests.conftest import ENGLISH_SYSTEMS, EXAMPLES, GOLD_DIR, REPO
+from tests.readme_blocks import Block, blocks, not_run
+from tests.test_container import STAND_IN, Image, image_config, require_engine
 
 pytestmark = pytest.mark.container
 

@@ -15,8 +15,7 @@ import orjson
 import pytest
 
 from benchie_cli import DEFAULT_GOLD_VERSION, __version__
-
-from .conftest import GOLD_DIR, RunCli, example
+from tests.conftest import GOLD_DIR, RunCli, example
 
 EN_GOLD = "en/default/benchie_gold_annotations_en.txt"
 
@@ -477,7 +476,7 @@ def test_wrong_language_is_a_validate_warning(cli: RunCli) -> None:
     doc = orjson.loads(res.stdout)
     diagnostics = doc["files"][0]["diagnostics"]
     codes = [d["code"] for d in diagnostics]
-    # The language whose gold fits is named (tests/test_mistakes.py), instead of a question.
+    # The language whose gold fits is named (tests/inputs/test_mistakes.py), instead of a question.
     assert codes.count("wrong-language") == 1 and "suspicious-language" not in codes
     assert "looks English" in diagnostics[codes.index("wrong-language")]["message"]
     # Nothing of it can be scored against the Chinese gold: the error `score` would give.

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import GOLD_DIR, REPO, RunCli
+from tests.conftest import DATA, GOLD_DIR, REPO, RunCli
 
-REPORTS = REPO / "tests" / "data" / "reports"
+REPORTS = DATA / "reports"
 
 
 @pytest.mark.parametrize(

@@ -30,8 +30,7 @@ from benchie_cli.benchmarks.benchie.matching import CompiledGold
 from benchie_cli.benchmarks.benchie.scoring import ScoreOptions, Scorer
 from benchie_cli.gold.parse import MAX_TRIPLES_PER_SENTENCE, parse_gold_bytes
 from benchie_cli.gold.store import GoldStore, ResolvedGold
-
-from .conftest import GOLD_DIR, RunCli, example
+from tests.conftest import GOLD_DIR, RunCli, example
 
 EN_GOLD = next((GOLD_DIR / "1.1.0" / "en" / "default").glob("*.txt"))
 

@@ -31,11 +31,10 @@ from benchie_cli.benchmarks.reoie2016 import metric as reoie2016
 from benchie_cli.cli import main
 from benchie_cli.errors import BenchieError, ExitCode
 from benchie_cli.textio import BOM, decode_text, without_bom
+from tests.benchmarks.test_benchmark_add import NAMES, STAND_INS, WIRE, pin, stand_in  # noqa: F401 (fixtures)
+from tests.conftest import DATA, GOLD_DIR, RunCli, example
 
-from .conftest import GOLD_DIR, REPO, RunCli, example
-from .test_benchmark_add import NAMES, STAND_INS, WIRE, pin, stand_in  # noqa: F401 (fixtures)
-
-CARB_DATA = REPO / "tests" / "data" / "carb"
+CARB_DATA = DATA / "carb"
 
 
 def _bom(path: Path, out: Path) -> Path:
@@ -212,7 +211,7 @@ def test_no_command_writes_over_released_gold(
 
 
 def test_platform_score_never_writes_into_a_gold_store(tmp_path: Path) -> None:
-    from .test_platform import _input, _spec
+    from tests.platform.test_platform import _input, _spec
 
     input_dir = _input(tmp_path, _spec())
     shutil.copy(example("en", "clausie"), input_dir / "res" / "en.tsv")
@@ -392,7 +391,7 @@ def test_a_suite_report_with_a_malformed_row_is_refused(
 def _platform(
     tmp_path: Path, *, res: Callable[[Path], None], spec: bytes | None = None
 ) -> tuple[int, str, Path]:
-    from .test_platform import _input, _spec
+    from tests.platform.test_platform import _input, _spec
 
     input_dir = _input(tmp_path, spec if spec is not None else _spec())
     res(input_dir / "res")
@@ -441,7 +440,7 @@ def test_a_deeply_nested_reference_is_refused(tmp_path: Path) -> None:
 
 
 def test_a_dangling_private_gold_link_is_refused(tmp_path: Path) -> None:
-    from .test_platform import _input, _spec
+    from tests.platform.test_platform import _input, _spec
 
     def res(d: Path) -> None:
         shutil.copy(example("en", "clausie"), d / "en.tsv")

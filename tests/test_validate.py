@@ -19,8 +19,7 @@ from click.testing import CliRunner
 
 from benchie_cli.cli import main
 from benchie_cli.gold.parse import load_gold
-
-from .conftest import GOLD_DIR, RunCli, example
+from tests.conftest import GOLD_DIR, RunCli, example
 
 GOLD_FILES = {
     lang: GOLD_DIR / "1.0.0" / lang / "default" / f"benchie_gold_annotations_{lang}.txt"

@@ -11,7 +11,7 @@ from typing import Any
 import orjson
 import pytest
 
-from .conftest import example
+from tests.conftest import example
 
 Run = Callable[..., subprocess.CompletedProcess[str]]
 
@@ -129,7 +129,7 @@ def test_versions_that_share_a_file_verify_under_the_reports_own(tmp_path: Path)
     """A version may keep a file of another unchanged: the report's own version is used."""
     import shutil
 
-    from .conftest import GOLD_DIR
+    from tests.conftest import GOLD_DIR
 
     store = tmp_path / "store"
     shutil.copytree(GOLD_DIR / "1.1.0", store / "1.1.0")
@@ -175,12 +175,10 @@ def test_report_records_an_input_format_other_than_auto(tmp_path: Path) -> None:
     of OpenIE 4 output (auto reads OpenIE 4, then fails on line 51), then ClausIE's TSV."""
     import gzip
 
-    from .conftest import REPO
+    from tests.conftest import DATA
 
     native = tmp_path / "openie4.txt"
-    openie4 = gzip.decompress(
-        (REPO / "tests" / "data" / "carb" / "openie4_output.txt.gz").read_bytes()
-    )
+    openie4 = gzip.decompress((DATA / "carb" / "openie4_output.txt.gz").read_bytes())
     native.write_bytes(
         b"".join(openie4.splitlines(keepends=True)[:50]) + example("en", "clausie").read_bytes()
     )

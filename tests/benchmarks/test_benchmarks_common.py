@@ -1,0 +1,224 @@
+"""The same checks over every benchmark of the registry (the model: evaluate's
+``test_metric_common``): a benchmark is tested by being registered.
+
+For each benchmark, a case says where its gold is (the shipped store, or a stand-in of an
+external benchmark's published file, added as a user adds it) and holds a small submission
+whose numbers are worked out by hand below. Every benchmark then must: verify its gold
+(``gold verify --benchmark``), score the submission to those numbers, name its benchmark,
+version and gold hash in the signature, re-derive the report with ``verify``, and refuse a
+file with one bad line in one error line (exit 2), writing nothing. A registry entry without
+a case fails :func:`test_every_benchmark_has_a_case`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from benchie_cli.errors import ExitCode
+from benchie_cli.registry import BENCHMARKS
+from tests.benchmarks.test_benchmark_add import NAMES, STAND_INS, WIRE, pin, stand_in  # noqa: F401 (fixtures)
+from tests.conftest import GOLD_DIR, RunCli
+
+CARB_TEST = GOLD_DIR / "carb" / "1.0.0" / "test" / "carb_test.tsv"
+OIE2016_TEST = GOLD_DIR / "oie2016" / "2.0.0" / "test" / "test.oie"
+
+
+def _first_sentence_as_carb_tab(gold: Path) -> tuple[str, int, int]:
+    """The gold tuples of the file's first sentence as CaRB tab lines (confidence 1.0),
+    how many they are, and how many tuples the file has: a system that outputs exactly
+    those has precision 1 and recall k / N under any metric that matches a tuple to itself."""
+    lines = gold.read_text("utf-8").splitlines()
+    first = lines[0].split("\t")[0]
+    mine = [line.split("\t") for line in lines if line.split("\t")[0] == first]
+    text = "".join("\t".join([cols[0], "1.0", *cols[1:]]) + "\n" for cols in mine)
+    return text, len(mine), len(lines)
+
+
+def _prf(p: float, r: float) -> dict[str, float]:
+    return {"precision": p, "recall": r, "f1": 2 * p * r / (p + r)}
+
+
+@dataclass
+class Case:
+    """One benchmark's fixture: its submission (file name, text), the score arguments, the
+    numbers worked out by hand, and a submission with one bad line."""
+
+    file: str
+    text: str
+    args: tuple[str, ...]
+    expected: dict[str, float]
+    bad: str
+    #: The report's key of the numbers (None: BenchIE's, at the system's top level).
+    key: str | None = None
+    #: Whether the gold is an external benchmark's stand-in (added in a gold dir of the test).
+    external: bool = False
+    #: The stand-in document, when not test_benchmark_add's.
+    document: object = None
+    extra: dict[str, object] = field(default_factory=dict)
+
+
+def _cases() -> dict[str, Case]:
+    carb_text, carb_k, carb_n = _first_sentence_as_carb_tab(CARB_TEST)
+    oie_text, oie_k, oie_n = _first_sentence_as_carb_tab(OIE2016_TEST)
+    return {
+        # Sentence 1's synset 1 ("He --> served as --> [the] [first] Prime Minister [of
+        # Australia]") matched once, and one line of the sentence's own words (explicit, so
+        # scored) that no synset lists: TP 1, FP 1, and the other 1,349 of the English
+        # gold's 1,350 synsets missed.
+        "benchie": Case(
+            "en.tsv",
+            "1\tHe\tserved as\tPrime Minister\n1\tHe\tbecame\tPrime Minister\n",
+            ("--lang", "en"),
+            _prf(1 / 2, 1 / 1350),
+            "1\tHe\tserved as\n",
+        ),
+        # Sentence 1's two gold tuples, exactly: every predicted token matches, every gold
+        # token is matched, at the one confidence: precision 1, recall 2 of CaRB's 2,715 test
+        # tuples (the curve's one point, so the AUC too).
+        "carb": Case(
+            "carb.txt",
+            carb_text,
+            ("--benchmark", "carb", "--input-format", "carb"),
+            {**_prf(1.0, carb_k / carb_n), "auc": carb_k / carb_n},
+            carb_text.replace("\t1.0\t", "\t1,0\t", 1),
+            key="carb",
+            extra={"k": carb_k, "n": carb_n},
+        ),
+        # OIE2016's test split: its first sentence's three extractions, as CaRB tab lines,
+        # each matching itself: precision 1, recall 3 of the split's 1,730.
+        "oie2016": Case(
+            "oie.txt",
+            oie_text,
+            ("--benchmark", "oie2016", "--split", "test", "--input-format", "carb"),
+            {**_prf(1.0, oie_k / oie_n), "auc": oie_k / oie_n},
+            oie_text.replace("\t1.0\t", "\tone\t", 1),
+            key="oie2016",
+            extra={"k": oie_k, "n": oie_n},
+        ),
+        # The stand-in's "likes(Ann, Bob)", exactly: one of its four gold tuples.
+        "reoie2016": Case(
+            "reoie.txt",
+            "Ann likes Bob , a teacher .\t1.0\tlikes\tAnn\tBob\n",
+            ("--benchmark", "reoie2016", "--input-format", "carb"),
+            _prf(1.0, 1 / 4),
+            "Ann likes Bob , a teacher .\tone\tlikes\tAnn\tBob\n",
+            key="reoie2016",
+            external=True,
+        ),
+        # The stand-in's first tuple of "A 1" ("Tokyo | is the capital of | Japan"), exactly:
+        # the pair's precision and recall are 1 (every word matched), and the corpus's are
+        # sums over predictions (1) and over reference tuples (3): docs/wire57.md.
+        "wire57": Case(
+            "export.json",
+            json.dumps(
+                {
+                    "A 1": [
+                        {
+                            "arg1": "Tokyo",
+                            "rel": "is the capital of",
+                            "arg2": "Japan",
+                            "extractor": "mine",
+                        }
+                    ],
+                    "B 1": [],
+                }
+            ),
+            ("--benchmark", "wire57"),
+            _prf(1.0, 1 / 3),
+            '{"A 1": [{"arg1": "Tokyo", "rel": 3}]}',
+            key="wire57",
+            external=True,
+            # WiRe57's scorer crashes on a reference sentence without tuples: "A 2" left out.
+            document={doc: [s for s in sents if s["tuples"]] for doc, sents in WIRE.items()},
+        ),
+    }
+
+
+CASES = _cases()
+
+
+def test_every_benchmark_has_a_case() -> None:
+    assert set(CASES) == set(BENCHMARKS)
+
+
+@pytest.fixture
+def gold_root(
+    request: pytest.FixtureRequest,
+    cli: RunCli,
+    tmp_path: Path,
+    stand_in: Callable[[str], tuple[Path, bytes]],  # noqa: F811
+    monkeypatch: pytest.MonkeyPatch,
+) -> Path:
+    """The gold directory of the case: the repository's store, or one the test adds the
+    external benchmark's stand-in to, as ``benchie benchmark add`` does."""
+    name = request.param
+    if not CASES[name].external:
+        return GOLD_DIR
+    root = tmp_path / "gold"
+    root.mkdir()
+    document = CASES[name].document
+    if document is not None:
+        _, sentences, tuples, refused = STAND_INS[name]
+        monkeypatch.setitem(STAND_INS, name, (document, sentences - 1, tuples, refused))
+    src, _ = stand_in(name)
+    assert cli("benchmark", "add", name, src, "--gold-dir", root).exit_code == 0
+    return root
+
+
+def _score(cli: RunCli, tmp_path: Path, name: str, root: Path) -> tuple[Path, Path]:
+    case = CASES[name]
+    submission = tmp_path / case.file
+    submission.write_text(case.text, "utf-8")
+    report = tmp_path / "report.json"
+    result = cli("score", *case.args, "--gold-dir", root, submission, "-o", report)
+    assert result.exit_code == 0, result.stderr
+    return submission, report
+
+
+@pytest.mark.parametrize("gold_root", list(CASES), indirect=True)
+def test_its_gold_verifies(cli: RunCli, gold_root: Path, request: pytest.FixtureRequest) -> None:
+    name = request.node.callspec.params["gold_root"]
+    result = cli("gold", "verify", "--benchmark", name, "--gold-dir", gold_root)
+    assert result.exit_code == 0, result.stdout + result.stderr
+
+
+@pytest.mark.parametrize("gold_root", list(CASES), indirect=True)
+def test_it_scores_the_hand_worked_fixture_and_verify_rederives_it(
+    cli: RunCli, tmp_path: Path, gold_root: Path, request: pytest.FixtureRequest
+) -> None:
+    name = request.node.callspec.params["gold_root"]
+    case = CASES[name]
+    submission, report_path = _score(cli, tmp_path, name, gold_root)
+    report = json.loads(report_path.read_text("utf-8"))
+    (system,) = report["systems"]
+    numbers = system if case.key is None else system[case.key]
+    for key, value in case.expected.items():
+        assert numbers[key] == pytest.approx(value, rel=1e-12), (name, key)
+    signature = report["signature"]
+    gold = report["gold"]
+    sha256 = gold["files"][0]["sha256"] if "files" in gold else gold["sha256"]
+    assert name in signature and f"gold:{gold['version']}@{sha256[:12]}" in signature
+    verified = cli("verify", "--gold-dir", gold_root, report_path, submission)
+    assert verified.exit_code == 0, verified.stdout + verified.stderr
+
+
+@pytest.mark.parametrize("gold_root", list(CASES), indirect=True)
+def test_a_bad_line_is_one_error_and_nothing_written(
+    cli: RunCli, tmp_path: Path, gold_root: Path, request: pytest.FixtureRequest
+) -> None:
+    name = request.node.callspec.params["gold_root"]
+    case = CASES[name]
+    bad = tmp_path / ("bad-" + case.file)
+    bad.write_text(case.bad, "utf-8")
+    report = tmp_path / "report.json"
+    result = cli("score", *case.args, "--gold-dir", gold_root, bad, "-o", report)
+    assert result.exit_code == ExitCode.USAGE, (name, result.stderr)
+    lines = result.stderr.strip().splitlines()
+    assert lines[-1].startswith(f"benchie: {bad}"), (name, result.stderr)
+    assert "error: " in lines[-1]
+    assert not report.exists()

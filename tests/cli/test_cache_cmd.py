@@ -1,0 +1,99 @@
+"""``benchie cache info|prune``: lists the index cache; prunes only what no run reads."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import orjson
+import pytest
+
+from benchie_cli.benchmarks.benchie.index_cache import code_fingerprint
+from tests.conftest import RunCli, example
+
+Run = Callable[..., subprocess.CompletedProcess[str]]
+SHA = "ab" * 32
+
+
+@pytest.fixture
+def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    directory = tmp_path / "cache"
+    monkeypatch.setenv("BENCHIE_CACHE_DIR", str(directory))
+    return directory
+
+
+def fill(directory: Path, cli: RunCli) -> dict[str, Path]:
+    """A current entry (from a real run), an old-code entry, a 0.2.0 entry, a stale and a
+    fresh temporary file, an unrelated file, and a link named like an entry."""
+    assert cli("score", "--lang", "en", example("en", "clausie")).exit_code == 0
+    (current,) = directory.glob("*.idx")
+    files = {
+        "current": current,
+        "old": directory / f"{SHA}-default-0123456789abcdef.idx",
+        "marshal": directory / f"{SHA}-default-0123456789abcdef.marshal",
+        "stale": directory / ".x.idx.abc.tmp",
+        "fresh": directory / ".y.idx.def.tmp",
+        "other": directory / "notes.txt",
+    }
+    for key in ("old", "marshal", "stale", "fresh", "other"):
+        files[key].write_bytes(b"x" * 10)
+    old = time.time() - 2 * 3600
+    os.utime(files["stale"], (old, old))
+    target = directory.parent / "precious.idx"
+    target.write_bytes(b"keep")
+    files["link"] = directory / f"{SHA}-concat-0123456789abcdef.idx"
+    files["link"].symlink_to(target)
+    files["target"] = target
+    return files
+
+
+def test_info_lists_entries_and_totals(cache: Path, cli: RunCli) -> None:
+    fill(cache, cli)
+    res = cli("cache", "info")
+    assert res.exit_code == 0
+    assert str(cache) in res.stdout and code_fingerprint() in res.stdout
+    assert "0123456789abcdef" in res.stdout and SHA[:12] in res.stdout
+    assert "5 file(s)" in res.stdout and "1 current" in res.stdout
+    doc = orjson.loads(cli("cache", "info", "--format", "json").stdout)
+    current = [e for e in doc["entries"] if e["current"]]
+    assert len(current) == 1 and current[0]["facet"] == "default"
+    assert doc["other_files"] == 2  # notes.txt and the link
+
+
+def test_prune_removes_only_what_no_run_reads(cache: Path, cli: RunCli) -> None:
+    files = fill(cache, cli)
+    res = cli("cache", "prune")
+    assert res.exit_code == 0
+    gone = {"old", "marshal", "stale"}
+    for key, path in files.items():
+        assert path.is_symlink() or path.exists() == (key not in gone), key
+        if key in gone:
+            assert f"removed {path.name}" in res.stdout
+    assert "removed 3 file(s)" in res.stdout
+    assert files["target"].read_bytes() == b"keep"
+
+
+def test_prune_all_removes_current_entries_too(cache: Path, cli: RunCli) -> None:
+    files = fill(cache, cli)
+    res = cli("cache", "prune", "--all")
+    assert res.exit_code == 0 and "removed 4 file(s)" in res.stdout
+    assert not files["current"].exists()
+    assert files["fresh"].exists() and files["other"].exists() and files["link"].is_symlink()
+    assert files["target"].read_bytes() == b"keep"
+
+
+def test_missing_directory(cache: Path, cli: RunCli) -> None:
+    assert "does not exist" in cli("cache", "info").stdout
+    assert "removed 0 file(s)" in cli("cache", "prune").stdout
+
+
+def test_cache_off(cli_process: Run, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("BENCHIE_CACHE_DIR", "off")
+    info = cli_process("cache", "info")
+    assert info.returncode == 0 and "cache is off" in info.stdout
+    res = cli_process("cache", "prune")
+    assert res.returncode == 2 and "cache is off" in res.stderr
+    assert len(res.stderr.strip().splitlines()) == 1

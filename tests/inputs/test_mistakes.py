@@ -1,0 +1,315 @@
+"""The mistakes people make with a submission (benchie_cli.inputs.mistakes), each built by
+transforming a real example submission: caught by ``validate`` (a warning naming cause and
+fix, an error under --strict) and by ``score`` (a hint on stderr, an error under --strict),
+and ``--retokenize`` recovering the score of a file tokenised unlike the gold."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+
+from benchie_cli.inputs.mistakes import MistakeCheck, read_head
+from tests.conftest import ENGLISH_SYSTEMS, GOLD_DIR, RunCli, example
+
+RunProcess = Callable[..., subprocess.CompletedProcess[str]]
+
+
+def _lines(lang: str, system: str) -> list[str]:
+    return example(lang, system).read_text(encoding="utf-8").splitlines()
+
+
+def _write(path: Path, lines: list[str]) -> Path:
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def _shift(lines: list[str], by: int) -> list[str]:
+    return [f"{int(sid) + by}\t{rest}" for sid, rest in (line.split("\t", 1) for line in lines)]
+
+
+def _detokenise(line: str) -> str:
+    """Glue ``n't`` and ``'s`` to the word before, as untokenised text has them."""
+    return re.sub(r"(\S) (n't|'s)\b", r"\1\2", line)
+
+
+def _without_spaces(line: str) -> str:
+    sid, *slots = line.split("\t")
+    return "\t".join([sid, *(slot.replace(" ", "") for slot in slots)])
+
+
+def _openie4(line: str) -> str:
+    _, subject, relation, obj = line.split("\t")[:4]
+    return (
+        f"0.93\t\tSimpleArgument({subject},List([0, 4)))\tRelation({relation},List([5, 9)))"
+        f"\tSimpleArgument({obj},List([10, 14)))\tThe sentence ."
+    )
+
+
+@dataclass(frozen=True)
+class Mistake:
+    name: str
+    make: Callable[[], list[str]]
+    code: str
+    message: str  # a fragment of the finding's message: the cause and the fix
+    lang: str = "en"
+    extra: tuple[str, ...] = ()
+    #: validate's and score's exit status without --strict (a CSV file does not parse, so
+    #: validate has column errors and score cannot score it: its error names the cause; a
+    #: mistake that leaves no extraction scorable is an error too, not a silent 0.0, and
+    #: validate says so with a `nothing-scorable` error).
+    validate_exit: int = 0
+    score_exit: int = 0
+    #: score's exit status under --strict: 1 (a warning made an error) unless nothing parses.
+    strict_exit: int = 1
+
+
+CLAUSIE = ("en", "clausie")
+MISTAKES = [
+    Mistake(
+        "header",
+        lambda: ["sent_id\tsubject\trelation\tobject", *_lines(*CLAUSIE)],
+        "header-row",
+        "line 1 is a header row ('sent_id\\tsubject\\trelation\\tobject'), not an extraction: "
+        "remove it",
+    ),
+    Mistake(
+        "comma",
+        lambda: [line.replace("\t", ",") for line in _lines(*CLAUSIE)],
+        "wrong-separator",
+        "lines are comma-separated, not TAB-separated (20 of 20 sampled lines; a CSV file "
+        "saved as .tsv?): write sent_id, subject, relation and object separated by TABs",
+        validate_exit=1,
+        score_exit=2,
+        strict_exit=2,
+    ),
+    Mistake(
+        "semicolon",
+        lambda: [line.replace("\t", ";") for line in _lines(*CLAUSIE)],
+        "wrong-separator",
+        "lines are semicolon-separated, not TAB-separated",
+        validate_exit=1,
+        score_exit=2,
+        strict_exit=2,
+    ),
+    Mistake(
+        "zero_based",
+        lambda: _shift(_lines(*CLAUSIE), -1),
+        "shifted-ids",
+        "ids look 0-based: 100% of sampled extractions fit sentence id+1 better than "
+        "sentence id; add 1 to every id",
+        validate_exit=1,
+        score_exit=2,
+    ),
+    Mistake(
+        "shifted_up",
+        lambda: _shift(_lines(*CLAUSIE), 1),
+        "shifted-ids",
+        "ids look shifted by +1: 100% of sampled extractions fit sentence id-1 better than "
+        "sentence id; subtract 1 from every id",
+        validate_exit=1,
+        score_exit=2,
+    ),
+    Mistake(
+        "detokenised",
+        lambda: [_detokenise(line) for line in _lines(*CLAUSIE)],
+        "tokenisation",
+        "72 of 695 sampled extractions are tokenised unlike the gold ('s attached (60), "
+        'n\'t attached (12); e.g. "foundation\'s" where sentence 15 has "foundation \'s"): '
+        "split words as the gold's sentences do, or score with --retokenize",
+    ),
+    Mistake(
+        "chinese_without_spaces",
+        lambda: [_without_spaces(line) for line in _lines("zh", "m2oie_zh")],
+        "tokenisation",
+        "564 of 581 sampled extractions are tokenised unlike the gold (Chinese without spaces "
+        "(564); e.g. '担任' where sentence 1 has '担 任')",
+        lang="zh",
+    ),
+    Mistake(
+        "german_as_english",
+        lambda: _lines("de", "m2oie_de"),
+        "wrong-language",
+        "the file looks German, not English: 100% of sampled extractions are explicit in "
+        "the de gold, 0% in the en gold; score it with --lang de",
+        validate_exit=1,
+        score_exit=2,
+    ),
+    Mistake(
+        "openie4_as_tsv",
+        lambda: [_openie4(line) for line in _lines(*CLAUSIE)],
+        "native-format",
+        "this looks like OpenIE 4 output, not BenchIE TSV: read it with --input-format "
+        "openie4 (or auto), or convert it with `benchie convert --from openie4`",
+        extra=("--input-format", "benchie"),
+        validate_exit=1,
+        score_exit=2,
+    ),
+]
+
+
+@pytest.fixture
+def made(request: pytest.FixtureRequest, tmp_path: Path) -> tuple[Mistake, Path]:
+    mistake: Mistake = request.param
+    return mistake, _write(tmp_path / f"{mistake.name}.tsv", mistake.make())
+
+
+@pytest.mark.parametrize("made", MISTAKES, ids=[m.name for m in MISTAKES], indirect=True)
+def test_validate_warns_naming_cause_and_fix(
+    made: tuple[Mistake, Path], cli_process: RunProcess
+) -> None:
+    mistake, path = made
+    args = ("validate", "--lang", mistake.lang, *mistake.extra)
+    res = cli_process(*args, "--format", "json", path)
+    assert res.returncode == mistake.validate_exit, res.stderr
+    found = [
+        d for d in orjson.loads(res.stdout)["files"][0]["diagnostics"] if d["code"] == mistake.code
+    ]
+    assert len(found) == 1
+    assert found[0]["severity"] == "warning" and mistake.message in found[0]["message"]
+    strict = cli_process(*args, "--strict", path)
+    assert strict.returncode == 1
+    assert f"[{mistake.code}]" in strict.stdout
+
+
+@pytest.mark.parametrize("made", MISTAKES, ids=[m.name for m in MISTAKES], indirect=True)
+def test_score_hints_naming_cause_and_fix(
+    made: tuple[Mistake, Path], cli_process: RunProcess
+) -> None:
+    mistake, path = made
+    args = ("score", "--lang", mistake.lang, *mistake.extra)
+    res = cli_process(*args, path)
+    assert res.returncode == mistake.score_exit, res.stderr
+    assert mistake.message in res.stderr and f"[{mistake.code}]" in res.stderr
+    strict = cli_process(*args, "--strict", path)
+    assert strict.returncode == mistake.strict_exit
+    assert f"[{mistake.code}]" in strict.stderr and strict.stdout == ""
+
+
+@pytest.mark.parametrize(
+    "lang, system",
+    [("en", s) for s in ENGLISH_SYSTEMS] + [("de", "m2oie_de"), ("zh", "m2oie_zh")],
+)
+def test_real_submissions_show_no_mistake(lang: str, system: str) -> None:
+    """No false alarm on the upstream systems' files, with every check run."""
+    texts = {}
+    sentence = re.compile(r"^sent_id:(\S+)\t(.*)$")
+    gold = next((GOLD_DIR / "1.1.0" / lang / "default").glob("*.txt"))
+    for line in gold.read_text(encoding="utf-8").splitlines():
+        m = sentence.match(line)
+        if m:
+            texts[m.group(1)] = m.group(2)
+    assert MistakeCheck(lang, texts).check(read_head(str(example(lang, system)))) == []
+
+
+def test_hint_from_stdin_reads_it_once(cli_process: RunProcess) -> None:
+    """The sample comes from the scan's own first block: stdin needs no second read. (A
+    real process: an in-process run would leave its spooled stdin to the next test.)"""
+    data = "\n".join(_shift(_lines(*CLAUSIE), -1)) + "\n"
+    res = cli_process("score", "-", input=data)
+    assert res.returncode == 2 and "ids look 0-based" in res.stderr
+    assert "none of its 695 extractions can be scored" in res.stderr  # every line scanned
+
+
+def _score_json(cli: RunCli, out: Path, *args: str | Path) -> dict[str, object]:
+    res = cli("score", "-o", out, *args)
+    assert res.exit_code == 0, res.stderr
+    doc: dict[str, object] = orjson.loads(out.read_bytes())
+    return doc
+
+
+def test_retokenize_recovers_the_detokenised_score(cli: RunCli, tmp_path: Path) -> None:
+    """Gluing n't and 's costs ClausIE 36 TP; mapping each glued word back onto its
+    sentence's tokens is unambiguous here, so the original score comes back exactly."""
+    path = _write(tmp_path / "detok.tsv", [_detokenise(x) for x in _lines(*CLAUSIE)])
+    original = _score_json(cli, tmp_path / "o.json", example(*CLAUSIE))["systems"][0]
+    broken = _score_json(cli, tmp_path / "b.json", path)["systems"][0]
+    fixed_doc = _score_json(cli, tmp_path / "f.json", "--retokenize", path)
+    fixed = fixed_doc["systems"][0]
+    assert (original["tp"], round(original["f1"], 4)) == (345, 0.3389)
+    assert (broken["tp"], round(broken["f1"], 4)) == (309, 0.3055)
+    assert (fixed["tp"], fixed["fp"], fixed["f1"]) == (345, 341, original["f1"])
+    assert fixed["retokenized"] == {"mapped": 77, "left": 0}
+    assert "|retokenize|" in fixed_doc["signature"] and fixed_doc["options"]["retokenize"]
+    # Off by default: the report of a file scored without it has no trace of it.
+    assert "retokenize" not in original["name"] and "retokenized" not in original
+    assert "retokenize" not in orjson.loads((tmp_path / "o.json").read_bytes())["options"]
+
+
+def test_retokenize_recovers_most_of_chinese_without_spaces(cli: RunCli, tmp_path: Path) -> None:
+    path = _write(tmp_path / "zh.tsv", [_without_spaces(x) for x in _lines("zh", "m2oie_zh")])
+    broken = _score_json(cli, tmp_path / "b.json", "--lang", "zh", path)["systems"][0]
+    fixed = _score_json(cli, tmp_path / "f.json", "--lang", "zh", "--retokenize", path)
+    system = fixed["systems"][0]
+    assert broken["tp"] == 0
+    # 102 TP with the spaces; one slot's run is ambiguous and stays unmapped.
+    assert (system["tp"], round(system["f1"], 4)) == (101, 0.1282)
+    assert system["retokenized"] == {"mapped": 1243, "left": 195}
+
+
+def test_retokenize_in_validate_strip_implicit_and_analyze(cli: RunCli, tmp_path: Path) -> None:
+    path = _write(tmp_path / "detok.tsv", [_detokenise(x) for x in _lines(*CLAUSIE)])
+    res = cli("validate", "--retokenize", path)
+    assert res.exit_code == 0 and "[tokenisation]" not in res.stdout
+    assert "--retokenize mapped 77 slot(s)" in res.stdout and "[implicit]" not in res.stdout
+    kept = tmp_path / "kept.tsv"
+    assert cli("strip-implicit", "--retokenize", path, "-o", kept).exit_code == 0
+    assert _score_json(cli, tmp_path / "k.json", kept)["systems"][0]["tp"] == 345
+    res = cli("analyze", "--retokenize", "--resamples", "10", "--format", "json", path)
+    assert res.exit_code == 0 and "|retokenize|" in orjson.loads(res.stdout)["signature"]
+
+
+def test_undeclared_confidence_column_is_named(cli_process: Any, tmp_path: Path) -> None:
+    """A last column of confidences without the directive joins the object: every
+    extraction is lost (F1 0.0, exit 0), and the hint blamed the language."""
+    path = tmp_path / "five.tsv"
+    lines = example("en", "clausie").read_text(encoding="utf-8").splitlines()
+    path.write_text("".join(f"{line}\t0.{n % 10}5\n" for n, line in enumerate(lines)), "utf-8")
+    checked = cli_process("validate", "--lang", "en", path)
+    assert checked.returncode == 0
+    assert "[undeclared-confidence]" in checked.stdout
+    assert "#benchie-tsv confidence" in checked.stdout
+    scored = cli_process("score", "--lang", "en", path)
+    assert scored.returncode == 0 and "hint:" in scored.stderr
+    assert "undeclared-confidence" in scored.stderr
+    assert cli_process("score", "--strict", "--lang", "en", path).returncode == 1
+    fixed = tmp_path / "fixed.tsv"
+    fixed.write_text("#benchie-tsv confidence\n" + path.read_text("utf-8"), "utf-8")
+    assert "0.3389" in cli_process("score", "--lang", "en", fixed).stdout
+
+
+def test_json_lines_with_a_broken_object_are_named(cli_process: Any, tmp_path: Path) -> None:
+    """One truncated object made auto-detection read the file as TSV, and the error only
+    counted columns. Auto-detection now takes the format every other line fits, whose reader
+    names the line; two broken objects among the lines it samples get the hint."""
+    path = tmp_path / "bad.jsonl"
+    good = '{"sent_id": "1", "subject": "He", "relation": "became", "object": "a justice"}\n'
+    path.write_text(good + '{"sent_id": "1", "subject":\n' + good, encoding="utf-8")
+    res = cli_process("score", "--lang", "en", path)
+    assert res.returncode == 2 and f"{path}:2: error: not a JSON object" in res.stderr
+    two = tmp_path / "two.jsonl"
+    broken = '{"sent_id": "1", "subject":\n'
+    two.write_text(good * 3 + broken + good + broken + good, encoding="utf-8")
+    res = cli_process("score", "--lang", "en", two)
+    assert res.returncode == 2 and "looks like JSON Lines" in res.stderr
+    assert "--input-format jsonl" in res.stderr
+    exact = cli_process("score", "--lang", "en", "--input-format", "jsonl", path)
+    assert exact.returncode == 2 and f"{path}:2: error: not a JSON object" in exact.stderr
+
+
+def test_score_help_lists_every_strict_warning(cli: RunCli) -> None:
+    """Each warning --strict turns into an error is named in ``score --help``, and the
+    registry the help is built from is exactly the set of mistakes this file provokes."""
+    from benchie_cli.inputs.mistakes import CODES
+
+    provoked = {m.code for m in MISTAKES} | {"undeclared-confidence"}  # its own test above
+    assert set(CODES) == provoked
+    shown = "".join(cli("score", "--help").stdout.split())  # click wraps at hyphens too
+    for code in (*CODES, "unknown-sentence-id", "empty-slot", "mostlyimplicit"):
+        assert code in shown, code
