@@ -573,8 +573,7 @@ def test_implicit_list_is_capped_and_counted(
 ) -> None:
     """3M implicit lines took 2.2 GB and wrote a 439 MB report: a result keeps the first
     IMPLICIT_KEPT (here 7) in file order, counts them all, and parallel equals sequential."""
-    from benchie_cli.benchmarks.benchie import report
-    from benchie_cli.benchmarks.benchie import scoring
+    from benchie_cli.benchmarks.benchie import report, scoring
     from benchie_cli.benchmarks.benchie.index_cache import load_compiled
     from benchie_cli.gold.store import GoldStore
 
