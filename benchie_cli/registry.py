@@ -191,6 +191,9 @@ class Benchmark:
     module: str
     #: Its splits, the default first (none: one gold per language).
     splits: tuple[str, ...] = ()
+    #: The ``--input-format`` values its submissions may come in (besides ``auto``, which
+    #: detects one of them), its own scorer's first.
+    formats: tuple[str, ...] = ()
     #: The sha256 of the manifest of each version benchie ships (or, for a published file,
     #: of the manifest ``benchmark add`` writes for it): a store's manifest of that version
     #: with other bytes is refused (docs/gold-store.md).
@@ -227,6 +230,19 @@ BENCHMARKS: dict[str, Benchmark] = {
             "",
             ("benchie", *CARB_FAMILY),
             "benchie_cli.benchmarks.benchie.benchmark",
+            formats=(
+                "benchie",
+                "jsonl",
+                "openie5",
+                "openie4",
+                "reverb",
+                "clausie",
+                "props",
+                "ollie",
+                "openie6",
+                "stanford",
+                "carb",
+            ),
             shipped={
                 "1.0.0": "c012adf96b72cc3fb67ec49b2ce2376d8ec1fcde60abcf297e26042c85d06908",
                 "1.1.0": "4f72e2d7865592b1ed411648f0f39654b8058bc26ec9f388f556bb2a5791ed98",
@@ -240,6 +256,7 @@ BENCHMARKS: dict[str, Benchmark] = {
             CARB_FAMILY,
             "benchie_cli.benchmarks.carb.benchmark",
             ("test", "dev"),
+            formats=("benchie", "openie4", "openie5", "clausie", "props", "carb"),
             shipped={
                 "1.0.0": "77602de653b6d60a4631d1da501239374f4157625f1ad3a3cf8b6b4b7c2bc909",
             },
@@ -251,6 +268,16 @@ BENCHMARKS: dict[str, Benchmark] = {
             ("oie2016",),
             "benchie_cli.benchmarks.oie2016.benchmark",
             ("all", "test", "dev", "train"),
+            formats=(
+                "clausie",
+                "openie4",
+                "props",
+                "reverb",
+                "ollie",
+                "stanford",
+                "carb",
+                "openie5",
+            ),
             shipped={
                 "1.0.0": "9116aa51e46d3507aa43b150bbd19ca38064264a1475ef052859e0cb5686d5f1",
                 "2.0.0": "83d51a5bf4f26afdbd3d3d294ef6459aa23855bcde963155bb4b3214e100baee",
@@ -263,6 +290,7 @@ BENCHMARKS: dict[str, Benchmark] = {
             ("reoie2016",),
             "benchie_cli.benchmarks.reoie2016.benchmark",
             ("test",),
+            formats=("carb", "openie4", "openie5"),
             shipped={
                 "1.0.0": "57268d3f1f49609a305856b4dc216a1dd8df3bde546a5f3d9810f82388149842",
             },
@@ -301,6 +329,7 @@ BENCHMARKS: dict[str, Benchmark] = {
             ("wire57",),
             "benchie_cli.benchmarks.wire57.benchmark",
             ("test",),
+            formats=("wire57", "openie4", "openie5", "carb"),
             shipped={
                 "1.0.0": "49085cb885be63b80eb6e6ffc5eb57d724dac1156435ba2c37d2808115d0ea0e",
             },

@@ -371,10 +371,6 @@ class CorpusEntry:
     #: ``auto`` detects), a run each: ``(corpus, bytes, shown, name, facts)``.
     score_export: Callable[[Corpus, bytes, str, str, FileFacts], list[Run]] | None = None
 
-    @property
-    def formats(self) -> tuple[str, ...]:
-        return (*self.own, *(f for f in CARB_READ if f not in self.own))
-
 
 def entry(benchmark: str) -> CorpusEntry:
     """The :class:`CorpusEntry` of ``benchmark``, from the package its registry entry names
@@ -410,7 +406,7 @@ def _detected(corpus: Corpus, path: str, data: bytes) -> str:
     if fmt == BENCHIE_TSV:
         raise BenchieError(
             "its format was not recognised as a system output "
-            f"({', '.join(entry(corpus.benchmark).formats)}): give --input-format; a "
+            f"({', '.join(BENCHMARKS[corpus.benchmark].formats)}): give --input-format; a "
             "BenchIE TSV file is scored against BenchIE's gold (no --benchmark)",
             path=display_name(path),
         )
@@ -419,7 +415,7 @@ def _detected(corpus: Corpus, path: str, data: bytes) -> str:
 
 def reader_for(corpus: Corpus, path: str, input_format: str, data: bytes) -> str:
     """The input format of a submission: ``--input-format``, or detected for ``auto``."""
-    formats = entry(corpus.benchmark).formats
+    formats = BENCHMARKS[corpus.benchmark].formats
     fmt = _detected(corpus, path, data) if input_format == "auto" else input_format
     if fmt not in formats:
         raise BenchieError(

@@ -128,9 +128,9 @@ def reader_for(path: str, input_format: str) -> str:
 
         spool(path)  # read again to be scored: a pipe or FIFO must not be drained by this
         fmt = detect_format(read_submission(path)[1])
-    if fmt != "benchie" and fmt not in CARB_READERS:
+    if fmt not in BENCHMARKS["carb"].formats:
         raise BenchieError(
-            f"--benchmark carb reads {', '.join(['benchie', *CARB_READERS])} submissions "
+            f"--benchmark carb reads {', '.join(BENCHMARKS['carb'].formats)} submissions "
             f"(CaRB's readers), not {fmt}",
             path=display_name(path),
         )
