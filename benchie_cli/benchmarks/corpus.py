@@ -34,6 +34,7 @@ from benchie_cli.benchmarks.runner import (
     Outcome,
     Request,
     Row,
+    Sentences,
     SuiteInput,
     as_reported,
     check_pinned,
@@ -370,6 +371,9 @@ class CorpusEntry:
     #: Scores a file of its own format that holds several systems (a JSON export, which
     #: ``auto`` detects), a run each: ``(corpus, bytes, shown, name, facts)``.
     score_export: Callable[[Corpus, bytes, str, str, FileFacts], list[Run]] | None = None
+    #: Its sentences as ``(id, text)`` in gold order, when its gold is not keyed by text
+    #: (None: the gold's keys, numbered from 1).
+    sentences: Callable[[Corpus], list[tuple[str, str]]] | None = None
 
 
 def entry(benchmark: str) -> CorpusEntry:
@@ -588,15 +592,7 @@ class CorpusRunner:
         """Each submission against the benchmark's split; one that cannot be scored is a
         failure and the others are scored."""
         benchmark = self.benchmark
-        if request.lang != "en":
-            raise BenchieError(
-                f"--benchmark {benchmark} scores English only; --lang {request.lang} does not apply"
-            )
-        if request.gold_file is not None:
-            raise BenchieError(
-                f"--benchmark {benchmark} scores its own gold from the store; --gold-file "
-                "does not apply (give --gold-version)"
-            )
+        self._english_own_gold(request)
         refuse_benchie_options_of(request, ORIGINAL_FIX)
         split = check_split(request)
         check_stdin_once(None, request.paths)
@@ -636,6 +632,34 @@ class CorpusRunner:
         report = build_report(corpus, runs, failures=failures, input_format=request.input_format)
         label = f"{len(runs)} system(s), {benchmark} gold {corpus.version} ({split})"
         return Outcome(report, label, failures, len(request.batch))
+
+    def _english_own_gold(self, request: Request) -> None:
+        """Its gold is English, and the store's own: ``--lang`` and ``--gold-file`` do not
+        apply."""
+        if request.lang != "en":
+            raise BenchieError(
+                f"--benchmark {self.benchmark} scores English only; --lang {request.lang} does "
+                "not apply"
+            )
+        if request.gold_file is not None:
+            raise BenchieError(
+                f"--benchmark {self.benchmark} scores its own gold from the store; --gold-file "
+                "does not apply (give --gold-version)"
+            )
+
+    def sentences(self, request: Request, hooks: Hooks) -> Sentences:
+        """The gold's sentences of the split, in gold order: those its original scorer
+        scores (a sentence without gold tuples counts for nothing)."""
+        self._english_own_gold(request)
+        split = check_split(request)
+        root, _ = resolve_gold_dir(request.gold_dir)
+        corpus = load(root, self.benchmark, request.gold_version, split)
+        own = entry(self.benchmark).sentences
+        if own is not None:
+            items = own(corpus)
+        else:
+            items = [(str(n), text) for n, text in enumerate(corpus.gold, 1)]
+        return Sentences(items, corpus.inputs, root)
 
     def check_shape(self, report: dict[str, Any], shown: str) -> None:
         check_split_shape(report, shown)

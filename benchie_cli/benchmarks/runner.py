@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol, TypeVar, cast
+from typing import Any, NamedTuple, Protocol, TypeVar, cast
 
 from benchie_cli.errors import BenchieError, ExitCode, printable_path
 from benchie_cli.inputs.batch import Failure, Submission
@@ -208,6 +208,15 @@ class SuiteInput:
         return self._texts
 
 
+class Sentences(NamedTuple):
+    """A benchmark's input sentences as ``benchie sentences`` exports them: ``(id, text)``
+    in gold order (the id a BenchIE TSV line names the sentence by), and the files read."""
+
+    items: list[tuple[str, str]]
+    inputs: list[Path]
+    store: Path | None
+
+
 class Runner(Protocol):
     """What a benchmark's package offers the commands (its ``RUNNER``)."""
 
@@ -242,6 +251,11 @@ class Runner(Protocol):
 
     def absent(self, root: Path) -> str | None:
         """Why the store at ``root`` cannot score the benchmark at all, or None."""
+        ...
+
+    def sentences(self, request: Request, hooks: Hooks) -> Sentences:
+        """The input sentences of the gold ``request`` names (its split, version, language):
+        the sentences a system must be run on to be scored."""
         ...
 
     def gold_stats(self, root: Path, version: str) -> tuple[list[dict[str, Any]], list[list[str]]]:

@@ -1,4 +1,4 @@
-"""``benchie sentences`` and ``benchie convert``: the gold's input sentences, and native
+"""``benchie sentences`` and ``benchie convert``: a benchmark's input sentences, and native
 system outputs to BenchIE TSV."""
 
 from __future__ import annotations
@@ -10,12 +10,14 @@ from benchie_cli.cli.common import (
     gold_options,
     load_gold,
     say,
+    say_once,
 )
 from benchie_cli.cli.group import EPILOG_EXIT
 from benchie_cli.errors import BenchieError
 from benchie_cli.inputs.batch import check_stdin_once
 from benchie_cli.inputs.formats import BENCHIE_TSV, NATIVE_FORMATS
 from benchie_cli.outputs import check_output
+from benchie_cli.registry import BENCHMARKS, DEFAULT_BENCHMARK, SPLITS
 from benchie_cli.textio import (
     STDIN,
     atomic_write,
@@ -24,8 +26,21 @@ from benchie_cli.textio import (
 )
 
 
-@click.command(epilog=EPILOG_EXIT, short_help="Print the gold's input sentences.")
+@click.command(epilog=EPILOG_EXIT, short_help="Print a benchmark's input sentences.")
 @gold_options(facet=False)
+@click.option(
+    "--benchmark",
+    type=click.Choice(tuple(BENCHMARKS)),
+    default=DEFAULT_BENCHMARK,
+    show_default=True,
+    help="Whose sentences; --gold-version then defaults to the benchmark's latest version.",
+)
+@click.option(
+    "--split",
+    type=click.Choice(SPLITS),
+    default=None,
+    help="The benchmark's split [default: its first].",
+)
 @click.option(
     "--format",
     "fmt",
@@ -47,27 +62,45 @@ def sentences(
     gold_version: str,
     gold_file: str | None,
     gold_dir: str | None,
+    benchmark: str,
+    split: str | None,
     fmt: str,
     output: str,
 ) -> None:
-    """Print the gold's input sentences, exactly as the gold has them, in gold order: the
-    text to run a system on.
+    """Print a benchmark's input sentences, exactly as its gold has them, in gold order:
+    the text to run a system on, so that it is run on exactly the sentences that will be
+    scored. The id is the one a BenchIE TSV line names the sentence by (CaRB: its line
+    number in the split's sentences file; OIE2016 and Re-OIE2016: its position in the gold).
 
     \b
     Examples:
       benchie sentences --lang en -o sentences.txt
       benchie sentences --lang de --format jsonl
+      benchie sentences --benchmark carb --split test --format jsonl
     """
-    gold = load_gold(gold_dir, gold_version, gold_file, lang)
-    check_output(output, gold.resolved.inputs, stores=[gold.store_root])
-    items = gold.parsed.sentences.values()
+    from benchie_cli.benchmarks import runner
+
+    ctx = click.get_current_context()
+    given = ctx.get_parameter_source("gold_version") == click.core.ParameterSource.COMMANDLINE
+    request = runner.Request(
+        (),
+        benchmark,
+        gold_dir=gold_dir,
+        gold_version=gold_version if given else None,
+        gold_file=gold_file,
+        lang=lang,
+        split=split,
+    )
+    runner.check(request)
+    found = runner.runner(benchmark).sentences(request, runner.Hooks(say=say, notice=say_once))
+    check_output(output, found.inputs, stores=[found.store])
     if fmt == "txt":
-        data = "".join(f"{s.text}\n" for s in items).encode()
+        data = "".join(f"{text}\n" for _, text in found.items).encode()
     elif fmt == "tsv":
-        data = "".join(f"{s.sent_id}\t{s.text}\n" for s in items).encode()
+        data = "".join(f"{sid}\t{text}\n" for sid, text in found.items).encode()
     else:
         data = b"".join(
-            orjson.dumps({"sent_id": s.sent_id, "sentence": s.text}) + b"\n" for s in items
+            orjson.dumps({"sent_id": sid, "sentence": text}) + b"\n" for sid, text in found.items
         )
     atomic_write(output, data)
 

@@ -25,6 +25,7 @@ from benchie_cli.benchmarks.runner import (
     Request,
     Row,
     Runner,
+    Sentences,
     SuiteInput,
     check_pinned,
     expected_prefix,
@@ -182,6 +183,21 @@ class BenchieRunner:
         if version in tracked_versions(root):
             return not_pulled_hint(root, version)
         return f"no BenchIE gold {version} in {display_name(str(root))}"
+
+    def sentences(self, request: Request, hooks: Hooks) -> Sentences:
+        """The gold's sentences of ``--lang``, by their BenchIE ids."""
+        if request.gold_file is not None and request.gold_version is not None:
+            raise BenchieError("give --gold-version (a store version) or --gold-file, not both")
+        version = request.gold_version or default_gold_version()
+        gold = load_gold(
+            request.lang,
+            None if request.gold_file is not None else version,
+            gold_dir=request.gold_dir,
+            gold_file=request.gold_file,
+            say=hooks.tell,
+        )
+        items = [(s.sent_id, s.text) for s in gold.parsed.sentences.values()]
+        return Sentences(items, gold.resolved.inputs, gold.store_root)
 
     def gold_stats(self, root: Path, version: str) -> tuple[list[dict[str, Any]], list[list[str]]]:
         raise NotImplementedError("gold stats counts this benchmark's gold itself")

@@ -43,6 +43,7 @@ from benchie_cli.benchmarks.runner import (
     Request,
     Row,
     Runner,
+    Sentences,
     SuiteInput,
     as_reported,
     brief,
@@ -334,6 +335,21 @@ def gold_stats(root: Path, version: str) -> tuple[list[dict[str, Any]], list[lis
     return doc, rows
 
 
+def _english_own_gold(request: Request) -> None:
+    """CaRB's gold is English, and the store's own: ``--lang`` and ``--gold-file`` do not
+    apply."""
+    if request.lang != "en":
+        raise BenchieError(
+            f"--benchmark carb scores English only (CaRB's gold); --lang {request.lang} "
+            "does not apply"
+        )
+    if request.gold_file is not None:
+        raise BenchieError(
+            "--benchmark carb scores CaRB's own gold; --gold-file does not apply "
+            "(give --gold-version)"
+        )
+
+
 class CarbRunner:
     """``score --benchmark carb`` and CaRB's rows of the suite (:class:`Runner`)."""
 
@@ -341,16 +357,7 @@ class CarbRunner:
 
     def score(self, request: Request, hooks: Hooks) -> Outcome:
         """CaRB's metrics against a split of CaRB's own gold."""
-        if request.lang != "en":
-            raise BenchieError(
-                f"--benchmark carb scores English only (CaRB's gold); --lang {request.lang} "
-                "does not apply"
-            )
-        if request.gold_file is not None:
-            raise BenchieError(
-                "--benchmark carb scores CaRB's own gold; --gold-file does not apply "
-                "(give --gold-version)"
-            )
+        _english_own_gold(request)
         refuse_benchie_options_of(
             request, "(CaRB scores every line as given); use --metric benchie,carb"
         )
@@ -509,6 +516,20 @@ class CarbRunner:
         from benchie_cli.benchmarks.corpus import missing, present
 
         return None if present(root, "carb") else missing("carb")
+
+    def sentences(self, request: Request, hooks: Hooks) -> Sentences:
+        """The split's input sentences, by their line number in its sentences file (the id
+        a BenchIE TSV line names it by under ``--benchmark carb``)."""
+        _english_own_gold(request)
+        split = check_split(request)
+        root, _ = resolve_gold_dir(request.gold_dir)
+        store = carb_store(root)
+        version = request.gold_version or latest_version(store)
+        gold, sentences = resolve_split(store, version, split)
+        if not store.manifest(version).released:
+            hooks.tell(draft_warning(version))
+        items = list(sentence_ids(sentences).items())
+        return Sentences(items, [*gold.inputs, *sentences.inputs], root)
 
     def gold_stats(self, root: Path, version: str) -> tuple[list[dict[str, Any]], list[list[str]]]:
         return gold_stats(root, version)

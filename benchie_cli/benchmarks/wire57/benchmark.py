@@ -109,12 +109,24 @@ def score_texts(gold: Corpus, texts: TextExtractions, shown: str) -> Scored:
     return Scored(count, numbers, outside, coverage, known=frozenset(known))
 
 
+def sentences(gold: Corpus) -> list[tuple[str, str]]:
+    """The reference's sentences, ``(id, text)`` in document order (its ``sent``)."""
+    data = json.loads(decode_text(gold.files[0].data, gold.files[0].display_path))
+    return [
+        (s["id"], s["sent"])
+        for doc in data.values()
+        for s in doc
+        if isinstance(s, dict) and isinstance(s.get("id"), str) and isinstance(s.get("sent"), str)
+    ]
+
+
 CORPUS = CorpusEntry(
     corpus.single_file_load("wire57", metric.read_reference),
     ("wire57",),
     None,
     score_texts,
     score_export,
+    sentences,
 )
 
 RUNNER: Runner = corpus.CorpusRunner("wire57")
