@@ -29,7 +29,7 @@ from typing import Any
 
 from benchie_cli import REPORT_SCHEMA, __version__
 from benchie_cli.benchmarks import corpus as bm
-from benchie_cli.benchmarks.runner import Row, SuiteInput, runner
+from benchie_cli.benchmarks.runner import SINGLE_THRESHOLD, Row, SuiteInput, runner
 from benchie_cli.benchmarks.runner import none_of_its as none_of_its
 from benchie_cli.errors import BenchieError
 from benchie_cli.registry import BENCHMARKS, METRICS
@@ -203,11 +203,28 @@ def _notes(report: dict[str, Any]) -> list[str]:
 _SENTENCES_NOTE = "sentences: gold sentences with output / gold sentences"
 
 
+def _threshold_note(report: dict[str, Any]) -> list[str]:
+    """A line when some row's curve has a single threshold (the file's extractions all have
+    one confidence, or none): its AUC is not a ranking signal."""
+    flagged = [
+        r
+        for r in report["rows"]
+        if isinstance(r.get(r["metric"]), dict) and r[r["metric"]].get(SINGLE_THRESHOLD)
+    ]
+    if not flagged:
+        return []
+    return [
+        "AUC: one confidence for every extraction (or none): each curve has a single "
+        "threshold, so AUC is not a ranking signal"
+    ]
+
+
 def to_table(report: dict[str, Any]) -> str:
     """The suite as a table, what was skipped, then each row's signature."""
     columns, rows = _table_rows(report)
     lines = render([columns, *rows], [3, 4, 5, 6, 7])
-    lines += [_SENTENCES_NOTE, "", *(f"skipped: {n}" for n in _notes(report))]
+    lines += [_SENTENCES_NOTE, *_threshold_note(report), ""]
+    lines += [f"skipped: {n}" for n in _notes(report)]
     lines += [r["signature"] for r in report["rows"] if "signature" in r]
     return "\n".join(lines) + "\n"
 
@@ -220,6 +237,7 @@ def to_markdown(report: dict[str, Any]) -> str:
         "|" + "|".join(["---"] * 3 + ["---:"] * 5) + "|",
         *("| " + " | ".join(c.replace("|", "\\|") for c in row) + " |" for row in rows),
     ]
-    lines += ["", _SENTENCES_NOTE, "", *(f"- skipped: {n}" for n in _notes(report))]
+    lines += ["", _SENTENCES_NOTE, *_threshold_note(report), ""]
+    lines += [f"- skipped: {n}" for n in _notes(report)]
     lines += ["", *(f"`{r['signature']}`  " for r in report["rows"] if "signature" in r)]
     return "\n".join(lines) + "\n"

@@ -30,6 +30,7 @@ from typing import Any, NamedTuple
 from benchie_cli import REPORT_SCHEMA, __version__
 from benchie_cli.benchmarks.runner import (
     ORIGINAL_FIX,
+    SINGLE_THRESHOLD,
     Hooks,
     Outcome,
     Request,
@@ -44,6 +45,7 @@ from benchie_cli.benchmarks.runner import (
     expected_prefix,
     none_of_its,
     refuse_benchie_options_of,
+    single_threshold_notes,
 )
 from benchie_cli.errors import BenchieError, ExitCode
 from benchie_cli.gold.store import (
@@ -323,6 +325,8 @@ def keyed_numbers(metric: Any, corpus: Corpus, predicted: Mapping[str, Any], sho
     numbers = metric.to_json(metric.score(corpus.gold, dict(predicted)))
     coverage = (len(keys & gold_keys), len(gold_keys))
     known = {t: x for t, x in predicted.items() if metric.sentence_key(t) in gold_keys}
+    if "auc" in numbers and len({x.confidence for xs in known.values() for x in xs}) <= 1:
+        numbers[SINGLE_THRESHOLD] = True  # (only then: other reports keep their bytes)
     warnings = _collided(metric.collisions(known))
     count = sum(len(v) for v in predicted.values())
     return Scored(count, numbers, outside, coverage, warnings, frozenset(known))
@@ -563,7 +567,8 @@ def to_table(report: dict[str, Any]) -> str:
     """The report as a fixed-width table, the signature below."""
     columns, rows = _rows(report)
     lines = render([columns, *rows], [0, *range(2, len(columns))])
-    return "\n".join([*lines, *_failures(report), "", report["signature"]]) + "\n"
+    notes = single_threshold_notes(report["systems"], [report["metric"]])
+    return "\n".join([*lines, *_failures(report), *notes, "", report["signature"]]) + "\n"
 
 
 def to_markdown(report: dict[str, Any]) -> str:
@@ -576,6 +581,9 @@ def to_markdown(report: dict[str, Any]) -> str:
     ]
     if report.get("failures"):
         lines += ["", *(f"- {line}" for line in _failures(report))]
+    notes = single_threshold_notes(report["systems"], [report["metric"]])
+    if notes:
+        lines += ["", *(f"- {line}" for line in notes)]
     return "\n".join([*lines, "", f"`{report['signature']}`"]) + "\n"
 
 

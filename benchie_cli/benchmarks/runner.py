@@ -460,3 +460,23 @@ def check_split_shape(report: dict[str, Any], shown: str) -> None:
             f"not a complete `benchie score --benchmark {report['benchmark']}` JSON report",
             path=shown,
         )
+
+
+#: The key a metric's object of a report holds, ``true``, when the system's curve has one
+#: threshold: every extraction had the same confidence, or none (an LLM's output).
+SINGLE_THRESHOLD = "single_threshold"
+
+
+def single_threshold_notes(systems: Sequence[dict[str, Any]], keys: Sequence[str]) -> list[str]:
+    """Under a table: each system whose curve (under any of the metric objects ``keys``)
+    has a single threshold, so that its AUC is not read as a ranking signal."""
+    names = [
+        s["name"]
+        for s in systems
+        if any(isinstance(s.get(k), dict) and s[k].get(SINGLE_THRESHOLD) for k in keys)
+    ]
+    return [
+        f"note: {name}: one confidence for every extraction (or none): its curve has a single "
+        "threshold, so its AUC is not a ranking signal"
+        for name in names
+    ]

@@ -20,6 +20,7 @@ from benchie_cli.benchmarks.benchie.run import (
     score_batch,
 )
 from benchie_cli.benchmarks.runner import (
+    SINGLE_THRESHOLD,
     Hooks,
     Outcome,
     Request,
@@ -162,6 +163,8 @@ class BenchieRunner:
             }
             if result.curve is not None:  # confidences: BenchIE's curve (docs/scoring.md)
                 numbers["auc"] = result.curve.auc
+                if len(result.curve.points) == 1:
+                    numbers[SINGLE_THRESHOLD] = True
             row = Row(
                 "benchie", "benchie", "-", numbers, facet=facet, coverage=coverage, known=known
             )

@@ -82,11 +82,14 @@ class PRCurve:
     best: CurvePoint | None
 
     def as_json(self) -> dict[str, object]:
-        return {
+        out: dict[str, object] = {
             "auc": self.auc,
             "best_f1": None if self.best is None else self.best.as_json(),
             "curve": [p.as_json() for p in self.points],
         }
+        if len(self.points) == 1:  # one confidence for all (only then: bytes unchanged)
+            out["single_threshold"] = True
+        return out
 
 
 def area(points: list[CurvePoint]) -> float:

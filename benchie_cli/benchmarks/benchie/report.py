@@ -17,6 +17,7 @@ from typing import Any
 
 from benchie_cli import REPORT_SCHEMA, __version__
 from benchie_cli.benchmarks.benchie.scoring import ScoreOptions, SystemResult
+from benchie_cli.benchmarks.runner import single_threshold_notes
 from benchie_cli.gold.review import Review
 from benchie_cli.gold.store import ResolvedGold
 from benchie_cli.inputs.batch import Failure
@@ -226,6 +227,7 @@ def to_table(report: dict[str, Any]) -> str:
     lines = render([columns, *_rows(report)], right)
     lines.extend(_failure_lines(report))
     lines.extend(gold_lines(report))
+    lines.extend(single_threshold_notes(report["systems"], ["confidence"]))
     lines.append("")
     lines.append(report["signature"])
     return "\n".join(lines) + "\n"
@@ -251,5 +253,8 @@ def to_markdown(report: dict[str, Any]) -> str:
         lines += ["", *(f"- {line}" for line in _failure_lines(report))]
     if gold_lines(report):
         lines += ["", *(f"- {line}" for line in gold_lines(report))]
+    notes = single_threshold_notes(report["systems"], ["confidence"])
+    if notes:
+        lines += ["", *(f"- {line}" for line in notes)]
     lines += ["", f"`{report['signature']}`"]
     return "\n".join(lines) + "\n"

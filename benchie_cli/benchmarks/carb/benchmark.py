@@ -38,6 +38,7 @@ from benchie_cli.benchmarks.carb.report import (
 from benchie_cli.benchmarks.carb.report import to_markdown as to_markdown
 from benchie_cli.benchmarks.carb.report import to_table as to_table
 from benchie_cli.benchmarks.runner import (
+    SINGLE_THRESHOLD,
     Hooks,
     Outcome,
     Request,
@@ -498,7 +499,9 @@ class CarbRunner:
         rows = []
         for m in metrics:
             p, r, f1 = scores[m].optimal
-            numbers = {"precision": p, "recall": r, "f1": f1, "auc": scores[m].auc}
+            numbers: dict[str, Any] = {"precision": p, "recall": r, "f1": f1, "auc": scores[m].auc}
+            if len(scores[m].curve) == 1:
+                numbers[SINGLE_THRESHOLD] = True
             row = Row(
                 "carb",
                 m,

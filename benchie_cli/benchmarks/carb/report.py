@@ -39,6 +39,7 @@ from benchie_cli.benchmarks.carb.metric import (
     optimum,
     score,
 )
+from benchie_cli.benchmarks.runner import SINGLE_THRESHOLD, single_threshold_notes
 from benchie_cli.errors import BenchieError, Diagnostic, ExitCode
 from benchie_cli.gold.store import ResolvedGold
 from benchie_cli.inputs.batch import Failure
@@ -124,13 +125,16 @@ class CarbResult:
         optimum, the AUC and the number of points of the curve, unrounded."""
         result = self.scores[metric]
         p, r, f1 = result.optimal
-        return {
+        out: dict[str, Any] = {
             "precision": p,
             "recall": r,
             "f1": f1,
             "auc": result.auc,
             "points": len(result.curve),
         }
+        if len(result.curve) == 1:  # (only then: other reports keep their bytes)
+            out[SINGLE_THRESHOLD] = True
+        return out
 
 
 def score_carb(
@@ -462,6 +466,7 @@ def to_table(report: dict[str, Any]) -> str:
     lines.extend(_failure_lines(report))
     if report["metric"].startswith("benchie"):
         lines.append(_note(report))
+    lines.extend(single_threshold_notes(report["systems"], _carb_metrics(report)))
     lines.append("")
     lines.extend(_signatures(report))
     return "\n".join(lines) + "\n"
@@ -479,6 +484,9 @@ def to_markdown(report: dict[str, Any]) -> str:
         lines += ["", *(f"- {line}" for line in _failure_lines(report))]
     if report["metric"].startswith("benchie"):
         lines += ["", _note(report)]
+    notes = single_threshold_notes(report["systems"], _carb_metrics(report))
+    if notes:
+        lines += ["", *(f"- {line}" for line in notes)]
     for signature in _signatures(report):
         lines += ["", f"`{signature}`"]
     return "\n".join(lines) + "\n"
