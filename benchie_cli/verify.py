@@ -228,6 +228,15 @@ def diff(expected: Any, found: Any, path: str = "") -> list[Mismatch]:
     return []
 
 
+def _not_a_file(path: str, give: str) -> str:
+    """Why a file a report names cannot be re-read: absent (a report names a file as
+    ``score`` was given it, relative to the directory it ran in), or not a regular file."""
+    if not os.path.lexists(path):
+        where = "" if os.path.isabs(path) else ", relative to the directory `score` ran in"
+        return f"no such file (named by the report{where}): run verify there, or give {give}"
+    return f"is not a regular file (named by the report); give {give}"
+
+
 def verify(
     report_path: str,
     submissions: list[str],
@@ -247,8 +256,7 @@ def verify(
     for path in [] if submissions else paths:  # names a report gives: files, nothing else
         if not os.path.isfile(path):
             raise BenchieError(
-                "is not a regular file (named by the report); give the submissions as arguments",
-                path=display_name(path),
+                _not_a_file(path, "the submissions as arguments"), path=display_name(path)
             )
     changed: list[Mismatch] = []
     if len(paths) == len(report["systems"]):  # (else rederive says how many to give)
@@ -354,8 +362,7 @@ def _verify_suite(
     path = submissions[0] if submissions else report["file"]["path"]
     if not submissions and not os.path.isfile(path):
         raise BenchieError(
-            "is not a regular file (named by the report); give the system output as argument",
-            path=display_name(path),
+            _not_a_file(path, "the system output as argument"), path=display_name(path)
         )
     facts, _ = bm.read_submission(path)
     verdict = Verdict(display_name(report_path), len(report["rows"]), False, unit="row(s)")

@@ -11,7 +11,7 @@ from typing import Any
 import orjson
 import pytest
 
-from tests.conftest import example
+from tests.conftest import REPO, RunCli, example
 
 Run = Callable[..., subprocess.CompletedProcess[str]]
 
@@ -232,3 +232,18 @@ def test_a_fifo_named_by_a_report_is_refused(tmp_path: Path) -> None:
         [*base, "verify", str(report)], capture_output=True, text=True, timeout=60, check=False
     )
     assert res.returncode == 2 and "is not a regular file" in res.stderr
+
+
+def test_a_file_the_report_names_that_is_absent_is_said_so(
+    cli: RunCli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A report names a submission as `score` was given it: relative to where it ran. Run
+    elsewhere, verify says the file is absent and why (it said "not a regular file")."""
+    report = REPO / "tests" / "data" / "reports" / "score.json"
+    monkeypatch.chdir(tmp_path)
+    res = cli("verify", str(report))
+    assert res.exit_code == 2
+    assert res.stderr.strip().endswith(
+        "error: no such file (named by the report, relative to the directory `score` ran "
+        "in): run verify there, or give the submissions as arguments"
+    )

@@ -144,7 +144,13 @@ def platform_bundle(
         --phase Dev:2026-01-01:2026-02-01 --phase Test:2026-02-01
       benchie platform bundle -o bundle.zip --private-gold private-gold/
     """
-    from benchie_cli.platform.bundle import DEFAULT_PHASE, BundleOptions, parse_phase, write_bundle
+    from benchie_cli.platform.bundle import (
+        DEFAULT_PHASE,
+        BundleOptions,
+        default_image,
+        parse_phase,
+        write_bundle,
+    )
 
     try:
         parsed = tuple(parse_phase(p) for p in phases or (DEFAULT_PHASE,))
@@ -166,3 +172,10 @@ def platform_bundle(
     )
     data = write_bundle(output, options)
     say(f"wrote {output} ({len(data):,} bytes)")
+    tag = image or default_image()
+    if "/" not in tag:  # a local name: no registry, nor a Docker Hub account, holds it
+        say(
+            f"note: the scoring image {tag} is a local name: Codabench's workers pull it, so "
+            "push it to a registry they reach and give --image REGISTRY/NAME:TAG "
+            "(docs/codabench.md, step 2)"
+        )

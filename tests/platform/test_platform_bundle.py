@@ -380,3 +380,10 @@ def test_characters_beyond_the_bmp_are_written_as_themselves(
         text = zf.read("competition.yaml").decode("utf-8")
     assert '"BenchIE \U0001f600"' in text
     assert read_yaml(text)["title"] == "BenchIE \U0001f600"
+
+
+def test_a_local_image_name_is_said_to_need_a_registry(cli: RunCli, tmp_path: Path) -> None:
+    res = cli("platform", "bundle", "-o", str(tmp_path / "b.zip"))
+    assert res.exit_code == 0 and "is a local name: Codabench's workers pull it" in res.stderr
+    res = cli("platform", "bundle", "-o", str(tmp_path / "c.zip"), "--image", "me/benchie:1")
+    assert res.exit_code == 0 and "local name" not in res.stderr
