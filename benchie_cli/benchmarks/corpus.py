@@ -600,8 +600,7 @@ class CorpusRunner:
         """Each submission against the benchmark's split; one that cannot be scored is a
         failure and the others are scored."""
         benchmark = self.benchmark
-        self._english_own_gold(request)
-        refuse_benchie_options_of(request, ORIGINAL_FIX)
+        self.check(request)
         split = check_split(request)
         check_stdin_once(None, request.paths)
         expected = expected_prefix(request.expect_gold)
@@ -640,6 +639,10 @@ class CorpusRunner:
         report = build_report(corpus, runs, failures=failures, input_format=request.input_format)
         label = f"{len(runs)} system(s), {benchmark} gold {corpus.version} ({split})"
         return Outcome(report, label, failures, len(request.batch))
+
+    def check(self, request: Request) -> None:
+        self._english_own_gold(request)
+        refuse_benchie_options_of(request, ORIGINAL_FIX)
 
     def _english_own_gold(self, request: Request) -> None:
         """Its gold is English, and the store's own: ``--lang`` and ``--gold-file`` do not

@@ -80,8 +80,9 @@ class Request:
 
     @property
     def metrics(self) -> str:
-        """The metric(s) asked for, or the benchmark's default."""
-        return self.metric or BENCHMARKS[self.benchmark].metrics[0]
+        """The metric(s) asked for, or the benchmark's default (an empty value is asked for:
+        it names no metric, and is refused)."""
+        return self.metric if self.metric is not None else BENCHMARKS[self.benchmark].metrics[0]
 
     @property
     def paths(self) -> list[str]:
@@ -223,6 +224,11 @@ class Runner(Protocol):
     #: Whether ``gold stats`` counts its splits (:meth:`gold_stats`).
     counts_splits: bool
 
+    def check(self, request: Request) -> None:
+        """Refuse (exit 2) the options that do not apply to the benchmark, before any file
+        is read."""
+        ...
+
     def score(self, request: Request, hooks: Hooks) -> Outcome:
         """Score ``request.batch`` with ``request``'s options; a submission that cannot be
         scored is a failure and the others are scored; none at all raises
@@ -307,14 +313,21 @@ def check_split(request: Request) -> str:
     return split or (b.splits[0] if b.splits else "-")
 
 
-def check(request: Request) -> None:
-    """The checks every benchmark shares, made before anything is read: the metrics are
-    the benchmark's, the split is one of its own."""
+def check_metric(request: Request) -> None:
+    """The metrics asked for are the benchmark's."""
     try:
         metric_choice(request.metrics, request.benchmark)
     except ValueError as exc:
         raise BenchieError(f"--metric: {exc}") from None
+
+
+def check(request: Request) -> None:
+    """Every check of the options made before anything is read, in the order a user meets
+    them: the metrics are the benchmark's, the split is one of its own, and the options
+    its runner refuses (:meth:`Runner.check`)."""
+    check_metric(request)
     check_split(request)
+    runner(request.benchmark).check(request)
 
 
 def score(request: Request, hooks: Hooks = Hooks()) -> Outcome:

@@ -5,6 +5,7 @@ CaRB's, or both side by side (``api.score``), and the CaRB benchmark (``--benchm
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -190,9 +191,8 @@ def score(
         _score_suite(submissions, given, gold_dir, fmt, output, input_format)
         return
     benchmark = benchmark or (benchmark_of(metric) if metric else DEFAULT_BENCHMARK)
-    batch = tuple(expand(submissions))
     request = runner.Request(
-        batch,
+        (),
         benchmark,
         metric,
         gold_dir=gold_dir,
@@ -211,7 +211,7 @@ def score(
         jobs=jobs,
         output=output,
     )
-    runner.check(request)
+    runner.check_metric(request)
     by_language = BENCHMARKS[benchmark].by_language
     page = by_language and all(m.benchie_options for m in metrics_of(request.metrics))
     if fmt == "html" and not page:  # the leaderboard page is BenchIE's metric's
@@ -220,6 +220,9 @@ def score(
             f"the html leaderboard page shows BenchIE's metric only; {option} does not apply "
             "(use --format json, table or markdown)"
         )
+    runner.check(request)  # every option, before any submission is looked at
+    batch = tuple(expand(submissions))
+    request = replace(request, batch=batch)
     progress = len(batch) >= PROGRESS_MIN and sys.stderr.isatty()
     with click.progressbar(
         length=len(batch), label="scoring", file=sys.stderr, hidden=not progress

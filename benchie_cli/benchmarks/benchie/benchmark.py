@@ -44,6 +44,10 @@ class BenchieRunner:
 
     counts_splits = False
 
+    def check(self, request: Request) -> None:
+        """Nothing before the gold is read: BenchIE's options are checked against the gold
+        (its language has CaRB's reference or not) when it is loaded."""
+
     def score(self, request: Request, hooks: Hooks) -> Outcome:
         """The batch against the gold of ``--lang``, ``--facet`` and ``--gold-version`` (or
         ``--gold-file``), with BenchIE's metric, CaRB's, or both."""

@@ -358,10 +358,7 @@ class CarbRunner:
 
     def score(self, request: Request, hooks: Hooks) -> Outcome:
         """CaRB's metrics against a split of CaRB's own gold."""
-        _english_own_gold(request)
-        refuse_benchie_options_of(
-            request, "(CaRB scores every line as given); use --metric benchie,carb"
-        )
+        self.check(request)
         split = check_split(request)
         metrics = request.metrics.split(",")
         check_stdin_once(None, request.paths)
@@ -413,6 +410,12 @@ class CarbRunner:
         )
         label = f"{len(results)} system(s), CaRB gold {version} ({split})"
         return Outcome(report, label, failures, len(request.batch))
+
+    def check(self, request: Request) -> None:
+        _english_own_gold(request)
+        refuse_benchie_options_of(
+            request, "(CaRB scores every line as given); use --metric benchie,carb"
+        )
 
     def check_shape(self, report: dict[str, Any], shown: str) -> None:
         check_split_shape(report, shown)
