@@ -18,10 +18,11 @@ docs/native-formats.md documents what each reader keeps and drops.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import math
 import re
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import BinaryIO, NamedTuple
 
 import orjson
@@ -55,8 +56,17 @@ class NativeExtraction(NamedTuple):
     confidence: float | None
 
 
+class Skipped(NamedTuple):
+    """A line a reader recognised and skipped on purpose (OLLIE's header row): never an
+    extraction, and never dropped unsaid: every command that converts names it."""
+
+    line: int
+    text: str
+    reason: str
+
+
 Lines = Iterable[tuple[int, str]]
-Parser = Callable[[Lines, str], Iterator[NativeExtraction]]
+Parser = Callable[[Lines, str], Iterator[NativeExtraction | Skipped]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,6 +137,18 @@ def _blocks(
             )
         else:
             sentence, where = text.strip(), n
+
+
+def _first_line(lines: Lines) -> tuple[str, Lines]:
+    """The first non-blank line's text ("" for none), and all the lines, that one too:
+    for the readers of two layouts, which the first line tells apart."""
+    it = iter(lines)
+    head: list[tuple[int, str]] = []
+    for n, text in it:
+        head.append((n, text))
+        if text.strip():
+            return text, itertools.chain(head, it)
+    return "", head
 
 
 #: The start of an Ollie or OpenIE6 extraction line whose colon or closing part is broken.
@@ -303,7 +325,7 @@ def _parse_reverb(lines: Lines, name: str) -> Iterator[NativeExtraction]:
         )
 
 
-# --------------------------------------------------------------------------- Ollie, OpenIE6
+# --------------------------------------------------------------------------- OLLIE, OpenIE6
 
 #: ``0.886: (arg1; rel; arg2)``, optionally followed by Ollie's ``[enabler=...]`` or
 #: ``[attrib=...]``, which are dropped.
@@ -316,31 +338,29 @@ def _paren_line(text: str) -> bool:
     return bool(_PAREN.match(text))
 
 
-def _detect_paren(spaced: bool) -> Callable[[list[str]], bool]:
-    """Ollie separates slots with ``; ``, OpenIE6/IMoJIE with `` ; ``."""
-
-    def detect(lines: list[str]) -> bool:
-        matches = [m for m in map(_PAREN.match, lines) if m]
-        return (
-            bool(matches)
-            and not _PAREN.match(lines[0])
-            and _all(lines, lambda t: "\t" not in t)
-            and all((" ; " in m.group(2)) == spaced for m in matches)
-        )
-
-    return detect
+def _paren_file(lines: list[str]) -> bool:
+    """A sentence line first, then ``conf: (...)`` lines among sentence lines, no TAB."""
+    return (
+        any(map(_paren_line, lines))
+        and not _paren_line(lines[0])
+        and _all(lines, lambda t: "\t" not in t)
+    )
 
 
-def _paren_one(
-    name: str, sep: str
-) -> Callable[[str, int], tuple[str, str, tuple[str, ...], float | None]]:
+def _detect_openie6(lines: list[str]) -> bool:
+    """OpenIE6/IMoJIE separate slots with `` ; ``, OLLIE with ``; ``."""
+    matches = [m for m in map(_PAREN.match, lines) if m]
+    return _paren_file(lines) and all(" ; " in m.group(2) for m in matches)
+
+
+def _ollie_one(name: str) -> Callable[[str, int], tuple[str, str, tuple[str, ...], float | None]]:
     def parse(text: str, n: int) -> tuple[str, str, tuple[str, ...], float | None]:
         m = _PAREN.match(text)
         assert m is not None  # _blocks only hands over lines that match
-        parts = m.group(2).split(sep)
+        parts = m.group(2).split(";")
         if len(parts) < 2:
             raise BenchieError(
-                f"need (subject{sep}relation{sep}object), found {m.group(2)[:60]!r}",
+                f"need (subject; relation; object), found {m.group(2)[:60]!r}",
                 path=name,
                 line=n,
             )
@@ -349,12 +369,87 @@ def _paren_one(
     return parse
 
 
-def _parse_ollie(lines: Lines, name: str) -> Iterator[NativeExtraction]:
-    return _blocks(lines, name, _paren_line, _paren_one(name, ";"))
+def _openie6_one(
+    name: str,
+) -> Callable[[str, int], tuple[str, str, tuple[str, ...], float | None]]:
+    def parse(text: str, n: int) -> tuple[str, str, tuple[str, ...], float | None]:
+        m = _PAREN.match(text)
+        assert m is not None  # _blocks only hands over lines that match
+        parts = m.group(2).split(" ; ")
+        if len(parts) < 2:
+            raise BenchieError(
+                f"need (subject ; relation ; object), found {m.group(2)[:60]!r}",
+                path=name,
+                line=n,
+            )
+        return parts[0], parts[1], tuple(parts[2:]), _confidence(m.group(1), name, n)
+
+    return parse
 
 
-def _parse_openie6(lines: Lines, name: str) -> Iterator[NativeExtraction]:
-    return _blocks(lines, name, _paren_line, _paren_one(name, " ; "))
+#: OLLIE's tab layout (``--output-format tabbed``): its header row names these columns
+#: first, then ``pattern`` and ``dependencies``.
+_OLLIE_COLUMNS = ("confidence", "arg1", "rel", "arg2", "enabler", "attribution", "text")
+
+
+def _ollie_header(text: str) -> bool:
+    cols = [c.strip().lower() for c in text.strip().split("\t")]
+    return tuple(cols[: len(_OLLIE_COLUMNS)]) == _OLLIE_COLUMNS
+
+
+def _ollie_tab_line(text: str) -> bool:
+    """A row of OLLIE's tab layout: 9 columns as OLLIE writes them (7 when the empty
+    ``pattern`` and ``dependencies`` were trimmed), a number, then the sentence's text."""
+    cols = text.split("\t")
+    return 7 <= len(cols) <= 9 and bool(_FLOAT.match(cols[0].strip())) and " " in cols[6].strip()
+
+
+def _detect_ollie_tab(lines: list[str]) -> bool:
+    rows = lines[1:] if _ollie_header(lines[0]) else lines
+    return all(map(_ollie_tab_line, rows)) and (bool(rows) or len(lines) == 1)
+
+
+def _detect_ollie(lines: list[str]) -> bool:
+    """Either of OLLIE's layouts; the paren one separates slots with ``; ``."""
+    matches = [m for m in map(_PAREN.match, lines) if m]
+    return _detect_ollie_tab(lines) or (
+        _paren_file(lines) and not any(" ; " in m.group(2) for m in matches)
+    )
+
+
+def _parse_ollie_tab(lines: Lines, name: str) -> Iterator[NativeExtraction | Skipped]:
+    """``confidence, arg1, rel, arg2, enabler, attribution, text[, pattern, dependencies]``;
+    a header row (wherever it is: concatenated outputs repeat it) is skipped and said."""
+    for n, text in lines:
+        if not text.strip():
+            continue
+        if _ollie_header(text):
+            yield Skipped(n, text, "OLLIE's header row, skipped")
+            continue
+        cols = text.split("\t")
+        if not 7 <= len(cols) <= 9:
+            raise BenchieError(
+                f"{len(cols)} TAB-separated columns, need OLLIE's 7 to 9: confidence, arg1, "
+                "rel, arg2, enabler, attribution, text[, pattern, dependencies]",
+                path=name,
+                line=n,
+            )
+        conf = _confidence(cols[0], name, n)
+        yield NativeExtraction(n, cols[6], None, n, cols[1], cols[2], (cols[3],), conf)
+
+
+def _parse_ollie(lines: Lines, name: str) -> Iterator[NativeExtraction | Skipped]:
+    """OLLIE's layouts, told apart by the first non-blank line: its header row or a tab
+    row is the tab layout, anything else the interactive one (a sentence line, then
+    ``conf: (arg1; rel; arg2)`` lines)."""
+    first, rest = _first_line(lines)
+    if _ollie_header(first) or _ollie_tab_line(first):
+        return _parse_ollie_tab(rest, name)
+    return _blocks(rest, name, _paren_line, _ollie_one(name))
+
+
+def _parse_openie6(lines: Lines, name: str) -> Iterator[NativeExtraction | Skipped]:
+    return _blocks(lines, name, _paren_line, _openie6_one(name))
 
 
 # --------------------------------------------------------------------------- Stanford
@@ -506,8 +601,8 @@ REGISTRY: dict[str, NativeFormat] = {
         NativeFormat("reverb", "ReVerb", True, lambda ls: _all(ls, _reverb_line), _parse_reverb),
         NativeFormat("clausie", "ClausIE", True, _detect_clausie, _parse_clausie),
         NativeFormat("props", "PropS", True, _detect_props, _parse_props),
-        NativeFormat("ollie", "Ollie", True, _detect_paren(False), _parse_ollie),
-        NativeFormat("openie6", "OpenIE6 / IMoJIE", True, _detect_paren(True), _parse_openie6),
+        NativeFormat("ollie", "Ollie", True, _detect_ollie, _parse_ollie),
+        NativeFormat("openie6", "OpenIE6 / IMoJIE", True, _detect_openie6, _parse_openie6),
         NativeFormat("stanford", "Stanford OpenIE", True, _detect_stanford, _parse_stanford),
         NativeFormat("carb", "CaRB tab", True, lambda ls: _all(ls, _carb_line), _parse_carb),
     )
@@ -574,6 +669,9 @@ class Conversion:
     written: int
     confidence: bool
     alignment: AlignmentStats
+    #: Lines the reader skipped on purpose (OLLIE's header row), each said by
+    #: :func:`summary` and listed by ``convert --report``.
+    skipped: list[Skipped] = field(default_factory=list)
 
 
 def _slot(text: str) -> str:
@@ -625,7 +723,11 @@ def convert(
         buffer.append(CONFIDENCE_DIRECTIVE.encode() + b"\n")
         written_lines += 1
     optional = with_conf is None  # the file's first extraction decides, the others follow
+    skipped: list[Skipped] = []
     for ex in native.parse(decoded(), name):
+        if isinstance(ex, Skipped):
+            skipped.append(ex)
+            continue
         extractions += 1
         if with_conf is None:
             with_conf = ex.confidence is not None
@@ -690,7 +792,7 @@ def convert(
         )
     out.write(b"".join(buffer))
     return Conversion(
-        fmt, digest.hexdigest(), facts[0], extractions, written, bool(with_conf), stats
+        fmt, digest.hexdigest(), facts[0], extractions, written, bool(with_conf), stats, skipped
     )
 
 
@@ -713,9 +815,15 @@ def convert_in_place(
     return result
 
 
+def skipped_notes(result: Conversion, name: str) -> list[str]:
+    """Every line the reader skipped on purpose, as a ``PATH:LINE: note:`` line."""
+    return [f"{name}:{k.line}: note: {k.reason}: {k.text[:80]!r}" for k in result.skipped]
+
+
 def summary(result: Conversion, name: str, *, shown: int = 5) -> list[str]:
-    """The statistics as stderr lines: counts, then the first ``shown`` unaligned and every
-    ambiguous sentence as ``PATH:LINE: warning:`` lines (``convert --report`` lists all)."""
+    """The statistics as stderr lines: counts, every line the reader skipped on purpose
+    (``PATH:LINE: note:``), then the first ``shown`` unaligned and every ambiguous sentence
+    as ``PATH:LINE: warning:`` lines (``convert --report`` lists all)."""
     a = result.alignment
     total = len(a.gold_without_extraction)
     lines = [
@@ -726,6 +834,7 @@ def summary(result: Conversion, name: str, *, shown: int = 5) -> list[str]:
         f"{a.dropped_extractions} extraction(s) left out); {total} gold sentence(s) "
         "without extraction"
     ]
+    lines += skipped_notes(result, name)
     for s in a.unaligned[:shown]:
         lines.append(f"{name}:{s.line}: warning: no gold sentence: {s.text[:80]!r}")
     if len(a.unaligned) > shown:

@@ -1,0 +1,137 @@
+"""OLLIE's two layouts, OpenIE6's predictions and tagged (allennlp) lines, and JSON
+documents: hand-made files with the BenchIE TSV they must give worked out by hand, every
+line a reader cannot use named with its file and line, the detection that tells the
+formats apart, and (when the originals' directories are given) the real files."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from benchie_cli.errors import BenchieError
+from benchie_cli.inputs.native import Conversion, Skipped, convert, detect
+from tests.inputs.test_native import GOLD, GOLD_S1, S1, S2
+
+Run = Callable[..., subprocess.CompletedProcess[str]]
+
+
+def _convert(path: Path, fmt: str | None = None) -> tuple[str, Conversion]:
+    """``path`` converted (as ``fmt``, else as detected) against the two-sentence gold."""
+    out = io.BytesIO()
+    result = convert(str(path), fmt or detect(str(path)), GOLD, out, confidence=True, pad=False)
+    return out.getvalue().decode(), result
+
+
+def _write(tmp_path: Path, text: str, name: str = "out.txt") -> Path:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def _error(path: Path, fmt: str) -> BenchieError:
+    with pytest.raises(BenchieError) as info:
+        _convert(path, fmt)
+    assert str(info.value).startswith(f"{path}:{info.value.line}: error: ")
+    return info.value
+
+
+# --------------------------------------------------------------------------- OLLIE
+
+HEADER = "confidence\targ1\trel\targ2\tenabler\tattribution\ttext\tpattern\tdependencies"
+#: OLLIE's ``--output-format tabbed`` rows: nine columns; enabler and attribution as OLLIE
+#: prints them (Scala's ``None`` / ``Some(...)``), both dropped.
+ROWS = (
+    f"0.886\tObama\twas born in\tHawaii\tNone\tNone\t{S1}\t{{arg1}} <nsubjpass< {{rel}}\t"
+    "nsubjpass(born_VBN_2_10, Obama_NNP_0_0)\n"
+    f"0.5\tHe\tsaid\tdo n't\tSome(if so)\tNone\t{S2}\t\t\n"
+)
+ROWS_TSV = (
+    "#benchie-tsv confidence\n1\tObama\twas born in\tHawaii\t0.886\n2\tHe\tsaid\tdo n't\t0.5\n"
+)
+
+
+def test_ollie_interactive_output_says_no_extractions(tmp_path: Path) -> None:
+    """OLLIE prints each sentence, its extractions (or "No extractions found.") and a blank
+    line."""
+    path = _write(
+        tmp_path,
+        f"{S2}\nNo extractions found.\n\n{S1}\n0.886: (Obama; was born in; Hawaii)\n\n",
+    )
+    assert detect(str(path)) == "ollie"
+    text, result = _convert(path)
+    assert text == "#benchie-tsv confidence\n1\tObama\twas born in\tHawaii\t0.886\n"
+    assert (result.extractions, result.alignment.unaligned) == (1, [])
+
+
+def test_ollie_tab_layout_skips_and_names_its_header_row(tmp_path: Path) -> None:
+    path = _write(tmp_path, f"{HEADER}\n{ROWS}")
+    assert detect(str(path)) == "ollie"
+    text, result = _convert(path)
+    assert text == ROWS_TSV
+    assert result.skipped == [Skipped(1, HEADER, "OLLIE's header row, skipped")]
+    assert result.extractions == 2
+
+
+def test_ollie_tab_layout_without_header_and_trimmed_columns(tmp_path: Path) -> None:
+    """CaRB's reader strips each line, so its files may lack the empty last columns."""
+    rows = "".join("\t".join(row.split("\t")[:7]) + "\n" for row in ROWS.splitlines())
+    path = _write(tmp_path, rows)
+    assert detect(str(path)) == "ollie"
+    text, result = _convert(path)
+    assert text == ROWS_TSV
+    assert result.skipped == []
+
+
+def test_ollie_header_of_concatenated_outputs_is_skipped_where_it_is(tmp_path: Path) -> None:
+    first, second = ROWS.splitlines(keepends=True)
+    path = _write(tmp_path, f"{HEADER}\n{first}\n{HEADER}\n{second}")
+    text, result = _convert(path)
+    assert text == ROWS_TSV
+    assert [s.line for s in result.skipped] == [1, 4]
+
+
+def test_ollie_header_alone_is_an_error_never_a_zero(tmp_path: Path) -> None:
+    path = _write(tmp_path, f"{HEADER}\n")
+    assert detect(str(path)) == "ollie"
+    with pytest.raises(BenchieError, match="no line reads as Ollie output"):
+        _convert(path, "ollie")
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "message"),
+    [
+        (f"{HEADER}\n0.5\tHe\tsaid\n", 2, "3 TAB-separated columns, need OLLIE's 7 to 9"),
+        (f"{HEADER}\n0,5\tHe\tsaid\tx\t\t\t{S2}\n", 2, "confidence '0,5' is not a finite"),
+    ],
+)
+def test_ollie_tab_bad_rows_are_named(tmp_path: Path, text: str, line: int, message: str) -> None:
+    error = _error(_write(tmp_path, text), "ollie")
+    assert (error.line, message in error.message) == (line, True)
+
+
+def test_ollie_header_is_said_by_every_command(cli_process: Run, tmp_path: Path) -> None:
+    path = _write(
+        tmp_path,
+        f"{HEADER}\n0.9\tHe\tserved as\tthe first Prime Minister of Australia\t\t\t{GOLD_S1}\t\t\n",
+    )
+    note = f"{path}:1: note: OLLIE's header row, skipped: 'confidence\\targ1\\trel"
+    out, report = tmp_path / "out.tsv", tmp_path / "report.json"
+    done = cli_process("convert", "--lang", "en", path, "-o", out, "--report", report)
+    assert done.returncode == 0, done.stderr
+    assert note in done.stderr
+    assert out.read_text() == (
+        "#benchie-tsv confidence\n1\tHe\tserved as\tthe first Prime Minister of Australia\t0.9\n"
+    )
+    assert json.loads(report.read_text())["skipped"] == [
+        {"line": 1, "text": HEADER, "reason": "OLLIE's header row, skipped"}
+    ]
+    scored = cli_process("score", "--lang", "en", "--format", "json", path)
+    assert scored.returncode == 0 and note in scored.stderr
+    assert json.loads(scored.stdout)["systems"][0]["tp"] == 1
+    checked = cli_process("validate", "--lang", "en", path)
+    assert checked.returncode == 0 and note in checked.stdout
