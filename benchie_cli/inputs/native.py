@@ -347,10 +347,32 @@ def _paren_file(lines: list[str]) -> bool:
     )
 
 
-def _detect_openie6(lines: list[str]) -> bool:
-    """OpenIE6/IMoJIE separate slots with `` ; ``, OLLIE with ``; ``."""
+#: OpenIE6 writes a slot, then ``; ``: the separator follows a slot's last character. A
+#: ``;`` token inside a slot of its tokenised text has a space before it (``before ; he``).
+_OPENIE6_SEP = re.compile(r"(?<! ); ")
+#: OpenIE6 writes its confidences with two decimals (``f"{confidence:.02f}"``); OLLIE with
+#: up to three (``#.###``), Stanford OpenIE's ``-format ollie`` with three.
+_TWO_DECIMALS = re.compile(r"^[-+]?\d+\.\d\d$")
+
+
+def _imojie_body(body: str) -> bool:
+    """IMoJIE's ``( a ; r ; b )``: every separator has a space on both sides."""
+    return " ; " in body and not _OPENIE6_SEP.search(body)
+
+
+def _openie6_signature(lines: list[str]) -> bool:
+    """What sets OpenIE6's and IMoJIE's lines apart from OLLIE's (whose syntax is the same):
+    IMoJIE's `` ; `` separators, or OpenIE6's two-decimal confidences and no OLLIE
+    ``[enabler=...]``/``[attrib=...]``, on every peeked extraction line."""
     matches = [m for m in map(_PAREN.match, lines) if m]
-    return _paren_file(lines) and all(" ; " in m.group(2) for m in matches)
+    return bool(matches) and (
+        all(_imojie_body(m.group(2)) for m in matches)
+        or all(_TWO_DECIMALS.match(m.group(1)) and m.group(3) is None for m in matches)
+    )
+
+
+def _detect_openie6(lines: list[str]) -> bool:
+    return _paren_file(lines) and _openie6_signature(lines)
 
 
 def _ollie_one(name: str) -> Callable[[str, int], tuple[str, str, tuple[str, ...], float | None]]:
@@ -375,10 +397,12 @@ def _openie6_one(
     def parse(text: str, n: int) -> tuple[str, str, tuple[str, ...], float | None]:
         m = _PAREN.match(text)
         assert m is not None  # _blocks only hands over lines that match
-        parts = m.group(2).split(" ; ")
+        body = m.group(2)
+        parts = _OPENIE6_SEP.split(body) if _OPENIE6_SEP.search(body) else body.split(" ; ")
         if len(parts) < 2:
             raise BenchieError(
-                f"need (subject ; relation ; object), found {m.group(2)[:60]!r}",
+                "need (subject; relation; object) as OpenIE6 writes it, or "
+                f"(subject ; relation ; object) as IMoJIE does, found {body[:60]!r}",
                 path=name,
                 line=n,
             )
@@ -410,11 +434,8 @@ def _detect_ollie_tab(lines: list[str]) -> bool:
 
 
 def _detect_ollie(lines: list[str]) -> bool:
-    """Either of OLLIE's layouts; the paren one separates slots with ``; ``."""
-    matches = [m for m in map(_PAREN.match, lines) if m]
-    return _detect_ollie_tab(lines) or (
-        _paren_file(lines) and not any(" ; " in m.group(2) for m in matches)
-    )
+    """Either of OLLIE's layouts; the paren one unless the lines are OpenIE6's."""
+    return _detect_ollie_tab(lines) or (_paren_file(lines) and not _openie6_signature(lines))
 
 
 def _parse_ollie_tab(lines: Lines, name: str) -> Iterator[NativeExtraction | Skipped]:

@@ -135,3 +135,61 @@ def test_ollie_header_is_said_by_every_command(cli_process: Run, tmp_path: Path)
     assert json.loads(scored.stdout)["systems"][0]["tp"] == 1
     checked = cli_process("validate", "--lang", "en", path)
     assert checked.returncode == 0 and note in checked.stdout
+
+
+# --------------------------------------------------------------------------- OpenIE6
+
+#: OpenIE6's predictions as its writer makes them: the sentence, ``f"{conf:.02f}: (arg1;
+#: rel; arg2...)"`` lines, a blank line between sentences. A ``;`` token of the tokenised
+#: text stays in its slot.
+OPENIE6 = (
+    f"{S1}\n0.95: (Obama; was born; in Hawaii; in 1961)\n0.40: (Obama; [is]; a person)\n\n"
+    f"{S2}\n0.12: (He; said; do n't ; twice)\n"
+)
+OPENIE6_TSV = (
+    "#benchie-tsv confidence\n1\tObama\twas born\tin Hawaii in 1961\t0.95\n"
+    "1\tObama\t[is]\ta person\t0.4\n2\tHe\tsaid\tdo n't ; twice\t0.12\n"
+)
+
+
+def test_openie6_predictions_as_openie6_writes_them(tmp_path: Path) -> None:
+    path = _write(tmp_path, OPENIE6)
+    assert detect(str(path)) == "openie6"
+    assert _convert(path, "openie6")[0] == OPENIE6_TSV
+    # OLLIE's reader splits at every ';', the token too.
+    assert _convert(path, "ollie")[0].splitlines()[-1] == "2\tHe\tsaid\tdo n't twice\t0.12"
+
+
+def test_convert_from_openie6_reads_its_predictions(cli_process: Run, tmp_path: Path) -> None:
+    """It refused them: "need (subject ; relation ; object)"."""
+    path = _write(tmp_path, f"{GOLD_S1}\n0.86: (He; served as; the first Prime Minister)\n\n")
+    out = tmp_path / "out.tsv"
+    done = cli_process("convert", "--from", "openie6", "--lang", "en", path, "-o", out)
+    assert done.returncode == 0, done.stderr
+    assert out.read_text().splitlines()[1] == "1\tHe\tserved as\tthe first Prime Minister\t0.86"
+    assert "read as OpenIE6 / IMoJIE (openie6)" in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("text", "fmt"),
+    [
+        # OLLIE's interactive output: confidences as '#.###' writes them.
+        (f"{S1}\n0.886: (Obama; was born in; Hawaii)\n1: (Obama; was; born)\n", "ollie"),
+        # Two decimals by chance, but an enabler only OLLIE writes.
+        (f"{S1}\n0.88: (Obama; was born in; Hawaii)\n0.5: (a; b; c)[enabler=if x]\n", "ollie"),
+        (f"{S1}\n0.88: (Obama; was born in; Hawaii)[attrib=He said]\n", "ollie"),
+        # Stanford OpenIE's -format ollie: three decimals.
+        (f"{S1}\n1.000: (Obama; was born in; Hawaii)\n", "ollie"),
+        (OPENIE6, "openie6"),
+        (f"{S1}\n-0.35: (Obama; was born; in Hawaii)\n", "openie6"),
+        # IMoJIE: ' ; ' separators.
+        (f"{S1}\n0.95: (Obama ; was born ; in Hawaii)\n", "openie6"),
+    ],
+)
+def test_ollie_and_openie6_are_told_apart(tmp_path: Path, text: str, fmt: str) -> None:
+    assert detect(str(_write(tmp_path, text))) == fmt
+
+
+def test_openie6_broken_line_is_named(tmp_path: Path) -> None:
+    error = _error(_write(tmp_path, f"{S1}\n0.95: (Obama was born)\n"), "openie6")
+    assert error.line == 2 and error.message.startswith("need (subject; relation; object)")
