@@ -233,6 +233,7 @@ BENCHMARKS: dict[str, Benchmark] = {
             formats=(
                 "benchie",
                 "jsonl",
+                "allennlp",
                 "openie5",
                 "openie4",
                 "reverb",

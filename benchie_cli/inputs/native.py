@@ -529,6 +529,80 @@ def _parse_carb(lines: Lines, name: str) -> Iterator[NativeExtraction]:
         )
 
 
+# --------------------------------------------------------------------------- allennlp
+
+#: The tags of OpenIE6's tagged extractions: ``<arg1>``, ``<rel>``, ``<arg2>``, and
+#: ``<arg3>``... of n-ary ones.
+_TAG = re.compile(r"</?(arg[1-9][0-9]*|rel)>")
+
+
+def _allennlp_line(text: str) -> bool:
+    cols = text.strip().split("\t")
+    return len(cols) == 3 and bool(_FLOAT.match(cols[2].strip())) and bool(_TAG.search(cols[1]))
+
+
+def _tagged(tagged: str, name: str, n: int) -> tuple[str, str, tuple[str, ...]]:
+    """Subject, relation and arguments of ``<arg1> ... </arg1> <rel> ... </rel> <arg2> ...
+    </arg2>``: each the text between the first opening and the first closing tag, as
+    OpenIE6's reader takes it (a missing tag: an empty slot); ``<arg3>``... follow
+    ``<arg2>`` in their number's order. What that reader would drop unsaid is an error
+    here: a tag without its partner, text outside the tags, no tag at all."""
+    names = {m.group(1) for m in _TAG.finditer(tagged)}
+    if not names & {"arg1", "rel", "arg2"}:
+        raise BenchieError(
+            "no <arg1>, <rel> or <arg2> tag (OpenIE6's reader skips such a line)",
+            path=name,
+            line=n,
+        )
+    slots: dict[str, str] = {}
+    outside = tagged
+    for tag in sorted(names, key=lambda t: (t == "rel", int(t[3:]) if t != "rel" else 0)):
+        start, end = tagged.find(f"<{tag}>"), tagged.find(f"</{tag}>")
+        if start < 0 or end < 0:
+            raise BenchieError(
+                f"<{tag}> without </{tag}>" if end < 0 else f"</{tag}> without <{tag}>",
+                path=name,
+                line=n,
+            )
+        if end < start:
+            raise BenchieError(f"</{tag}> before <{tag}>", path=name, line=n)
+        text = tagged[start + len(tag) + 2 : end]
+        if _TAG.search(text):
+            raise BenchieError(f"a tag inside <{tag}> ... </{tag}>", path=name, line=n)
+        slots[tag] = text
+        outside = outside.replace(tagged[start : end + len(tag) + 3], " ", 1)
+    if outside.strip():
+        raise BenchieError(
+            f"text outside the <arg1>, <rel>, <argN> tags (OpenIE6's reader drops it): "
+            f"{outside.strip()[:60]!r}",
+            path=name,
+            line=n,
+        )
+    more = sorted((t for t in slots if t not in ("arg1", "rel", "arg2")), key=lambda t: int(t[3:]))
+    args = (slots.get("arg2", ""), *(slots[t] for t in more))
+    return slots.get("arg1", ""), slots.get("rel", ""), args
+
+
+def _parse_allennlp(lines: Lines, name: str) -> Iterator[NativeExtraction]:
+    """``sentence<TAB><arg1> a </arg1> <rel> r </rel> <arg2> b </arg2><TAB>confidence``,
+    the lines OpenIE6 writes (``--write_allennlp``) and CaRB's copy in OpenIE6 reads
+    (``carb.py --allennlp``)."""
+    for n, text in lines:
+        if not text.strip():
+            continue
+        cols = text.strip().split("\t")
+        if len(cols) != 3:
+            raise BenchieError(
+                f"{len(cols)} TAB-separated column(s), need 3: sentence, tagged extraction "
+                "(<arg1> ... </arg1> <rel> ... </rel> <arg2> ... </arg2>), confidence",
+                path=name,
+                line=n,
+            )
+        subject, relation, args = _tagged(cols[1], name, n)
+        conf = _confidence(cols[2], name, n)
+        yield NativeExtraction(n, cols[0], None, n, subject, relation, args, conf)
+
+
 # --------------------------------------------------------------------------- JSONL
 
 _JSON_KEYS = ("subject", "relation", "object", "args", "extractions")
@@ -617,6 +691,13 @@ REGISTRY: dict[str, NativeFormat] = {
     f.name: f
     for f in (
         NativeFormat("jsonl", "JSON Lines", None, lambda ls: _all(ls, _jsonl_line), _parse_jsonl),
+        NativeFormat(
+            "allennlp",
+            "OpenIE6 tagged (allennlp)",
+            True,
+            lambda ls: _all(ls, _allennlp_line),
+            _parse_allennlp,
+        ),
         NativeFormat("openie5", "OpenIE 5", True, _detect_openie5, _parse_openie),
         NativeFormat("openie4", "OpenIE 4", True, _detect_openie4, _parse_openie),
         NativeFormat("reverb", "ReVerb", True, lambda ls: _all(ls, _reverb_line), _parse_reverb),

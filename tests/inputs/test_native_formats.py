@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
@@ -193,3 +194,133 @@ def test_ollie_and_openie6_are_told_apart(tmp_path: Path, text: str, fmt: str) -
 def test_openie6_broken_line_is_named(tmp_path: Path) -> None:
     error = _error(_write(tmp_path, f"{S1}\n0.95: (Obama was born)\n"), "openie6")
     assert error.line == 2 and error.message.startswith("need (subject; relation; object)")
+
+
+# --------------------------------------------------------------------------- allennlp
+
+
+def test_allennlp_missing_tags_are_empty_slots(tmp_path: Path) -> None:
+    """As OpenIE6's reader takes them; the n-ary tags follow <arg2> in their order."""
+    path = _write(
+        tmp_path,
+        f"{S1}\t<arg1> Obama </arg1> <arg2> Hawaii </arg2>\t1.0\n"
+        f"{S1}\t<arg4> d </arg4> <rel> r </rel> <arg3> c </arg3> <arg1> a </arg1>\t1\n",
+    )
+    assert detect(str(path)) == "allennlp"
+    assert _convert(path)[0] == (
+        "#benchie-tsv confidence\n1\tObama\t\tHawaii\t1.0\n1\ta\tr\tc d\t1.0\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("tagged", "message"),
+    [
+        ("<arg1> a </arg1> and <rel> r </rel>", "text outside the <arg1>, <rel>, <argN> tags"),
+        ("<arg1> a </arg1> <rel> r </rel> <loc> x </loc>", "'<loc> x </loc>'"),
+        ("<arg1> a <rel> r </rel>", "<arg1> without </arg1>"),
+        ("a </arg1> <rel> r </rel>", "</arg1> without <arg1>"),
+        ("</arg1> a <arg1> <rel> r </rel>", "</arg1> before <arg1>"),
+        ("<arg1> a <rel> r </rel> </arg1>", "a tag inside <arg1> ... </arg1>"),
+        ("<arg1> a </arg1> <arg1> b </arg1> <rel> r </rel>", "text outside"),
+        ("<arg3> a </arg3>", "no <arg1>, <rel> or <arg2> tag (OpenIE6's reader skips"),
+    ],
+)
+def test_allennlp_what_openie6_would_drop_is_an_error(
+    tmp_path: Path, tagged: str, message: str
+) -> None:
+    path = _write(tmp_path, f"{S1}\t<arg1> a </arg1> <rel> r </rel>\t1.0\n{S1}\t{tagged}\t1.0\n")
+    error = _error(path, "allennlp")
+    assert error.line == 2 and message in error.message
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        (f"{S1}\t<arg1> a </arg1> <rel> r </rel>", "2 TAB-separated column(s), need 3"),
+        (f"{S1}\t<arg1> a </arg1>\t1.0\textra", "4 TAB-separated column(s), need 3"),
+        (f"{S1}\t<arg1> a </arg1>\tnan", "confidence 'nan' is not a finite decimal number"),
+    ],
+)
+def test_allennlp_columns(tmp_path: Path, line: str, message: str) -> None:
+    error = _error(_write(tmp_path, line + "\n"), "allennlp")
+    assert error.line == 1 and message in error.message
+
+
+# --------------------------------------------------------------------------- real files
+
+#: The originals are not copied into tests/data: DetIE's repository carries no licence and
+#: OpenIE6's is GPL-3. Point these at a checkout's directories to test on them.
+DETIE = os.environ.get("BENCHIE_DETIE_OUTPUTS", "")
+OPENIE6_CARB = os.environ.get("BENCHIE_OPENIE6_CARB_DATA", "")
+needs_detie = pytest.mark.skipif(
+    not DETIE,
+    reason="BENCHIE_DETIE_OUTPUTS unset: DetIE's modules/model/evaluation/carb-openie6/"
+    "systems_output (github.com/sberbank-ai/DetIE, no licence, so not copied here)",
+)
+needs_openie6 = pytest.mark.skipif(
+    not OPENIE6_CARB,
+    reason="BENCHIE_OPENIE6_CARB_DATA unset: OpenIE6's carb/data (github.com/dair-iitd/"
+    "openie6, GPL-3, so not copied here)",
+)
+
+#: DetIE's six systems: (extractions, kept, aligned sentences, unaligned sentences) against
+#: BenchIE's English gold; CaRB's test set holds 143 of BenchIE's 300 sentences.
+DETIE_COUNTS = {
+    "detie243": (1021, 219, 133, 470),
+    "detie243conj": (2024, 433, 137, 476),
+    "detie263": (1274, 263, 140, 494),
+    "detie263conj": (2288, 477, 140, 494),
+    "detie276": (1328, 280, 141, 495),
+    "detie276conj": (2370, 503, 141, 495),
+}
+
+
+def _english_gold(cli_process: Run) -> dict[str, str]:
+    done = cli_process("sentences", "--lang", "en", "--format", "tsv")
+    return dict(line.split("\t", 1) for line in done.stdout.splitlines())
+
+
+@needs_detie
+@pytest.mark.parametrize("system", sorted(DETIE_COUNTS))
+def test_detie_outputs_both_layouts(system: str, cli_process: Run) -> None:
+    """``*_output.txt`` is OLLIE's tab layout (DetIE writes OLLIE's header and columns),
+    ``*_output.allennlp`` its conversion to tagged lines: both give the same BenchIE TSV."""
+    gold = _english_gold(cli_process)
+    tab = Path(DETIE) / f"{system}_output.txt"
+    tagged = Path(DETIE) / f"{system}_output.allennlp"
+    assert (detect(str(tab)), detect(str(tagged))) == ("ollie", "allennlp")
+    outputs = []
+    for path in (tab, tagged):
+        out = io.BytesIO()
+        result = convert(str(path), detect(str(path)), gold, out, confidence=True, pad=False)
+        a = result.alignment
+        assert (result.extractions, result.written, a.aligned_sentences, len(a.unaligned)) == (
+            DETIE_COUNTS[system]
+        )
+        outputs.append(out.getvalue())
+        assert [s.line for s in result.skipped] == ([1] if path == tab else [])
+    assert outputs[0] == outputs[1]
+
+
+@needs_detie
+def test_detie_allennlp_scores_against_benchie(cli_process: Run) -> None:
+    path = Path(DETIE) / "detie243_output.allennlp"
+    done = cli_process("score", "--lang", "en", "--format", "json", path)
+    assert done.returncode == 0, done.stderr
+    assert "read as OpenIE6 tagged (allennlp) (allennlp): 1021 extraction(s), 219 kept" in (
+        done.stderr
+    )
+    assert "470 sentence(s) align to no gold sentence" in done.stderr
+    assert "hint: most of its sentences are not this gold's" in done.stderr
+    assert json.loads(done.stdout)["systems"][0]["extractions"] == 219
+
+
+@needs_openie6
+def test_openie6_carb_gold_in_allennlp_format(cli_process: Run) -> None:
+    path = Path(OPENIE6_CARB) / "test_gold_allennlp_format.txt"
+    assert detect(str(path)) == "allennlp"
+    out = io.BytesIO()
+    result = convert(
+        str(path), "allennlp", _english_gold(cli_process), out, confidence=True, pad=False
+    )
+    assert (result.extractions, result.alignment.aligned_sentences) == (2715, 143)
