@@ -233,6 +233,7 @@ BENCHMARKS: dict[str, Benchmark] = {
             formats=(
                 "benchie",
                 "jsonl",
+                "json",
                 "allennlp",
                 "openie5",
                 "openie4",

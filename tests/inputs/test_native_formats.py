@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from benchie_cli.errors import BenchieError
-from benchie_cli.inputs.native import Conversion, Skipped, convert, detect
+from benchie_cli.inputs.native import REGISTRY, Conversion, Skipped, convert, detect
 from tests.inputs.test_native import GOLD, GOLD_S1, S1, S2
 
 Run = Callable[..., subprocess.CompletedProcess[str]]
@@ -244,6 +244,170 @@ def test_allennlp_what_openie6_would_drop_is_an_error(
 def test_allennlp_columns(tmp_path: Path, line: str, message: str) -> None:
     error = _error(_write(tmp_path, line + "\n"), "allennlp")
     assert error.line == 1 and message in error.message
+
+
+# --------------------------------------------------------------------------- JSON
+
+
+def _lines(*objects: object) -> str:
+    return "".join(json.dumps(o) + "\n" for o in objects)
+
+
+def test_json_lines_of_sentences_with_list_triples(tmp_path: Path) -> None:
+    """What JSONL refuses ("an extraction must be a JSON object"): lists, other key names;
+    without confidences, no directive."""
+    path = _write(
+        tmp_path,
+        _lines(
+            {"sentence": S1, "extractions": [["Obama", "was born in", "Hawaii", "in 1961"]]},
+            {"text": S2, "facts": [["He", "said"], {"sub": "He", "rel": "said", "obj": "x"}]},
+            {"passage": S1, "tuples": []},
+        ),
+        "llm.jsonl",
+    )
+    assert detect(str(path)) == "json"
+    text, result = _convert(path)
+    assert text == "1\tObama\twas born in\tHawaii in 1961\n2\tHe\tsaid\t\n2\tHe\tsaid\tx\n"
+    assert result.skipped == []
+    forced = _error(path, "jsonl")
+    assert forced.message == (
+        "an extraction must be a JSON object (the object is of the json format's shape: "
+        "--input-format json reads it)"
+    )
+
+
+def test_json_sentence_ids_and_keys_not_read(tmp_path: Path) -> None:
+    """``sent_id`` is used as is; ``id`` only when there is no text (another dataset's
+    ids are not BenchIE's); a key read nowhere is named once, where first seen."""
+    path = _write(
+        tmp_path,
+        _lines(
+            {"id": 7, "sentence": S1, "model": "m", "triples": [["Obama", "born in", "Hawaii"]]},
+            {"id": "2", "model": "m", "triples": [{"s": "He", "p": "said", "o": "x", "why": ""}]},
+            {"sent_id": 1, "subject": "Obama", "predicate": "was", "args": ["born", "then"]},
+        ),
+    )
+    text, result = _convert(path, "json")
+    assert text == "1\tObama\tborn in\tHawaii\n2\tHe\tsaid\tx\n1\tObama\twas\tborn then\n"
+    assert [(s.line, s.text) for s in result.skipped] == [(1, "id"), (1, "model"), (2, "why")]
+    assert {s.reason for s in result.skipped} == {"a key the json reader does not read, first here"}
+
+
+def test_json_array_over_many_lines_names_each_object_by_its_first_line(tmp_path: Path) -> None:
+    doc = [
+        {"sentence": S1, "triples": [["Obama", "born in", "Hawaii"], ["Obama", "was", "born"]]},
+        {"sentence": S2, "triples": [["He", "said", "twice"]]},
+    ]
+    text = json.dumps(doc, indent=2) + "\n"
+    path = _write(tmp_path, text)
+    assert detect(str(path)) == "json"
+    starts = [n for n, line in enumerate(text.splitlines(), 1) if line == "  {"]
+    lines = enumerate(text.splitlines(), 1)
+    found = [x for x in REGISTRY["json"].parse(lines, "f") if not isinstance(x, Skipped)]
+    assert [x.line for x in found] == [starts[0], starts[0], starts[1]]
+    assert (
+        _convert(path)[0] == "1\tObama\tborn in\tHawaii\n1\tObama\twas\tborn\n2\tHe\tsaid\ttwice\n"
+    )
+    one_line = _write(tmp_path, json.dumps(doc), "one.json")
+    assert detect(str(one_line)) == "json"
+    assert _convert(one_line)[0] == _convert(path)[0]
+
+
+TRIPLE = {"subject": "a", "relation": "r", "object": "b"}
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "message"),
+    [
+        (
+            _lines({"sentence": S1, "output": "(a; r; b)"}),
+            1,
+            'no triples key: found "sentence", "output" ("output" holds text: parse the '
+            'model\'s answer into JSON triples first); a triple list is one of "triples",',
+        ),
+        (
+            _lines({"sentence": S1, "output": [["a", "r", "b"]]}),
+            1,
+            'no triples key: found "sentence", "output" (is "output" the triple list? name it '
+            '"triples")',
+        ),
+        (
+            _lines({"sentence": S1, "triples": []}, {"sentence": S1, "triples": [{"s": "a"}]}),
+            2,
+            'triple 1 of "triples": "relation" must be a string: no "relation", "rel", '
+            '"predicate", "pred", "r", "p" among its keys "s"',
+        ),
+        (
+            _lines({"sentence": S1, "triples": [{**TRIPLE, "relation": 3}]}),
+            1,
+            'triple 1 of "triples": "relation" must be a string, found a number',
+        ),
+        (
+            _lines({"sentence": S1, "triples": [{**TRIPLE, "rel": "r"}]}),
+            1,
+            'triple 1 of "triples": "relation", "rel" name the same thing: keep one',
+        ),
+        (
+            _lines({"sentence": S1, "triples": [{**TRIPLE, "args": ["c"]}]}),
+            1,
+            'both an object and "args"',
+        ),
+        (
+            _lines({"sentence": S1, "triples": [TRIPLE, ["a"]]}),
+            1,
+            'triple 2 of "triples": a triple list needs a subject and a relation, found 1',
+        ),
+        (
+            _lines({"sentence": S1, "triples": [["a", "r", 5]]}),
+            1,
+            "item 3 must be a string, found a number",
+        ),
+        (
+            _lines({"sentence": S1, "triples": "(a; r; b)"}),
+            1,
+            '"triples" must be a list of triples, found a string (the model\'s raw answer?',
+        ),
+        (
+            _lines({"sentence": S1, "triples": [{**TRIPLE, "score": "high"}]}),
+            1,
+            '"score" must be a finite number, found a string',
+        ),
+        (
+            _lines({"triples": [TRIPLE]}),
+            1,
+            'no sentence: found "triples"; a sentence object names its text "sentence", '
+            '"text", "passage" or its gold id "sent_id" (or "id")',
+        ),
+        (_lines({"sentence": S1, "text": S2, "triples": []}), 1, '"sentence", "text" name'),
+        ('{"sentence": "x",\n', 1, "(an object over several lines? write one object a line"),
+        ("a\tb\tc\td\n", 1, "(is it another format? --input-format auto detects it)"),
+        (f'[\n{{"sentence": "{S1}", "triples": []}},\n{{"sentence": NaN}}\n]\n', 3, "NaN"),
+        (f'[\n{{"sentence": "{S1}", "triples": []}}\n{{}}\n]\n', 3, "expected ',' or ']'"),
+        (f'[\n{{"sentence": "{S1}", "triples": []}}\n', 2, "the array is not closed"),
+        ('[\n{"sentence": "x", "triples": []}\n]\n]\n', 4, "text after the array's closing"),
+        ('[\n["a", "r", "b"]\n]\n', 2, "a sentence must be a JSON object, found a list"),
+    ],
+)
+def test_json_errors_say_the_likely_cause(
+    tmp_path: Path, text: str, line: int, message: str
+) -> None:
+    error = _error(_write(tmp_path, text, "llm.jsonl"), "json")
+    assert error.line == line
+    assert message in error.message, error.message
+
+
+def test_json_error_is_one_line_exit_2(cli_process: Run, tmp_path: Path) -> None:
+    path = _write(tmp_path, _lines({"sentence": GOLD_S1, "output": "He served as PM"}), "llm.jsonl")
+    done = cli_process("score", "--lang", "en", path)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    last = done.stderr.strip().splitlines()[-1]
+    assert last.startswith(f'benchie: {path}:1: error: no triples key: found "sentence", "output"')
+    slot = _write(
+        tmp_path, _lines({"sentence": GOLD_S1, "triples": [{"subject": "He", "object": "x"}]})
+    )
+    done = cli_process("convert", "--lang", "en", slot, "-o", tmp_path / "o.tsv")
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert f'{slot}:1: error: triple 1 of "triples": "relation" must be a string' in done.stderr
 
 
 # --------------------------------------------------------------------------- real files
