@@ -1136,11 +1136,16 @@ def detect_bytes(data: bytes) -> str:
 def detect_head(head: list[bytes]) -> str:
     """The format of a file by its first lines (:func:`benchie_cli.textio.peek_lines`)."""
     lines: list[str] = []
-    for raw in head:
+    for i, raw in enumerate(head):
         try:
             text = raw.decode("utf-8")
-        except UnicodeDecodeError:
-            return BENCHIE_TSV  # the submission reader names the bad byte
+        except UnicodeDecodeError as exc:
+            # A line longer than the peek (a JSON array on one line) is cut, maybe inside a
+            # character: its start is still its start. Any other bad byte: the submission
+            # reader names it.
+            if i < len(head) - 1 or exc.reason != "unexpected end of data":
+                return BENCHIE_TSV
+            text = raw[: exc.start].decode("utf-8")
         if text.strip():
             lines.append(text)
             if len(lines) == PEEK_LINES:

@@ -15,7 +15,14 @@ from pathlib import Path
 import pytest
 
 from benchie_cli.errors import BenchieError
-from benchie_cli.inputs.native import REGISTRY, Conversion, Skipped, convert, detect
+from benchie_cli.inputs.native import (
+    PEEK_BYTES,
+    REGISTRY,
+    Conversion,
+    Skipped,
+    convert,
+    detect,
+)
 from tests.inputs.test_native import GOLD, GOLD_S1, S1, S2
 
 Run = Callable[..., subprocess.CompletedProcess[str]]
@@ -311,6 +318,18 @@ def test_json_array_over_many_lines_names_each_object_by_its_first_line(tmp_path
     one_line = _write(tmp_path, json.dumps(doc), "one.json")
     assert detect(str(one_line)) == "json"
     assert _convert(one_line)[0] == _convert(path)[0]
+
+
+@pytest.mark.parametrize("pad", range(3))
+def test_json_array_on_one_line_longer_than_the_peek(tmp_path: Path, pad: int) -> None:
+    """Detection reads the first 64 KiB: a one-line document is cut there, inside a
+    two-byte character one time in two; it was then taken for BenchIE TSV."""
+    triple = ["Obama", "\u00e9" * 200 + "x" * pad, "Hawaii"]
+    path = _write(
+        tmp_path, json.dumps([{"sentence": S1, "triples": [triple]}] * 400, ensure_ascii=False)
+    )
+    assert path.stat().st_size > PEEK_BYTES
+    assert detect(str(path)) == "json"
 
 
 TRIPLE = {"subject": "a", "relation": "r", "object": "b"}
