@@ -233,6 +233,8 @@ BENCHMARKS: dict[str, Benchmark] = {
             formats=(
                 "benchie",
                 "jsonl",
+                "json",
+                "allennlp",
                 "openie5",
                 "openie4",
                 "reverb",

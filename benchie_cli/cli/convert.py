@@ -134,7 +134,8 @@ def sentences(
     default=None,
     metavar="FILE",
     help="Write the alignment as JSON: every unaligned and ambiguous input sentence with its "
-    "line, and the gold sentences without extraction.",
+    "line, the lines skipped on purpose (a header row), and the gold sentences without "
+    "extraction.",
 )
 def convert(
     source: str,
@@ -192,6 +193,9 @@ def convert(
             "confidence": result.confidence,
             "aligned_sentences": a.aligned_sentences,
             "dropped_extractions": a.dropped_extractions,
+            "skipped": [
+                {"line": s.line, "text": s.text, "reason": s.reason} for s in result.skipped
+            ],
             "unaligned": [{"line": s.line, "sentence": s.text} for s in a.unaligned],
             "ambiguous": [
                 {"line": s.line, "sentence": s.text, "gold_ids": list(s.candidates)}

@@ -87,7 +87,7 @@ def validate(
     """
     from benchie_cli.errors import Diagnostic
     from benchie_cli.gold.check import FileReport, validate_gold
-    from benchie_cli.inputs.native import REGISTRY, alignment_diagnostics, prepare
+    from benchie_cli.inputs.native import REGISTRY, alignment_diagnostics, prepare, skipped_notes
     from benchie_cli.validate import detect_kind, validate_submission
 
     if sum(1 for path in files if path == STDIN) > 1:
@@ -103,6 +103,7 @@ def validate(
     gold: Gold | None = None
     reports = []
     formats: list[str | None] = []  # each file's format: None for gold, else benchie or native
+    skipped: list[list[str]] = []  # each file's lines a native reader skipped on purpose
     for path in files:
         if kind == "auto":
             spool(path)  # detecting the kind reads the start: a pipe must not lose it
@@ -110,6 +111,7 @@ def validate(
         if file_kind == "gold":
             reports.append(validate_gold(path, lang, case_sensitive=case_sensitive))
             formats.append(None)
+            skipped.append([])
             continue
         if gold is None:
             gold = load_gold(gold_dir, gold_version, gold_file, lang)
@@ -126,6 +128,7 @@ def validate(
             finding = Diagnostic(name, exc.line, "error", "unreadable", exc.message)
             reports.append(FileReport(name, "submission", [finding]))
             formats.append(input_format)
+            skipped.append([])
             continue
         report = validate_submission(
             path,
@@ -143,6 +146,7 @@ def validate(
             )
         reports.append(report)
         formats.append("benchie" if conversion is None else conversion.format)
+        skipped.append([] if conversion is None else skipped_notes(conversion, report.path))
     errors = sum(r.errors for r in reports)
     warnings = sum(r.warnings for r in reports)
     if errors or (strict and warnings):
@@ -166,9 +170,11 @@ def validate(
         }
         click.echo(orjson.dumps(doc, option=orjson.OPT_INDENT_2).decode())
     else:
-        for r, f in zip(reports, formats, strict=True):
+        for r, f, notes in zip(reports, formats, skipped, strict=True):
             if f in REGISTRY:
                 click.echo(f"{r.path}: note: read as {REGISTRY[f].title} ({f})")
+            for note in notes:
+                click.echo(note)
             for d in r.diagnostics:
                 click.echo(d.format())
             if r.truncated:

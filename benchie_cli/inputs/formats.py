@@ -11,6 +11,8 @@ from __future__ import annotations
 #: The native formats, in detection order (see ``native.REGISTRY``).
 NATIVE_FORMATS = (
     "jsonl",
+    "json",
+    "allennlp",
     "openie5",
     "openie4",
     "reverb",

@@ -18,10 +18,11 @@ docs/native-formats.md documents what each reader keeps and drops.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import math
 import re
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import BinaryIO, NamedTuple
 
 import orjson
@@ -30,7 +31,14 @@ from benchie_cli.errors import BenchieError, Diagnostic
 from benchie_cli.inputs.align import Aligner, AlignmentStats
 from benchie_cli.inputs.formats import BENCHIE_TSV, NATIVE_FORMATS
 from benchie_cli.slots import quote
-from benchie_cli.textio import decode_line, display_name, head_lines, iter_lines, peek_lines
+from benchie_cli.textio import (
+    MAX_WHOLE_BYTES,
+    decode_line,
+    display_name,
+    head_lines,
+    iter_lines,
+    peek_lines,
+)
 
 #: The BenchIE TSV extension declaring a last confidence column (the scorer's PR curves).
 CONFIDENCE_DIRECTIVE = "#benchie-tsv confidence"
@@ -55,8 +63,17 @@ class NativeExtraction(NamedTuple):
     confidence: float | None
 
 
+class Skipped(NamedTuple):
+    """A line a reader recognised and skipped on purpose (OLLIE's header row): never an
+    extraction, and never dropped unsaid: every command that converts names it."""
+
+    line: int
+    text: str
+    reason: str
+
+
 Lines = Iterable[tuple[int, str]]
-Parser = Callable[[Lines, str], Iterator[NativeExtraction]]
+Parser = Callable[[Lines, str], Iterator[NativeExtraction | Skipped]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,6 +144,18 @@ def _blocks(
             )
         else:
             sentence, where = text.strip(), n
+
+
+def _first_line(lines: Lines) -> tuple[str, Lines]:
+    """The first non-blank line's text ("" for none), and all the lines, that one too:
+    for the readers of two layouts, which the first line tells apart."""
+    it = iter(lines)
+    head: list[tuple[int, str]] = []
+    for n, text in it:
+        head.append((n, text))
+        if text.strip():
+            return text, itertools.chain(head, it)
+    return "", head
 
 
 #: The start of an Ollie or OpenIE6 extraction line whose colon or closing part is broken.
@@ -303,7 +332,7 @@ def _parse_reverb(lines: Lines, name: str) -> Iterator[NativeExtraction]:
         )
 
 
-# --------------------------------------------------------------------------- Ollie, OpenIE6
+# --------------------------------------------------------------------------- OLLIE, OpenIE6
 
 #: ``0.886: (arg1; rel; arg2)``, optionally followed by Ollie's ``[enabler=...]`` or
 #: ``[attrib=...]``, which are dropped.
@@ -316,31 +345,51 @@ def _paren_line(text: str) -> bool:
     return bool(_PAREN.match(text))
 
 
-def _detect_paren(spaced: bool) -> Callable[[list[str]], bool]:
-    """Ollie separates slots with ``; ``, OpenIE6/IMoJIE with `` ; ``."""
-
-    def detect(lines: list[str]) -> bool:
-        matches = [m for m in map(_PAREN.match, lines) if m]
-        return (
-            bool(matches)
-            and not _PAREN.match(lines[0])
-            and _all(lines, lambda t: "\t" not in t)
-            and all((" ; " in m.group(2)) == spaced for m in matches)
-        )
-
-    return detect
+def _paren_file(lines: list[str]) -> bool:
+    """A sentence line first, then ``conf: (...)`` lines among sentence lines, no TAB."""
+    return (
+        any(map(_paren_line, lines))
+        and not _paren_line(lines[0])
+        and _all(lines, lambda t: "\t" not in t)
+    )
 
 
-def _paren_one(
-    name: str, sep: str
-) -> Callable[[str, int], tuple[str, str, tuple[str, ...], float | None]]:
+#: OpenIE6 writes a slot, then ``; ``: the separator follows a slot's last character. A
+#: ``;`` token inside a slot of its tokenised text has a space before it (``before ; he``).
+_OPENIE6_SEP = re.compile(r"(?<! ); ")
+#: OpenIE6 writes its confidences with two decimals (``f"{confidence:.02f}"``); OLLIE with
+#: up to three (``#.###``), Stanford OpenIE's ``-format ollie`` with three.
+_TWO_DECIMALS = re.compile(r"^[-+]?\d+\.\d\d$")
+
+
+def _imojie_body(body: str) -> bool:
+    """IMoJIE's ``( a ; r ; b )``: every separator has a space on both sides."""
+    return " ; " in body and not _OPENIE6_SEP.search(body)
+
+
+def _openie6_signature(lines: list[str]) -> bool:
+    """What sets OpenIE6's and IMoJIE's lines apart from OLLIE's (whose syntax is the same):
+    IMoJIE's `` ; `` separators, or OpenIE6's two-decimal confidences and no OLLIE
+    ``[enabler=...]``/``[attrib=...]``, on every peeked extraction line."""
+    matches = [m for m in map(_PAREN.match, lines) if m]
+    return bool(matches) and (
+        all(_imojie_body(m.group(2)) for m in matches)
+        or all(_TWO_DECIMALS.match(m.group(1)) and m.group(3) is None for m in matches)
+    )
+
+
+def _detect_openie6(lines: list[str]) -> bool:
+    return _paren_file(lines) and _openie6_signature(lines)
+
+
+def _ollie_one(name: str) -> Callable[[str, int], tuple[str, str, tuple[str, ...], float | None]]:
     def parse(text: str, n: int) -> tuple[str, str, tuple[str, ...], float | None]:
         m = _PAREN.match(text)
         assert m is not None  # _blocks only hands over lines that match
-        parts = m.group(2).split(sep)
+        parts = m.group(2).split(";")
         if len(parts) < 2:
             raise BenchieError(
-                f"need (subject{sep}relation{sep}object), found {m.group(2)[:60]!r}",
+                f"need (subject; relation; object), found {m.group(2)[:60]!r}",
                 path=name,
                 line=n,
             )
@@ -349,12 +398,86 @@ def _paren_one(
     return parse
 
 
-def _parse_ollie(lines: Lines, name: str) -> Iterator[NativeExtraction]:
-    return _blocks(lines, name, _paren_line, _paren_one(name, ";"))
+def _openie6_one(
+    name: str,
+) -> Callable[[str, int], tuple[str, str, tuple[str, ...], float | None]]:
+    def parse(text: str, n: int) -> tuple[str, str, tuple[str, ...], float | None]:
+        m = _PAREN.match(text)
+        assert m is not None  # _blocks only hands over lines that match
+        body = m.group(2)
+        parts = _OPENIE6_SEP.split(body) if _OPENIE6_SEP.search(body) else body.split(" ; ")
+        if len(parts) < 2:
+            raise BenchieError(
+                "need (subject; relation; object) as OpenIE6 writes it, or "
+                f"(subject ; relation ; object) as IMoJIE does, found {body[:60]!r}",
+                path=name,
+                line=n,
+            )
+        return parts[0], parts[1], tuple(parts[2:]), _confidence(m.group(1), name, n)
+
+    return parse
 
 
-def _parse_openie6(lines: Lines, name: str) -> Iterator[NativeExtraction]:
-    return _blocks(lines, name, _paren_line, _paren_one(name, " ; "))
+#: OLLIE's tab layout (``--output-format tabbed``): its header row names these columns
+#: first, then ``pattern`` and ``dependencies``.
+_OLLIE_COLUMNS = ("confidence", "arg1", "rel", "arg2", "enabler", "attribution", "text")
+
+
+def _ollie_header(text: str) -> bool:
+    cols = [c.strip().lower() for c in text.strip().split("\t")]
+    return tuple(cols[: len(_OLLIE_COLUMNS)]) == _OLLIE_COLUMNS
+
+
+def _ollie_tab_line(text: str) -> bool:
+    """A row of OLLIE's tab layout: 9 columns as OLLIE writes them (7 when the empty
+    ``pattern`` and ``dependencies`` were trimmed), a number, then the sentence's text."""
+    cols = text.split("\t")
+    return 7 <= len(cols) <= 9 and bool(_FLOAT.match(cols[0].strip())) and " " in cols[6].strip()
+
+
+def _detect_ollie_tab(lines: list[str]) -> bool:
+    rows = lines[1:] if _ollie_header(lines[0]) else lines
+    return all(map(_ollie_tab_line, rows)) and (bool(rows) or len(lines) == 1)
+
+
+def _detect_ollie(lines: list[str]) -> bool:
+    """Either of OLLIE's layouts; the paren one unless the lines are OpenIE6's."""
+    return _detect_ollie_tab(lines) or (_paren_file(lines) and not _openie6_signature(lines))
+
+
+def _parse_ollie_tab(lines: Lines, name: str) -> Iterator[NativeExtraction | Skipped]:
+    """``confidence, arg1, rel, arg2, enabler, attribution, text[, pattern, dependencies]``;
+    a header row (wherever it is: concatenated outputs repeat it) is skipped and said."""
+    for n, text in lines:
+        if not text.strip():
+            continue
+        if _ollie_header(text):
+            yield Skipped(n, text, "OLLIE's header row, skipped")
+            continue
+        cols = text.split("\t")
+        if not 7 <= len(cols) <= 9:
+            raise BenchieError(
+                f"{len(cols)} TAB-separated columns, need OLLIE's 7 to 9: confidence, arg1, "
+                "rel, arg2, enabler, attribution, text[, pattern, dependencies]",
+                path=name,
+                line=n,
+            )
+        conf = _confidence(cols[0], name, n)
+        yield NativeExtraction(n, cols[6], None, n, cols[1], cols[2], (cols[3],), conf)
+
+
+def _parse_ollie(lines: Lines, name: str) -> Iterator[NativeExtraction | Skipped]:
+    """OLLIE's layouts, told apart by the first non-blank line: its header row or a tab
+    row is the tab layout, anything else the interactive one (a sentence line, then
+    ``conf: (arg1; rel; arg2)`` lines)."""
+    first, rest = _first_line(lines)
+    if _ollie_header(first) or _ollie_tab_line(first):
+        return _parse_ollie_tab(rest, name)
+    return _blocks(rest, name, _paren_line, _ollie_one(name))
+
+
+def _parse_openie6(lines: Lines, name: str) -> Iterator[NativeExtraction | Skipped]:
+    return _blocks(lines, name, _paren_line, _openie6_one(name))
 
 
 # --------------------------------------------------------------------------- Stanford
@@ -413,19 +536,115 @@ def _parse_carb(lines: Lines, name: str) -> Iterator[NativeExtraction]:
         )
 
 
+# --------------------------------------------------------------------------- allennlp
+
+#: The tags of OpenIE6's tagged extractions: ``<arg1>``, ``<rel>``, ``<arg2>``, and
+#: ``<arg3>``... of n-ary ones.
+_TAG = re.compile(r"</?(arg[1-9][0-9]*|rel)>")
+
+
+def _allennlp_line(text: str) -> bool:
+    cols = text.strip().split("\t")
+    return len(cols) == 3 and bool(_FLOAT.match(cols[2].strip())) and bool(_TAG.search(cols[1]))
+
+
+def _tagged(tagged: str, name: str, n: int) -> tuple[str, str, tuple[str, ...]]:
+    """Subject, relation and arguments of ``<arg1> ... </arg1> <rel> ... </rel> <arg2> ...
+    </arg2>``: each the text between the first opening and the first closing tag, as
+    OpenIE6's reader takes it (a missing tag: an empty slot); ``<arg3>``... follow
+    ``<arg2>`` in their number's order. What that reader would drop unsaid is an error
+    here: a tag without its partner, text outside the tags, no tag at all."""
+    names = {m.group(1) for m in _TAG.finditer(tagged)}
+    if not names & {"arg1", "rel", "arg2"}:
+        raise BenchieError(
+            "no <arg1>, <rel> or <arg2> tag (OpenIE6's reader skips such a line)",
+            path=name,
+            line=n,
+        )
+    slots: dict[str, str] = {}
+    outside = tagged
+    for tag in sorted(names, key=lambda t: (t == "rel", int(t[3:]) if t != "rel" else 0)):
+        start, end = tagged.find(f"<{tag}>"), tagged.find(f"</{tag}>")
+        if start < 0 or end < 0:
+            raise BenchieError(
+                f"<{tag}> without </{tag}>" if end < 0 else f"</{tag}> without <{tag}>",
+                path=name,
+                line=n,
+            )
+        if end < start:
+            raise BenchieError(f"</{tag}> before <{tag}>", path=name, line=n)
+        text = tagged[start + len(tag) + 2 : end]
+        if _TAG.search(text):
+            raise BenchieError(f"a tag inside <{tag}> ... </{tag}>", path=name, line=n)
+        slots[tag] = text
+        outside = outside.replace(tagged[start : end + len(tag) + 3], " ", 1)
+    if outside.strip():
+        raise BenchieError(
+            f"text outside the <arg1>, <rel>, <argN> tags (OpenIE6's reader drops it): "
+            f"{outside.strip()[:60]!r}",
+            path=name,
+            line=n,
+        )
+    more = sorted((t for t in slots if t not in ("arg1", "rel", "arg2")), key=lambda t: int(t[3:]))
+    args = (slots.get("arg2", ""), *(slots[t] for t in more))
+    return slots.get("arg1", ""), slots.get("rel", ""), args
+
+
+def _parse_allennlp(lines: Lines, name: str) -> Iterator[NativeExtraction]:
+    """``sentence<TAB><arg1> a </arg1> <rel> r </rel> <arg2> b </arg2><TAB>confidence``,
+    the lines OpenIE6 writes (``--write_allennlp``) and CaRB's copy in OpenIE6 reads
+    (``carb.py --allennlp``)."""
+    for n, text in lines:
+        if not text.strip():
+            continue
+        cols = text.strip().split("\t")
+        if len(cols) != 3:
+            raise BenchieError(
+                f"{len(cols)} TAB-separated column(s), need 3: sentence, tagged extraction "
+                "(<arg1> ... </arg1> <rel> ... </rel> <arg2> ... </arg2>), confidence",
+                path=name,
+                line=n,
+            )
+        subject, relation, args = _tagged(cols[1], name, n)
+        conf = _confidence(cols[2], name, n)
+        yield NativeExtraction(n, cols[0], None, n, subject, relation, args, conf)
+
+
 # --------------------------------------------------------------------------- JSONL
 
 _JSON_KEYS = ("subject", "relation", "object", "args", "extractions")
 
 
-def _jsonl_line(text: str) -> bool:
+def _json_object(text: str) -> dict[str, object] | None:
+    """A line's JSON object, or None (not an object, or not JSON)."""
     if not text.lstrip().startswith("{"):
-        return False
+        return None
     try:
         doc = orjson.loads(text)
     except orjson.JSONDecodeError:
+        return None
+    return doc if isinstance(doc, dict) else None
+
+
+def _reads(parse: Callable[[dict[str, object]], Iterable[object]], doc: dict[str, object]) -> bool:
+    """Whether a reader reads ``doc`` without an error (for detection)."""
+    try:
+        for _ in parse(doc):
+            pass
+    except BenchieError:
         return False
-    return isinstance(doc, dict) and any(k in doc for k in _JSON_KEYS)
+    return True
+
+
+def _jsonl_line(text: str) -> bool:
+    """An object with one of JSONL's keys, unless only the ``json`` reader reads it (a
+    sentence whose ``"extractions"`` are lists, say): that file is ``json``'s."""
+    doc = _json_object(text)
+    return (
+        doc is not None
+        and any(k in doc for k in _JSON_KEYS)
+        and (_reads(_jsonl_reader, doc) or not _reads(_json_reader, doc))
+    )
 
 
 def _string(doc: dict[str, object], key: str, name: str, n: int) -> str:
@@ -463,6 +682,30 @@ def _json_extraction(
     return NativeExtraction(n, sentence, sent_id, n, subject, relation, args, conf)
 
 
+def _jsonl_doc(doc: dict[str, object], name: str, n: int) -> Iterator[NativeExtraction]:
+    """One JSONL object's extractions: itself, or its ``"extractions"``."""
+    sent_id = doc.get("sent_id")
+    if isinstance(sent_id, int) and not isinstance(sent_id, bool):
+        sent_id = str(sent_id)
+    sentence = doc.get("sentence")
+    if not isinstance(sent_id, str | None) or not isinstance(sentence, str | None):
+        raise BenchieError('"sent_id" and "sentence" must be strings', path=name, line=n)
+    if sent_id is None and sentence is None:
+        raise BenchieError('needs "sent_id" or "sentence"', path=name, line=n)
+    if "extractions" in doc:
+        items = doc["extractions"]
+        if not isinstance(items, list):
+            raise BenchieError('"extractions" must be a list', path=name, line=n)
+        for item in items:
+            yield _json_extraction(item, sentence, sent_id, name, n)
+    else:
+        yield _json_extraction(doc, sentence, sent_id, name, n)
+
+
+def _jsonl_reader(doc: dict[str, object]) -> Iterator[NativeExtraction]:
+    return _jsonl_doc(doc, "", 0)
+
+
 def _parse_jsonl(lines: Lines, name: str) -> Iterator[NativeExtraction]:
     """One object a line: an extraction, or a sentence with ``"extractions"``; each names
     its sentence by ``"sent_id"`` (used as is) or ``"sentence"`` (aligned by text)."""
@@ -475,22 +718,376 @@ def _parse_jsonl(lines: Lines, name: str) -> Iterator[NativeExtraction]:
             raise BenchieError(f"not a JSON object: {exc}", path=name, line=n) from None
         if not isinstance(doc, dict):
             raise BenchieError("not a JSON object", path=name, line=n)
-        sent_id = doc.get("sent_id")
-        if isinstance(sent_id, int) and not isinstance(sent_id, bool):
-            sent_id = str(sent_id)
-        sentence = doc.get("sentence")
-        if not isinstance(sent_id, str | None) or not isinstance(sentence, str | None):
-            raise BenchieError('"sent_id" and "sentence" must be strings', path=name, line=n)
-        if sent_id is None and sentence is None:
-            raise BenchieError('needs "sent_id" or "sentence"', path=name, line=n)
-        if "extractions" in doc:
-            items = doc["extractions"]
-            if not isinstance(items, list):
-                raise BenchieError('"extractions" must be a list', path=name, line=n)
-            for item in items:
-                yield _json_extraction(item, sentence, sent_id, name, n)
-        else:
-            yield _json_extraction(doc, sentence, sent_id, name, n)
+        try:
+            yield from list(_jsonl_doc(doc, name, n))
+        except BenchieError as exc:
+            if not _reads(_json_reader, doc):
+                raise
+            raise BenchieError(
+                f"{exc.message} (the object is of the json format's shape: --input-format "
+                "json reads it)",
+                path=name,
+                line=n,
+            ) from None
+
+
+# --------------------------------------------------------------------------- JSON
+
+#: A sentence object's text (aligned), in the order the keys are looked for.
+_JSON_TEXT = ("sentence", "text", "passage")
+#: Its triples: a list of lists ``["s", "r", "o", ...]`` or of objects.
+_JSON_LISTS = ("triples", "triplets", "extractions", "relations", "facts", "tuples")
+#: Each slot of a triple object by the names datasets and prompts give it.
+_JSON_SUBJECT = ("subject", "subj", "sub", "head", "arg1", "s")
+_JSON_RELATION = ("relation", "rel", "predicate", "pred", "r", "p")
+_JSON_OBJECT = ("object", "obj", "tail", "arg2", "o")
+_JSON_CONFIDENCE = ("confidence", "score", "conf")
+_JSON_ID_OR_TEXT = ("sent_id", "id", *_JSON_TEXT)
+#: ``arg3``, ``arg4``...: further arguments of a triple object that names ``arg1``.
+_JSON_ARG_N = re.compile(r"^arg([3-9]|[1-9][0-9]+)$")
+
+
+def _names(keys: Iterable[str]) -> str:
+    return ", ".join(f'"{k}"' for k in keys)
+
+
+def _kind(value: object) -> str:
+    """A JSON value's kind, for messages."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    return "a list" if isinstance(value, list) else "an object"
+
+
+def _one_of(
+    doc: dict[str, object], keys: tuple[str, ...], where: str, name: str, n: int
+) -> str | None:
+    """The one key of ``keys`` ``doc`` has (None: none); two of them is an error."""
+    found = [k for k in keys if k in doc]
+    if len(found) > 1:
+        raise BenchieError(
+            f"{where}{_names(found)} name the same thing: keep one", path=name, line=n
+        )
+    return found[0] if found else None
+
+
+def _json_slot(
+    doc: dict[str, object], keys: tuple[str, ...], where: str, name: str, n: int
+) -> str | None:
+    key = _one_of(doc, keys, where, name, n)
+    if key is None:
+        return None
+    value = doc[key]
+    if not isinstance(value, str):
+        raise BenchieError(
+            f'{where}"{key}" must be a string, found {_kind(value)}', path=name, line=n
+        )
+    return value
+
+
+def _json_missing(
+    doc: dict[str, object], keys: tuple[str, ...], where: str, name: str, n: int
+) -> BenchieError:
+    return BenchieError(
+        f'{where}"{keys[0]}" must be a string: no {_names(keys)} among its keys '
+        f"{_names(doc) or '(none)'}",
+        path=name,
+        line=n,
+    )
+
+
+def _json_confidence(doc: dict[str, object], where: str, name: str, n: int) -> float | None:
+    key = _one_of(doc, _JSON_CONFIDENCE, where, name, n)
+    if key is None or doc[key] is None:
+        return None
+    value = doc[key]
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise BenchieError(
+            f'{where}"{key}" must be a finite number, found {_kind(value)}', path=name, line=n
+        )
+    return float(value)
+
+
+def _json_triple(
+    item: object, where: str, name: str, n: int
+) -> tuple[str, str, tuple[str, ...], float | None, list[str]]:
+    """A triple (list or object): subject, relation, arguments after the relation,
+    confidence, and the object's keys it did not read."""
+    if isinstance(item, list):
+        if len(item) < 2:
+            raise BenchieError(
+                f"{where}a triple list needs a subject and a relation, found {len(item)} item(s)",
+                path=name,
+                line=n,
+            )
+        for i, value in enumerate(item, 1):
+            if not isinstance(value, str):
+                raise BenchieError(
+                    f"{where}item {i} must be a string, found {_kind(value)}", path=name, line=n
+                )
+        return item[0], item[1], tuple(item[2:]), None, []
+    if not isinstance(item, dict):
+        raise BenchieError(
+            f"{where}a triple is a list [subject, relation, object, ...] or an object, "
+            f"found {_kind(item)}",
+            path=name,
+            line=n,
+        )
+    relation = _json_slot(item, _JSON_RELATION, where, name, n)
+    if relation is None:
+        raise _json_missing(item, _JSON_RELATION, where, name, n)
+    subject = _json_slot(item, _JSON_SUBJECT, where, name, n)
+    obj = _json_slot(item, _JSON_OBJECT, where, name, n)
+    read = {*_JSON_SUBJECT, *_JSON_RELATION, *_JSON_OBJECT, *_JSON_CONFIDENCE}
+    if "args" in item:
+        raw = item["args"]
+        if not isinstance(raw, list) or not all(isinstance(a, str) for a in raw):
+            raise BenchieError(f'{where}"args" must be a list of strings', path=name, line=n)
+        if obj is not None:
+            raise BenchieError(
+                f'{where}both an object and "args" (the arguments after the relation): '
+                'give the object as the first of "args"',
+                path=name,
+                line=n,
+            )
+        args = tuple(raw)
+        if subject is None:
+            if not args:
+                raise _json_missing(item, _JSON_SUBJECT, where, name, n)
+            subject, args = args[0], args[1:]
+        read.add("args")
+    else:
+        if subject is None:
+            raise _json_missing(item, _JSON_SUBJECT, where, name, n)
+        if obj is None:
+            raise _json_missing(item, _JSON_OBJECT, where, name, n)
+        more = sorted((k for k in item if _JSON_ARG_N.match(k)), key=lambda k: int(k[3:]))
+        for key in more:
+            value = item[key]
+            if not isinstance(value, str):
+                raise BenchieError(
+                    f'{where}"{key}" must be a string, found {_kind(value)}', path=name, line=n
+                )
+        args = (obj, *(str(item[k]) for k in more))  # each checked a string above
+        read.update(more)
+    conf = _json_confidence(item, where, name, n)
+    return subject, relation, args, conf, [k for k in item if k not in read]
+
+
+def _json_no_triples(doc: dict[str, object], name: str, n: int) -> BenchieError:
+    """The likely cause first: the keys found, and what a key holding something list-like
+    or the model's raw text is; then the shapes read."""
+    cause = ""
+    for key, value in doc.items():
+        if key in _JSON_ID_OR_TEXT:
+            continue
+        if isinstance(value, list) and value and all(isinstance(v, list | dict) for v in value):
+            cause = f' (is "{key}" the triple list? name it "triples")'
+            break
+        if isinstance(value, str) and any(c in value for c in "([;"):
+            cause = f' ("{key}" holds text: parse the model\'s answer into JSON triples first)'
+            break
+    return BenchieError(
+        f"no triples key: found {_names(doc) or '(none)'}{cause}; a triple list is one of "
+        f'{_names(_JSON_LISTS)}, or the object is one triple ("subject", "relation", '
+        '"object", ...: docs/native-formats.md, json)',
+        path=name,
+        line=n,
+    )
+
+
+def _json_doc(
+    doc: object, name: str, n: int, seen: set[str]
+) -> Iterator[NativeExtraction | Skipped]:
+    """One sentence object's extractions (or the one triple it is); a key read nowhere is
+    named once a file (``seen``), never dropped unsaid."""
+    if not isinstance(doc, dict):
+        raise BenchieError(
+            f"a sentence must be a JSON object, found {_kind(doc)}", path=name, line=n
+        )
+    sent_id = doc.get("sent_id")
+    if isinstance(sent_id, int) and not isinstance(sent_id, bool):
+        sent_id = str(sent_id)
+    if not isinstance(sent_id, str | None):
+        raise BenchieError(f'"sent_id" must be a string, found {_kind(sent_id)}', path=name, line=n)
+    text_key = _one_of(doc, _JSON_TEXT, "", name, n)
+    sentence = doc[text_key] if text_key is not None else None
+    if not isinstance(sentence, str | None):
+        raise BenchieError(
+            f'"{text_key}" must be a string, found {_kind(sentence)}', path=name, line=n
+        )
+    read = {"sent_id", *([text_key] if text_key else [])}
+    if sent_id is None and sentence is None and "id" in doc:  # another id scheme otherwise
+        given = doc["id"]
+        if isinstance(given, int) and not isinstance(given, bool):
+            given = str(given)
+        if not isinstance(given, str):
+            raise BenchieError(f'"id" must be a string, found {_kind(given)}', path=name, line=n)
+        sent_id = given
+        read.add("id")
+    if sent_id is None and sentence is None:
+        raise BenchieError(
+            f"no sentence: found {_names(doc) or '(none)'}; a sentence object names its text "
+            f'{_names(_JSON_TEXT)} or its gold id "sent_id" (or "id")',
+            path=name,
+            line=n,
+        )
+    list_key = _one_of(doc, _JSON_LISTS, "", name, n)
+    unread: list[str] = []
+    if list_key is not None:
+        items = doc[list_key]
+        if not isinstance(items, list):
+            hint = (
+                " (the model's raw answer? parse it into triples first)"
+                if isinstance(items, str)
+                else ""
+            )
+            raise BenchieError(
+                f'"{list_key}" must be a list of triples, found {_kind(items)}{hint}',
+                path=name,
+                line=n,
+            )
+        read.add(list_key)
+        unread.extend(k for k in doc if k not in read)
+        for i, item in enumerate(items, 1):
+            where = f'triple {i} of "{list_key}": '
+            subject, relation, args, conf, rest = _json_triple(item, where, name, n)
+            unread.extend(rest)
+            yield NativeExtraction(n, sentence, sent_id, n, subject, relation, args, conf)
+    elif any(k in doc for k in _JSON_RELATION):  # the object is one triple
+        subject, relation, args, conf, rest = _json_triple(doc, "", name, n)
+        unread.extend(k for k in rest if k not in read)
+        yield NativeExtraction(n, sentence, sent_id, n, subject, relation, args, conf)
+    else:
+        raise _json_no_triples(doc, name, n)
+    for key in dict.fromkeys(unread):
+        if key not in seen:
+            seen.add(key)
+            yield Skipped(n, key, "a key the json reader does not read, first here")
+
+
+def _json_reader(doc: dict[str, object]) -> Iterator[NativeExtraction | Skipped]:
+    return _json_doc(doc, "", 0, set())
+
+
+def _no_constant(text: str) -> object:
+    raise ValueError(f"{text} is not JSON")
+
+
+def _json_array(lines: Lines, name: str) -> Iterator[NativeExtraction | Skipped]:
+    """One JSON array of sentence objects, over any number of lines: read whole (within
+    :data:`~benchie_cli.textio.MAX_WHOLE_BYTES`), each object named by the line it starts
+    on."""
+    import bisect
+    import json
+
+    texts: list[str] = []
+    first = 0
+    size = 0
+    for n, text in lines:
+        if not texts:
+            first = n
+        texts.append(text)
+        size += len(text.encode()) + 1
+        if size > MAX_WHOLE_BYTES:
+            raise BenchieError(
+                f"a JSON array larger than {MAX_WHOLE_BYTES >> 20} MiB: write one sentence "
+                "object a line (JSON Lines), which is read as it streams",
+                path=name,
+                line=n,
+            )
+    doc = "\n".join(texts)
+    starts = list(itertools.accumulate((len(t) + 1 for t in texts[:-1]), initial=0))
+
+    def line(pos: int) -> int:
+        return first + bisect.bisect_right(starts, pos) - 1
+
+    decoder = json.JSONDecoder(parse_constant=_no_constant)
+    space = re.compile(r"[ \t\r\n]*")
+
+    def skip(pos: int) -> int:
+        m = space.match(doc, pos)
+        return m.end() if m else pos
+
+    pos = skip(0)
+    if doc[pos : pos + 1] != "[":
+        raise BenchieError("not a JSON array", path=name, line=line(pos))
+    pos = skip(pos + 1)
+    seen: set[str] = set()
+    index = 0
+    while doc[pos : pos + 1] != "]":
+        if index:
+            if doc[pos : pos + 1] != ",":
+                raise BenchieError(
+                    "not valid JSON: expected ',' or ']' after an array element",
+                    path=name,
+                    line=line(pos),
+                )
+            pos = skip(pos + 1)
+        index += 1
+        try:
+            item, end = decoder.raw_decode(doc, pos)
+        except json.JSONDecodeError as exc:
+            raise BenchieError(
+                f"not valid JSON: {exc.msg}", path=name, line=line(exc.pos)
+            ) from None
+        except ValueError as exc:  # NaN, Infinity
+            raise BenchieError(f"not valid JSON: {exc}", path=name, line=line(pos)) from None
+        yield from _json_doc(item, name, line(pos), seen)
+        pos = skip(end)
+        if pos >= len(doc):
+            raise BenchieError(
+                "not valid JSON: the array is not closed ']'", path=name, line=line(pos)
+            )
+    end = skip(pos + 1)
+    if end < len(doc):
+        raise BenchieError(
+            "not valid JSON: text after the array's closing ']'", path=name, line=line(end)
+        )
+
+
+def _parse_json(lines: Lines, name: str) -> Iterator[NativeExtraction | Skipped]:
+    """A JSON array of sentence objects (a document over any number of lines), or one
+    sentence object a line; told apart by the first non-blank character, ``[`` or ``{``."""
+    first, rest = _first_line(lines)
+    if first.lstrip().startswith("["):
+        return _json_array(rest, name)
+    return _json_lines(rest, name)
+
+
+def _json_lines(lines: Lines, name: str) -> Iterator[NativeExtraction | Skipped]:
+    seen: set[str] = set()
+    for n, text in lines:
+        if not text.strip():
+            continue
+        try:
+            doc = orjson.loads(text)
+        except orjson.JSONDecodeError as exc:
+            stripped = text.strip()
+            hint = ""
+            if not stripped.startswith(("{", "[")):
+                hint = " (is it another format? --input-format auto detects it)"
+            elif not stripped.endswith(("}", "]")):
+                hint = (
+                    " (an object over several lines? write one object a line, or one array "
+                    "[...] of them)"
+                )
+            raise BenchieError(f"not valid JSON: {exc}{hint}", path=name, line=n) from None
+        yield from _json_doc(doc, name, n, seen)
+
+
+def _detect_json(lines: list[str]) -> bool:
+    """A JSON array's first line (``[`` then an object or nothing), or JSON objects a line
+    (JSONL's own, which it detects first, aside)."""
+    first = lines[0].lstrip()
+    if first.startswith("["):
+        return first[1:].lstrip()[:1] in ("", "{", "]")
+    return _all(lines, lambda t: _json_object(t) is not None)
 
 
 # --------------------------------------------------------------------------- registry
@@ -501,13 +1098,21 @@ REGISTRY: dict[str, NativeFormat] = {
     f.name: f
     for f in (
         NativeFormat("jsonl", "JSON Lines", None, lambda ls: _all(ls, _jsonl_line), _parse_jsonl),
+        NativeFormat("json", "JSON", None, _detect_json, _parse_json),
+        NativeFormat(
+            "allennlp",
+            "OpenIE6 tagged (allennlp)",
+            True,
+            lambda ls: _all(ls, _allennlp_line),
+            _parse_allennlp,
+        ),
         NativeFormat("openie5", "OpenIE 5", True, _detect_openie5, _parse_openie),
         NativeFormat("openie4", "OpenIE 4", True, _detect_openie4, _parse_openie),
         NativeFormat("reverb", "ReVerb", True, lambda ls: _all(ls, _reverb_line), _parse_reverb),
         NativeFormat("clausie", "ClausIE", True, _detect_clausie, _parse_clausie),
         NativeFormat("props", "PropS", True, _detect_props, _parse_props),
-        NativeFormat("ollie", "Ollie", True, _detect_paren(False), _parse_ollie),
-        NativeFormat("openie6", "OpenIE6 / IMoJIE", True, _detect_paren(True), _parse_openie6),
+        NativeFormat("ollie", "Ollie", True, _detect_ollie, _parse_ollie),
+        NativeFormat("openie6", "OpenIE6 / IMoJIE", True, _detect_openie6, _parse_openie6),
         NativeFormat("stanford", "Stanford OpenIE", True, _detect_stanford, _parse_stanford),
         NativeFormat("carb", "CaRB tab", True, lambda ls: _all(ls, _carb_line), _parse_carb),
     )
@@ -531,11 +1136,16 @@ def detect_bytes(data: bytes) -> str:
 def detect_head(head: list[bytes]) -> str:
     """The format of a file by its first lines (:func:`benchie_cli.textio.peek_lines`)."""
     lines: list[str] = []
-    for raw in head:
+    for i, raw in enumerate(head):
         try:
             text = raw.decode("utf-8")
-        except UnicodeDecodeError:
-            return BENCHIE_TSV  # the submission reader names the bad byte
+        except UnicodeDecodeError as exc:
+            # A line longer than the peek (a JSON array on one line) is cut, maybe inside a
+            # character: its start is still its start. Any other bad byte: the submission
+            # reader names it.
+            if i < len(head) - 1 or exc.reason != "unexpected end of data":
+                return BENCHIE_TSV
+            text = raw[: exc.start].decode("utf-8")
         if text.strip():
             lines.append(text)
             if len(lines) == PEEK_LINES:
@@ -574,6 +1184,9 @@ class Conversion:
     written: int
     confidence: bool
     alignment: AlignmentStats
+    #: Lines the reader skipped on purpose (OLLIE's header row), each said by
+    #: :func:`summary` and listed by ``convert --report``.
+    skipped: list[Skipped] = field(default_factory=list)
 
 
 def _slot(text: str) -> str:
@@ -625,7 +1238,11 @@ def convert(
         buffer.append(CONFIDENCE_DIRECTIVE.encode() + b"\n")
         written_lines += 1
     optional = with_conf is None  # the file's first extraction decides, the others follow
+    skipped: list[Skipped] = []
     for ex in native.parse(decoded(), name):
+        if isinstance(ex, Skipped):
+            skipped.append(ex)
+            continue
         extractions += 1
         if with_conf is None:
             with_conf = ex.confidence is not None
@@ -690,7 +1307,7 @@ def convert(
         )
     out.write(b"".join(buffer))
     return Conversion(
-        fmt, digest.hexdigest(), facts[0], extractions, written, bool(with_conf), stats
+        fmt, digest.hexdigest(), facts[0], extractions, written, bool(with_conf), stats, skipped
     )
 
 
@@ -713,9 +1330,15 @@ def convert_in_place(
     return result
 
 
+def skipped_notes(result: Conversion, name: str) -> list[str]:
+    """Every line the reader skipped on purpose, as a ``PATH:LINE: note:`` line."""
+    return [f"{name}:{k.line}: note: {k.reason}: {k.text[:80]!r}" for k in result.skipped]
+
+
 def summary(result: Conversion, name: str, *, shown: int = 5) -> list[str]:
-    """The statistics as stderr lines: counts, then the first ``shown`` unaligned and every
-    ambiguous sentence as ``PATH:LINE: warning:`` lines (``convert --report`` lists all)."""
+    """The statistics as stderr lines: counts, every line the reader skipped on purpose
+    (``PATH:LINE: note:``), then the first ``shown`` unaligned and every ambiguous sentence
+    as ``PATH:LINE: warning:`` lines (``convert --report`` lists all)."""
     a = result.alignment
     total = len(a.gold_without_extraction)
     lines = [
@@ -726,6 +1349,7 @@ def summary(result: Conversion, name: str, *, shown: int = 5) -> list[str]:
         f"{a.dropped_extractions} extraction(s) left out); {total} gold sentence(s) "
         "without extraction"
     ]
+    lines += skipped_notes(result, name)
     for s in a.unaligned[:shown]:
         lines.append(f"{name}:{s.line}: warning: no gold sentence: {s.text[:80]!r}")
     if len(a.unaligned) > shown:

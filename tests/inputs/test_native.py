@@ -78,6 +78,41 @@ FIXTURES: dict[str, tuple[str, str]] = {
         f"{S1}\t0.9\twas born in\tObama\tHawaii\tin 1961\n{S2}\t0.1\tsaid\tHe\n",
         "1\tObama\twas born in\tHawaii in 1961\t0.9\n2\tHe\tsaid\t\t0.1\n",
     ),
+    "allennlp": (
+        f"{S1}\t<arg1> Obama </arg1> <rel> [was] born </rel> <arg2> in Hawaii </arg2> "
+        "<arg3> in 1961 </arg3>\t0.95\n"
+        f"{S2}\t<rel> said </rel> <arg1> He </arg1>\t-0.25\n",
+        "1\tObama\t[was] born\tin Hawaii in 1961\t0.95\n2\tHe\tsaid\t\t-0.25\n",
+    ),
+    "json": (
+        json.dumps(
+            [
+                {
+                    "sentence": S1,
+                    "triples": [
+                        {
+                            "arg1": "Obama",
+                            "rel": "was born in",
+                            "arg2": "Hawaii",
+                            "arg3": "in 1961",
+                            "confidence": 0.75,
+                        }
+                    ],
+                },
+                {
+                    "id": 2,
+                    "relations": [
+                        {"head": "He", "relation": "said", "tail": "twice", "score": 0.5},
+                        {"s": "He", "p": "said", "o": "do n't", "conf": 1},
+                    ],
+                },
+            ],
+            indent=1,
+        )
+        + "\n",
+        "1\tObama\twas born in\tHawaii in 1961\t0.75\n2\tHe\tsaid\ttwice\t0.5\n"
+        "2\tHe\tsaid\tdo n't\t1.0\n",
+    ),
     "jsonl": (
         json.dumps(
             {
