@@ -231,7 +231,7 @@ def diff(expected: Any, found: Any, path: str = "") -> list[Mismatch]:
 def _not_a_file(path: str, give: str) -> str:
     """Why a file a report names cannot be re-read: absent (a report names a file as
     ``score`` was given it, relative to the directory it ran in), or not a regular file."""
-    if not os.path.lexists(path):
+    if path != "-" and not os.path.lexists(path):
         where = "" if os.path.isabs(path) else ", relative to the directory `score` ran in"
         return f"no such file (named by the report{where}): run verify there, or give {give}"
     return f"is not a regular file (named by the report); give {give}"
