@@ -47,7 +47,7 @@ def _detect(path: str, data: bytes, input_format: str) -> str:
     if not data.strip():
         raise BenchieError("an empty file: no extraction to score", path=display_name(path))
     fmt = bm.detect_format(data) if input_format == "auto" else input_format
-    if fmt == "json":
+    if fmt == bm.JSON_DOCUMENT:
         raise BenchieError(
             "a JSON file: --suite reads a system output of OpenIE 4, OpenIE 5 or CaRB "
             "tab lines (a WiRe57 export is scored with --benchmark wire57)",

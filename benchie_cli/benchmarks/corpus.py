@@ -27,6 +27,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
 
+import orjson
+
 from benchie_cli import REPORT_SCHEMA, __version__
 from benchie_cli.benchmarks.runner import (
     ORIGINAL_FIX,
@@ -230,6 +232,56 @@ def carb_texts(
     return {t: [(x.pred, x.args, x.confidence) for x in xs] for t, xs in read.items()}
 
 
+#: The confidence of an extraction whose format has none (an LLM's answer, JSON without
+#: one): one value for all, so that the curve has a single threshold, as a scorer's curve of
+#: a file whose extractions all have one confidence (docs/llm-text.md).
+NO_CONFIDENCE = 1.0
+
+
+def native_texts(
+    data: bytes, shown: str, fmt: str
+) -> tuple[dict[str, list[tuple[str, tuple[str, ...], float]]], tuple[str, ...]]:
+    """The file read by benchie's reader of a format its scorer has no reader of
+    (``benchie_cli.inputs.native``): extractions by sentence text, as CaRB's readers give
+    them (the relation, then the arguments, the subject first; slots with their whitespace
+    runs as single spaces), and what the reader skipped, as warnings. A file that names its
+    sentences by id cannot meet another benchmark's sentences: it is refused at its line."""
+    from benchie_cli.inputs.native import REGISTRY, Skipped
+
+    lines = enumerate(decode_text(data, shown).splitlines(), 1)
+    texts: dict[str, list[tuple[str, tuple[str, ...], float]]] = {}
+    skipped: list[Skipped] = []
+    for ex in REGISTRY[fmt].parse(lines, shown):
+        if isinstance(ex, Skipped):
+            skipped.append(ex)
+            continue
+        if ex.sentence is None:
+            raise BenchieError(
+                f"names its sentence by id ({ex.sent_id!r}), not by its text: another "
+                "benchmark's sentences are met by their text (`benchie sentences --benchmark "
+                "NAME` gives them)",
+                path=shown,
+                line=ex.line,
+            )
+        args = tuple(" ".join(a.split()) for a in (ex.subject, *ex.args))
+        confidence = NO_CONFIDENCE if ex.confidence is None else ex.confidence
+        texts.setdefault(ex.sentence, []).append((" ".join(ex.relation.split()), args, confidence))
+    notes = tuple(f"line {k.line}: {k.reason}: {k.text[:80]!r}" for k in skipped[:5])
+    if len(skipped) > 5:
+        notes = (*notes, f"{len(skipped) - 5:,} more line(s) the reader skipped")
+    return texts, notes
+
+
+def texts_of(
+    data: bytes, shown: str, fmt: str
+) -> tuple[dict[str, list[tuple[str, tuple[str, ...], float]]], tuple[str, ...]]:
+    """Extractions by sentence text, for a benchmark whose scorer has no reader of ``fmt``:
+    CaRB's reader of it where CaRB has one (as the suite reads them), else benchie's."""
+    if fmt in CARB_READ:
+        return carb_texts(data, shown, fmt), ()
+    return native_texts(data, shown, fmt)
+
+
 #: Formats that hold one extraction a line (OLLIE's after its header line): a line that
 #: gives none was skipped by the reader, as the original's reader skips it (a slot empty or
 #: missing). docs/oie2016.md and docs/carb.md, "Reading", say which lines.
@@ -387,23 +439,45 @@ def entry(benchmark: str) -> CorpusEntry:
     return found
 
 
+#: Keys of the objects benchie's JSON readers read as a sentence or an extraction.
+_SENTENCE_OBJECT_KEYS = frozenset(
+    ("sentence", "text", "passage", "sent_id", "id", "subject", "relation", "extractions")
+)
+
+#: What :func:`detect_format` calls one JSON document that no reader of system outputs
+#: reads (WiRe57's export of its systems is one).
+JSON_DOCUMENT = "json-document"
+
+
 def detect_format(data: bytes) -> str:
     """The format ``--input-format auto`` reads in a file's bytes, as read (decompressed,
-    from standard input too): ``json`` for a JSON object (WiRe57's export is one), else a
-    native format or ``benchie`` as :func:`benchie_cli.inputs.native.detect_bytes` finds."""
-    if data.lstrip()[:1] == b"{":
-        return "json"
+    from standard input too): a native format or ``benchie`` as
+    :func:`benchie_cli.inputs.native.detect_bytes` finds, or :data:`JSON_DOCUMENT` for a
+    JSON object no reader of system outputs reads (WiRe57's export is one)."""
     from benchie_cli.inputs.native import detect_bytes
 
-    return detect_bytes(data)
+    if data.lstrip()[:1] == b"{":
+        try:
+            doc = orjson.loads(data)
+        except orjson.JSONDecodeError:
+            doc = None
+        # One document keyed by other than a sentence object's keys (WiRe57's export is
+        # keyed by sentence id), not one sentence's object on a line of its own.
+        if isinstance(doc, dict) and doc and not doc.keys() & _SENTENCE_OBJECT_KEYS:
+            return JSON_DOCUMENT
+    fmt = detect_bytes(data)
+    if fmt == BENCHIE_TSV and data.lstrip()[:1] == b"{":
+        return JSON_DOCUMENT
+    return fmt
 
 
 def _detected(corpus: Corpus, path: str, data: bytes) -> str:
-    """The format ``auto`` reads: JSON is WiRe57's export; the rest as ``native`` detects."""
+    """The format ``auto`` reads: a JSON document is WiRe57's export; the rest as
+    ``native`` detects."""
     if not data.strip():
         raise nothing(display_name(path))
     fmt = detect_format(data)
-    if fmt == "json":
+    if fmt == JSON_DOCUMENT:
         if entry(corpus.benchmark).score_export is not None:
             return entry(corpus.benchmark).own[0]
         raise BenchieError(
@@ -434,12 +508,14 @@ def reader_for(corpus: Corpus, path: str, input_format: str, data: bytes) -> str
 
 
 def score_bytes(corpus: Corpus, data: bytes, shown: str, fmt: str) -> Scored:
-    """One file's bytes in ``fmt`` scored: its scorer's own reader, or CaRB's reader of a
-    tab-keyed format (docs/suite.md)."""
+    """One file's bytes in ``fmt`` scored: its scorer's own reader, or the file's
+    extractions by sentence text (:func:`texts_of`)."""
     scorer = entry(corpus.benchmark)
     if fmt in scorer.own and scorer.score_own is not None:
         return scorer.score_own(corpus, data, shown, fmt)
-    return scorer.score_texts(corpus, carb_texts(data, shown, fmt), shown)
+    texts, notes = texts_of(data, shown, fmt)
+    scored = scorer.score_texts(corpus, texts, shown)
+    return scored._replace(warnings=(*scored.warnings, *notes)) if notes else scored
 
 
 def score_file(corpus: Corpus, path: str, name: str, input_format: str) -> list[Run]:

@@ -118,7 +118,7 @@ def test_metric_oie2016_implies_its_benchmark_and_splits_differ(
         (("--metric", "carb,carb"), 2, "named twice"),
         (("--benchmark", "oie2016", "--lang", "de"), 2, "English only"),
         (("--benchmark", "oie2016", "--facet", "concat"), 2, "do not apply"),
-        (("--benchmark", "oie2016", "--input-format", "jsonl"), 2, "reads clausie, openie4"),
+        (("--benchmark", "oie2016", "--input-format", "benchie"), 2, "reads clausie, openie4"),
         (("--benchmark", "oie2016", "--expect-gold", "0" * 12), 1, "not the expected"),
     ],
 )

@@ -227,7 +227,8 @@ def test_a_bad_line_is_one_error_and_nothing_written(
 @pytest.mark.parametrize("name", list(BENCHMARKS))
 def test_the_registry_names_the_formats_its_package_reads(name: str) -> None:
     """What the registry says a benchmark reads is what its package reads: its own scorer's
-    readers first, then the formats CaRB's readers read for it (the tab-keyed ones); a
+    readers first, then the formats CaRB's readers read for it (the tab-keyed ones), then
+    every other format by benchie's readers, met by sentence text; a
     format it names that no reader reads, or one a reader reads that it does not name,
     would make `--benchmark NAME` refuse a file it can score, or read one it cannot."""
     from benchie_cli.benchmarks import corpus
@@ -239,8 +240,9 @@ def test_the_registry_names_the_formats_its_package_reads(name: str) -> None:
     assert len(set(formats)) == len(formats), formats
     if BENCHMARKS[name].by_language:  # BenchIE's TSV and every native output, aligned
         assert formats == (BENCHIE_TSV, *NATIVE_FORMATS)
-    elif hasattr(module, "CORPUS"):  # its original scorer's readers, then CaRB's
+    elif hasattr(module, "CORPUS"):  # its original scorer's readers, CaRB's, then benchie's
         own = module.CORPUS.own
-        assert formats == (*own, *(f for f in corpus.CARB_READ if f not in own))
+        carbs = tuple(f for f in corpus.CARB_READ if f not in own)
+        assert formats == (*own, *carbs, *(f for f in NATIVE_FORMATS if f not in (*own, *carbs)))
     else:  # CaRB: BenchIE TSV by sentence number, and CaRB's own readers
         assert formats == (BENCHIE_TSV, *module.CARB_READERS)
