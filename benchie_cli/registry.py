@@ -256,7 +256,17 @@ BENCHMARKS: dict[str, Benchmark] = {
             CARB_FAMILY,
             "benchie_cli.benchmarks.carb.benchmark",
             ("test", "dev"),
-            formats=("benchie", "openie4", "openie5", "clausie", "props", "carb"),
+            formats=(
+                "benchie",
+                "openie4",
+                "openie5",
+                "clausie",
+                "props",
+                "carb",
+                "ollie",
+                "reverb",
+                "allennlp",
+            ),
             shipped={
                 "1.0.0": "77602de653b6d60a4631d1da501239374f4157625f1ad3a3cf8b6b4b7c2bc909",
             },

@@ -14,7 +14,7 @@ import orjson
 
 from benchie_cli import DEFAULT_GOLD_VERSION, LANGUAGES, default_gold_version, limits
 from benchie_cli.errors import BenchieError, ExitCode
-from benchie_cli.inputs.formats import INPUT_FORMATS
+from benchie_cli.inputs.formats import INPUT_FORMATS, SCORE_FORMATS
 from benchie_cli.registry import BASE_FACET, FACET_NAMES, FACETS
 from benchie_cli.tables import render
 from benchie_cli.textio import STDIN, display_name
@@ -140,6 +140,18 @@ input_format_option = click.option(
     help="Format of the submissions: auto detects it from the first lines; benchie is BenchIE "
     "TSV; the others are systems' own outputs, aligned to the gold by sentence text "
     "(docs/native-formats.md).",
+)
+
+#: ``score``'s ``--input-format``: also the formats only a benchmark's own scorer reads.
+score_input_format_option = click.option(
+    "--input-format",
+    type=click.Choice(SCORE_FORMATS),
+    default="auto",
+    show_default=True,
+    help="Format of the submissions: auto detects it from the first lines; benchie is BenchIE "
+    "TSV; the others are systems' own outputs, aligned to the gold by sentence text "
+    "(docs/native-formats.md), or, with --benchmark, read by that benchmark's own scorer's "
+    "readers (allennlp: --benchmark carb only).",
 )
 
 

@@ -14,11 +14,11 @@ from benchie_cli.cli.common import (
     PROGRESS_MIN,
     exit_on_failures,
     gold_options,
-    input_format_option,
     retokenize_option,
     say,
     say_once,
     say_written,
+    score_input_format_option,
     summarise_warnings,
 )
 from benchie_cli.cli.group import EPILOG_EXIT, set_verdict
@@ -134,7 +134,7 @@ if TYPE_CHECKING:
     + "; ".join(f"{b.name}: {', '.join(b.splits)}" for b in BENCHMARKS.values() if b.splits)
     + " [default: the first].",
 )
-@input_format_option
+@score_input_format_option
 @retokenize_option
 def score(
     submissions: tuple[str, ...],

@@ -28,3 +28,13 @@ BENCHIE_TSV = "benchie"
 
 #: ``auto`` (detect), BenchIE TSV (read as it always was), the native formats.
 INPUT_FORMATS = ("auto", BENCHIE_TSV, *NATIVE_FORMATS)
+
+#: Formats that only a benchmark's own scorer reads, with no native reader (nothing to align
+#: to BenchIE's gold): ``allennlp``, OpenIE6's tagged lines, read by ``score --benchmark
+#: carb`` as OpenIE6's copy of CaRB's scorer reads them. A name that becomes a native format
+#: is dropped here, so that it is listed once.
+SCORER_FORMATS = tuple(f for f in ("allennlp",) if f not in NATIVE_FORMATS)
+
+#: What ``score --input-format`` accepts: :data:`INPUT_FORMATS`, and the formats a
+#: benchmark's own scorer alone reads (a benchmark that does not read one refuses it).
+SCORE_FORMATS = (*INPUT_FORMATS, *SCORER_FORMATS)

@@ -33,8 +33,24 @@ from benchie_cli.benchmarks.runner import (
 from benchie_cli.errors import BenchieError
 from benchie_cli.inputs.batch import check_stdin_once
 from benchie_cli.outputs import check_output
-from benchie_cli.registry import metrics_of
+from benchie_cli.registry import BENCHMARKS, metrics_of
 from benchie_cli.textio import display_name
+
+
+def check_input_format(input_format: str) -> None:
+    """Refuse (exit 2) a format BenchIE cannot read: one only another benchmark's own
+    scorer reads (``score --input-format``'s ``allennlp``), which has no native reader to
+    align it to BenchIE's gold."""
+    formats = BENCHMARKS["benchie"].formats
+    if input_format == "auto" or input_format in formats:
+        return
+    readers = [b.name for b in BENCHMARKS.values() if input_format in b.formats]
+    raise BenchieError(
+        f"--input-format {input_format}: BenchIE reads {', '.join(formats)} submissions; "
+        f"{input_format} is read by "
+        + (" or ".join(f"--benchmark {name}" for name in readers) or "no benchmark")
+        + " only (its original scorer's reader)"
+    )
 
 
 class BenchieRunner:
@@ -45,6 +61,7 @@ class BenchieRunner:
     def score(self, request: Request, hooks: Hooks) -> Outcome:
         """The batch against the gold of ``--lang``, ``--facet`` and ``--gold-version`` (or
         ``--gold-file``), with BenchIE's metric, CaRB's, or both."""
+        check_input_format(request.input_format)
         check_stdin_once(request.gold_file, request.paths)
         expected = expected_prefix(request.expect_gold)
         if request.gold_file is not None and request.gold_version is not None:

@@ -26,7 +26,14 @@ from pathlib import Path
 from typing import Any
 
 from benchie_cli import REPORT_SCHEMA, __version__
-from benchie_cli.benchmarks.carb.data import READERS, Extractions
+from benchie_cli.benchmarks.carb.data import (
+    NUMBERED,
+    READERS,
+    Extractions,
+    detect,
+    read_reverb,
+    read_sentences,
+)
 from benchie_cli.benchmarks.carb.metric import outside
 from benchie_cli.benchmarks.carb.report import (
     CarbResult,
@@ -79,14 +86,25 @@ MISREAD_IDS = (
     "CaRB's sentences.txt, not a BenchIE sentence id (score BenchIE's sentences with "
     "--metric carb instead)"
 )
-#: ``--input-format`` names read by CaRB's readers, and the reader of each.
+#: ``--input-format`` names read by CaRB's readers, and the reader of each (``ollie`` is
+#: OLLIE's tab output, as CaRB's reader reads it; ``allennlp`` OpenIE6's tagged lines, read
+#: by the reader of OpenIE6's copy of CaRB's scorer).
 CARB_READERS = {
     "openie4": "openie4",
     "openie5": "openie5",
     "clausie": "clausie",
     "props": "props",
     "carb": "tabbed",
+    "ollie": "ollie",
+    "reverb": "reverb",
+    "allennlp": "allennlp",
 }
+#: Why a file of OLLIE's plain output, which :mod:`benchie_cli.inputs.native` detects as
+#: ``ollie``, is not a CaRB submission.
+OLLIE_PLAIN = (
+    "this is OLLIE's plain output (conf: (arg1; rel; arg2) lines); CaRB's OLLIE reader reads "
+    "OLLIE's tab output (ollie --output-format tabbed), its header line first"
+)
 
 
 def carb_store(root: Path) -> GoldStore:
@@ -127,7 +145,16 @@ def reader_for(path: str, input_format: str) -> str:
         from benchie_cli.textio import spool
 
         spool(path)  # read again to be scored: a pipe or FIFO must not be drained by this
-        fmt = detect_format(read_submission(path)[1])
+        data = read_submission(path)[1]
+        # The formats only CaRB's scorers read first (OLLIE's tab output, OpenIE6's tagged
+        # lines), then those every command reads.
+        own = detect(data)
+        if own is not None:
+            fmt = next(name for name, reader in CARB_READERS.items() if reader == own)
+        else:
+            fmt = detect_format(data)
+            if fmt == "ollie":  # native's ollie is OLLIE's plain output, not its tab one
+                raise BenchieError(OLLIE_PLAIN, path=display_name(path))
     if fmt not in BENCHMARKS["carb"].formats:
         raise BenchieError(
             f"--benchmark carb reads {', '.join(BENCHMARKS['carb'].formats)} submissions "
@@ -135,6 +162,38 @@ def reader_for(path: str, input_format: str) -> str:
             path=display_name(path),
         )
     return fmt
+
+
+def raw_sentences(sentences: ResolvedGold) -> list[str]:
+    """The split's sentences as CaRB's ReVerb reader reads its raw sentences file (lines
+    split as ``open`` splits them, each stripped): what a ReVerb line's number names."""
+    text = decode_text(sentences.data, sentences.display_path)
+    return read_sentences(io.StringIO(text, newline=None))
+
+
+def reverb_mismatches(text: str, raw: Sequence[str]) -> tuple[int, int]:
+    """(mismatched, checked): of a ReVerb file's lines that carry their own sentence text
+    (column 13, not blank), how many name by their number (column 2) a sentence of ``raw``
+    whose sentence key differs from that text's. CaRB's reader takes the number, so such a
+    line is scored against another sentence. Lines the reader refuses are not counted."""
+    from benchie_cli.benchmarks.carb.metric import sentence_key
+
+    mismatched = checked = 0
+    keys: dict[int, str] = {}
+    for line in io.StringIO(text, newline=None):
+        cols = line.strip().split("\t")
+        if len(cols) < 13 or not cols[12].strip():
+            continue
+        try:
+            number = int(cols[1])
+            key = keys.get(number)
+            if key is None:
+                key = keys[number] = sentence_key(raw[number - 1])
+        except (ValueError, IndexError):
+            continue
+        checked += 1
+        mismatched += sentence_key(cols[12]) != key
+    return mismatched, checked
 
 
 def score_native(
@@ -145,9 +204,11 @@ def score_native(
     *,
     strict: bool = False,
     metrics: Sequence[str] = ("carb",),
+    raw: Sequence[str] | None = None,
 ) -> CarbResult:
     """A system's own output (``fmt``, a key of :data:`CARB_READERS`) read by CaRB's reader
-    and scored with each CaRB metric of ``metrics``; its bytes are read once and hashed."""
+    and scored with each CaRB metric of ``metrics``; its bytes are read once and hashed.
+    ``raw``: the split's sentences (:func:`raw_sentences`), which ReVerb's lines number."""
     from benchie_cli.benchmarks.corpus import read_submission, skipped_lines
 
     shown = display_name(path)
@@ -155,7 +216,11 @@ def score_native(
     text = decode_text(data, shown)
     lines = io.StringIO(text, newline=None)
     is_outside = outside(gold)
-    predicted = READERS[CARB_READERS[fmt]](lines, shown, confidence_only=is_outside)
+    reader = CARB_READERS[fmt]
+    if reader in NUMBERED:
+        predicted = read_reverb(lines, shown, confidence_only=is_outside, sentences=raw)
+    else:
+        predicted = READERS[reader](lines, shown, confidence_only=is_outside)
     facts.lines = len(text.splitlines())
     facts.extractions = sum(len(v) for v in predicted.values())
     # A wrong format or split reads as nothing, or as no sentence of the split: CaRB would
@@ -184,9 +249,25 @@ def score_native(
         raise BenchieError(
             f"{skipped} (an error under --strict)", path=shown, exit_code=ExitCode.FAILED
         )
+    notes = [] if skipped is None else [skipped]
+    if reader in NUMBERED and raw is not None:
+        wrong, checked = reverb_mismatches(text, raw)
+        if wrong:
+            mismatch = (
+                f"{wrong:,} of its {checked:,} lines name by number (column 2) a sentence of "
+                "the split's sentences.txt other than their own (column 13): CaRB's reader "
+                "takes the number, as here, so they are scored against other sentences; "
+                "were its numbers for another input file?"
+            )
+            if strict:
+                raise BenchieError(
+                    f"{mismatch} (an error under --strict)",
+                    path=shown,
+                    exit_code=ExitCode.FAILED,
+                )
+            notes.append(mismatch)
     scores = carb_scores(gold, predicted, metrics)
-    notes = () if skipped is None else (skipped,)
-    return CarbResult(name, facts, 0, scores, unaligned, notes=notes)
+    return CarbResult(name, facts, 0, scores, unaligned, notes=tuple(notes))
 
 
 def score_submission(
@@ -198,11 +279,13 @@ def score_submission(
     *,
     strict: bool = False,
     metrics: Sequence[str] = ("carb",),
+    raw: Sequence[str] | None = None,
 ) -> CarbResult:
     """One submission in the CLI's format ``fmt`` (see :func:`reader_for`). A BenchIE TSV
     file gets the likely-mistake checks of ``--metric carb`` (a native output read as TSV,
     ids shifted by one), and one most of whose extractions have words their sentence lacks
-    is refused: its ids cannot be line numbers of CaRB's sentences."""
+    is refused: its ids cannot be line numbers of CaRB's sentences. ``raw``: the split's
+    sentences as ReVerb's lines number them (:func:`raw_sentences`)."""
     if fmt == "benchie":
         return score_carb(
             path,
@@ -214,7 +297,7 @@ def score_submission(
             misread=MISREAD_IDS,
             metrics=metrics,
         )
-    return score_native(path, name, fmt, gold, strict=strict, metrics=metrics)
+    return score_native(path, name, fmt, gold, strict=strict, metrics=metrics, raw=raw)
 
 
 def signature(gold: ResolvedGold, split: str, metric: str = "carb") -> str:
@@ -370,6 +453,7 @@ class CarbRunner:
         check_pinned(gold.sha256, expected, request.expect_gold, f"carb/{gold.display_path}")
         extractions = load_gold(gold)
         ids = sentence_ids(sentences)
+        raw = raw_sentences(sentences)
 
         def score_one(submission: Submission) -> CarbResult:
             shown = display_name(submission.path)
@@ -382,6 +466,7 @@ class CarbRunner:
                 ids,
                 strict=request.strict,
                 metrics=metrics,
+                raw=raw,
             )
             if scored.outside_sentences:
                 hooks.say(
@@ -428,7 +513,7 @@ class CarbRunner:
         version's. A version the store lacks is refused (exit 2) naming the hash the report
         gives."""
         from benchie_cli.gold.store import tracked_versions
-        from benchie_cli.inputs.formats import INPUT_FORMATS
+        from benchie_cli.inputs.formats import SCORE_FORMATS
 
         if gold_file is not None:
             raise BenchieError(
@@ -437,7 +522,7 @@ class CarbRunner:
             )
         systems, gold = report["systems"], report["gold"]
         input_format = report["options"].get("input_format", "auto")
-        if input_format not in INPUT_FORMATS:
+        if input_format not in SCORE_FORMATS:
             raise BenchieError(f"the report names an unknown input format {brief(input_format)}")
         version, split = gold["version"], gold["split"]
         root, _ = resolve_gold_dir(gold_dir)
@@ -451,6 +536,7 @@ class CarbRunner:
         resolved, sentences = resolve_split(store, version, split)
         extractions = load_gold(resolved)
         ids = sentence_ids(sentences)
+        raw = raw_sentences(sentences)
         metrics = report["metric"].split(",")
         results = [
             score_submission(
@@ -460,6 +546,7 @@ class CarbRunner:
                 extractions,
                 ids,
                 metrics=metrics,
+                raw=raw,
             )
             for system, path in zip(systems, submissions, strict=True)
         ]
