@@ -10,7 +10,8 @@ pinned like BenchIE's (its registry entry's ``shipped``).
 The metric is CaRB's (:mod:`benchie_cli.benchmarks.carb.metric`, docs/carb.md), the only one
 of this benchmark. Submissions are read by CaRB's own readers
 (:data:`benchie_cli.benchmarks.carb.data.READERS`:
-``--input-format openie4|openie5|clausie|props|carb``, or ``auto``, which detects the format)
+``--input-format openie4|openie5|clausie|props|carb|ollie|reverb``, OpenIE6's ``allennlp``,
+or ``auto``, which detects the format; ReVerb's lines number the split's sentences file)
 and meet the gold by sentence text, as in CaRB. A BenchIE TSV submission
 (``--input-format benchie``) names sentences by id: the id of a sentence is its line number
 (from 1) in the split's sentences file, and its extractions are placed as
@@ -99,11 +100,12 @@ CARB_READERS = {
     "reverb": "reverb",
     "allennlp": "allennlp",
 }
-#: Why a file of OLLIE's plain output, which :mod:`benchie_cli.inputs.native` detects as
-#: ``ollie``, is not a CaRB submission.
+#: Why a file :mod:`benchie_cli.inputs.native` detects as ``ollie`` but :func:`detect` does
+#: not (no OLLIE tab header on its first line) is not a CaRB submission.
 OLLIE_PLAIN = (
-    "this is OLLIE's plain output (conf: (arg1; rel; arg2) lines); CaRB's OLLIE reader reads "
-    "OLLIE's tab output (ollie --output-format tabbed), its header line first"
+    "OLLIE's output, but not its tab output with the header line first, which CaRB's OLLIE "
+    "reader reads (ollie --output-format tabbed; the reader skips the first line as the "
+    "header); OLLIE's plain output (conf: (arg1; rel; arg2) lines) has no CaRB reader"
 )
 
 
@@ -153,7 +155,7 @@ def reader_for(path: str, input_format: str) -> str:
             fmt = next(name for name, reader in CARB_READERS.items() if reader == own)
         else:
             fmt = detect_format(data)
-            if fmt == "ollie":  # native's ollie is OLLIE's plain output, not its tab one
+            if fmt == "ollie":  # OLLIE's, but not what CaRB's reader reads
                 raise BenchieError(OLLIE_PLAIN, path=display_name(path))
     if fmt not in BENCHMARKS["carb"].formats:
         raise BenchieError(

@@ -355,10 +355,18 @@ def test_ollie_plain_output_is_refused_with_its_reason(cli: RunCli, tmp_path: Pa
     )
     result = cli("score", "--benchmark", "carb", plain)
     assert result.exit_code == 2
-    assert "CaRB's OLLIE reader reads OLLIE's tab output" in result.stderr
+    assert "not its tab output with the header line first" in result.stderr
 
 
 def test_allennlp_is_for_carb_only(cli: RunCli) -> None:
+    """A format only a benchmark's own scorer reads (formats.SCORER_FORMATS) is offered by
+    ``score`` alone and refused by the benchmarks that cannot read it."""
+    from benchie_cli.inputs.formats import NATIVE_FORMATS, SCORE_FORMATS, SCORER_FORMATS
+
+    assert SCORE_FORMATS.count("allennlp") == 1
+    if "allennlp" in NATIVE_FORMATS:
+        pytest.skip("allennlp is a native format: BenchIE's scoring reads it too")
+    assert SCORER_FORMATS == ("allennlp",)
     path = FIXTURES / "corners.allennlp"
     benchie = cli("score", "--input-format", "allennlp", path)
     assert benchie.exit_code == 2
