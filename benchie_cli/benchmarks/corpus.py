@@ -285,7 +285,15 @@ def texts_of(
 #: Formats that hold one extraction a line (OLLIE's after its header line): a line that
 #: gives none was skipped by the reader, as the original's reader skips it (a slot empty or
 #: missing). docs/oie2016.md and docs/carb.md, "Reading", say which lines.
-PER_LINE = {"openie4": 0, "openie5": 0, "carb": 0, "reverb": 0, "stanford": 0, "ollie": 1}
+PER_LINE = {
+    "openie4": 0,
+    "openie5": 0,
+    "carb": 0,
+    "reverb": 0,
+    "stanford": 0,
+    "ollie": 1,
+    "allennlp": 0,
+}
 
 
 def skipped_lines(data: bytes, fmt: str, extractions: int) -> str | None:
@@ -309,10 +317,15 @@ def skipped_lines(data: bytes, fmt: str, extractions: int) -> str | None:
     dropped = lines - extractions
     if dropped <= 0:
         return None
+    why = _SKIPPED_WHY.get(fmt, "a slot empty or missing")
     return (
         f"{dropped:,} of its {lines:,} lines give no extraction: the reader skips them, as "
-        "the original scorer's does (a slot empty or missing)"
+        f"the original scorer's does ({why})"
     )
+
+
+#: Why a reader skips a line, where that is not "a slot empty or missing".
+_SKIPPED_WHY = {"allennlp": "no text in its <arg1>, <rel> and <arg2> tags, or none of them"}
 
 
 def _is_number(raw: bytes) -> bool:

@@ -142,7 +142,6 @@ input_format_option = click.option(
     "(docs/native-formats.md).",
 )
 
-
 #: A batch at least this long shows a progress bar (on an interactive terminal only).
 PROGRESS_MIN = 5
 

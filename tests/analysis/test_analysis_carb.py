@@ -21,7 +21,7 @@ from benchie_cli.gold.store import GoldStore, ResolvedGold
 from benchie_cli.inputs.batch import Submission
 from benchie_cli.report import to_json
 from tests.benchmarks.carb.test_carb_metric import TABLE_5
-from tests.conftest import ENGLISH_SYSTEMS, GOLD_DIR, RunCli, example
+from tests.conftest import ENGLISH_SYSTEMS, GOLD_DIR, REPO, RunCli, example
 
 VERSION = "1.1.0"
 #: Few resamples: the intervals are not what these tests check, only that CaRB leaves them be.
@@ -176,7 +176,8 @@ def test_without_the_reference_nothing_changes(both: tuple[Analysis, Analysis]) 
     """Without ``carb_reference`` the document has no CaRB key, and with it the document and
     the views are the same once CaRB's additions are taken out: CaRB adds, never changes."""
     (with_carb, _, _), (without, _, _) = both
-    assert b"carb" not in to_json(without).lower()
+    # the files' paths name the checkout, whose directory may hold "carb" in its name
+    assert b"carb" not in to_json(without).replace(str(REPO).encode(), b"").lower()
     assert "CaRB" not in views.to_text(without) and "CaRB" not in views.to_html(without)
     stripped = orjson.loads(to_json(with_carb))
     del stripped["carb_signature"]

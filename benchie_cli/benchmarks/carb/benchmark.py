@@ -10,7 +10,8 @@ pinned like BenchIE's (its registry entry's ``shipped``).
 The metric is CaRB's (:mod:`benchie_cli.benchmarks.carb.metric`, docs/carb.md), the only one
 of this benchmark. Submissions are read by CaRB's own readers
 (:data:`benchie_cli.benchmarks.carb.data.READERS`:
-``--input-format openie4|openie5|clausie|props|carb``, or ``auto``, which detects the format)
+``--input-format openie4|openie5|clausie|props|carb|ollie|reverb``, OpenIE6's ``allennlp``,
+or ``auto``, which detects the format; ReVerb's lines number the split's sentences file)
 and meet the gold by sentence text, as in CaRB. A BenchIE TSV submission
 (``--input-format benchie``) names sentences by id: the id of a sentence is its line number
 (from 1) in the split's sentences file, and its extractions are placed as
@@ -26,7 +27,15 @@ from pathlib import Path
 from typing import Any
 
 from benchie_cli import REPORT_SCHEMA, __version__
-from benchie_cli.benchmarks.carb.data import READERS, Extractions
+from benchie_cli.benchmarks.carb.data import (
+    NUMBERED,
+    READERS,
+    Extraction,
+    Extractions,
+    detect,
+    read_reverb,
+    read_sentences,
+)
 from benchie_cli.benchmarks.carb.metric import outside
 from benchie_cli.benchmarks.carb.report import (
     CarbResult,
@@ -81,14 +90,26 @@ MISREAD_IDS = (
     "CaRB's sentences.txt, not a BenchIE sentence id (score BenchIE's sentences with "
     "--metric carb instead)"
 )
-#: ``--input-format`` names read by CaRB's readers, and the reader of each.
+#: ``--input-format`` names read by CaRB's readers, and the reader of each (``ollie`` is
+#: OLLIE's tab output, as CaRB's reader reads it; ``allennlp`` OpenIE6's tagged lines, read
+#: by the reader of OpenIE6's copy of CaRB's scorer).
 CARB_READERS = {
     "openie4": "openie4",
     "openie5": "openie5",
     "clausie": "clausie",
     "props": "props",
     "carb": "tabbed",
+    "ollie": "ollie",
+    "reverb": "reverb",
+    "allennlp": "allennlp",
 }
+#: Why a file :mod:`benchie_cli.inputs.native` detects as ``ollie`` but :func:`detect` does
+#: not (no OLLIE tab header on its first line) is not a CaRB submission.
+OLLIE_PLAIN = (
+    "OLLIE's output, but not its tab output with the header line first, which CaRB's OLLIE "
+    "reader reads (ollie --output-format tabbed; the reader skips the first line as the "
+    "header); OLLIE's plain output (conf: (arg1; rel; arg2) lines) has no CaRB reader"
+)
 
 
 def carb_store(root: Path) -> GoldStore:
@@ -129,7 +150,16 @@ def reader_for(path: str, input_format: str) -> str:
         from benchie_cli.textio import spool
 
         spool(path)  # read again to be scored: a pipe or FIFO must not be drained by this
-        fmt = detect_format(read_submission(path)[1])
+        data = read_submission(path)[1]
+        # The formats only CaRB's scorers read first (OLLIE's tab output, OpenIE6's tagged
+        # lines), then those every command reads.
+        own = detect(data)
+        if own is not None:
+            fmt = next(name for name, reader in CARB_READERS.items() if reader == own)
+        else:
+            fmt = detect_format(data)
+            if fmt == "ollie":  # OLLIE's, but not what CaRB's reader reads
+                raise BenchieError(OLLIE_PLAIN, path=display_name(path))
     if fmt not in BENCHMARKS["carb"].formats:
         raise BenchieError(
             f"--benchmark carb reads {', '.join(BENCHMARKS['carb'].formats)} submissions "
@@ -137,6 +167,38 @@ def reader_for(path: str, input_format: str) -> str:
             path=display_name(path),
         )
     return fmt
+
+
+def raw_sentences(sentences: ResolvedGold) -> list[str]:
+    """The split's sentences as CaRB's ReVerb reader reads its raw sentences file (lines
+    split as ``open`` splits them, each stripped): what a ReVerb line's number names."""
+    text = decode_text(sentences.data, sentences.display_path)
+    return read_sentences(io.StringIO(text, newline=None))
+
+
+def reverb_mismatches(text: str, raw: Sequence[str]) -> tuple[int, int]:
+    """(mismatched, checked): of a ReVerb file's lines that carry their own sentence text
+    (column 13, not blank), how many name by their number (column 2) a sentence of ``raw``
+    whose sentence key differs from that text's. CaRB's reader takes the number, so such a
+    line is scored against another sentence. Lines the reader refuses are not counted."""
+    from benchie_cli.benchmarks.carb.metric import sentence_key
+
+    mismatched = checked = 0
+    keys: dict[int, str] = {}
+    for line in io.StringIO(text, newline=None):
+        cols = line.strip().split("\t")
+        if len(cols) < 13 or not cols[12].strip():
+            continue
+        try:
+            number = int(cols[1])
+            key = keys.get(number)
+            if key is None:
+                key = keys[number] = sentence_key(raw[number - 1])
+        except (ValueError, IndexError):
+            continue
+        checked += 1
+        mismatched += sentence_key(cols[12]) != key
+    return mismatched, checked
 
 
 def score_native(
@@ -147,17 +209,28 @@ def score_native(
     *,
     strict: bool = False,
     metrics: Sequence[str] = ("carb",),
+    raw: Sequence[str] | None = None,
 ) -> CarbResult:
-    """A system's own output (``fmt``, a key of :data:`CARB_READERS`) read by CaRB's reader
-    and scored with each CaRB metric of ``metrics``; its bytes are read once and hashed."""
-    from benchie_cli.benchmarks.corpus import read_submission, skipped_lines
+    """A system's own output read by CaRB's reader of ``fmt`` (a key of
+    :data:`CARB_READERS`), else by benchie's and met by sentence text, and scored with each
+    CaRB metric of ``metrics``; its bytes are read once and hashed.
+    ``raw``: the split's sentences (:func:`raw_sentences`), which ReVerb's lines number."""
+    from benchie_cli.benchmarks.corpus import native_texts, read_submission, skipped_lines
 
     shown = display_name(path)
     facts, data = read_submission(path)  # bounded, stdin too; gzip within the same bound
     text = decode_text(data, shown)
     lines = io.StringIO(text, newline=None)
     is_outside = outside(gold)
-    predicted = READERS[CARB_READERS[fmt]](lines, shown, confidence_only=is_outside)
+    reader = CARB_READERS.get(fmt)
+    read_notes: tuple[str, ...] = ()
+    if reader is None:  # no reader of CaRB's: benchie's, met by sentence text
+        texts, read_notes = native_texts(data, shown, fmt)
+        predicted = {t: [Extraction(p, a, c) for p, a, c in xs] for t, xs in texts.items()}
+    elif reader in NUMBERED:
+        predicted = read_reverb(lines, shown, confidence_only=is_outside, sentences=raw)
+    else:
+        predicted = READERS[reader](lines, shown, confidence_only=is_outside)
     facts.lines = len(text.splitlines())
     facts.extractions = sum(len(v) for v in predicted.values())
     # A wrong format or split reads as nothing, or as no sentence of the split: CaRB would
@@ -186,9 +259,25 @@ def score_native(
         raise BenchieError(
             f"{skipped} (an error under --strict)", path=shown, exit_code=ExitCode.FAILED
         )
+    notes = [*read_notes, *([] if skipped is None else [skipped])]
+    if reader in NUMBERED and raw is not None:
+        wrong, checked = reverb_mismatches(text, raw)
+        if wrong:
+            mismatch = (
+                f"{wrong:,} of its {checked:,} lines name by number (column 2) a sentence of "
+                "the split's sentences.txt other than their own (column 13): CaRB's reader "
+                "takes the number, as here, so they are scored against other sentences; "
+                "were its numbers for another input file?"
+            )
+            if strict:
+                raise BenchieError(
+                    f"{mismatch} (an error under --strict)",
+                    path=shown,
+                    exit_code=ExitCode.FAILED,
+                )
+            notes.append(mismatch)
     scores = carb_scores(gold, predicted, metrics)
-    notes = () if skipped is None else (skipped,)
-    return CarbResult(name, facts, 0, scores, unaligned, notes=notes)
+    return CarbResult(name, facts, 0, scores, unaligned, notes=tuple(notes))
 
 
 def score_submission(
@@ -200,11 +289,13 @@ def score_submission(
     *,
     strict: bool = False,
     metrics: Sequence[str] = ("carb",),
+    raw: Sequence[str] | None = None,
 ) -> CarbResult:
     """One submission in the CLI's format ``fmt`` (see :func:`reader_for`). A BenchIE TSV
     file gets the likely-mistake checks of ``--metric carb`` (a native output read as TSV,
     ids shifted by one), and one most of whose extractions have words their sentence lacks
-    is refused: its ids cannot be line numbers of CaRB's sentences."""
+    is refused: its ids cannot be line numbers of CaRB's sentences. ``raw``: the split's
+    sentences as ReVerb's lines number them (:func:`raw_sentences`)."""
     if fmt == "benchie":
         return score_carb(
             path,
@@ -216,7 +307,7 @@ def score_submission(
             misread=MISREAD_IDS,
             metrics=metrics,
         )
-    return score_native(path, name, fmt, gold, strict=strict, metrics=metrics)
+    return score_native(path, name, fmt, gold, strict=strict, metrics=metrics, raw=raw)
 
 
 def signature(gold: ResolvedGold, split: str, metric: str = "carb") -> str:
@@ -375,6 +466,7 @@ class CarbRunner:
         check_pinned(gold.sha256, expected, request.expect_gold, f"carb/{gold.display_path}")
         extractions = load_gold(gold)
         ids = sentence_ids(sentences)
+        raw = raw_sentences(sentences)
 
         def score_one(submission: Submission) -> CarbResult:
             shown = display_name(submission.path)
@@ -387,6 +479,7 @@ class CarbRunner:
                 ids,
                 strict=request.strict,
                 metrics=metrics,
+                raw=raw,
             )
             if scored.outside_sentences:
                 hooks.say(
@@ -462,6 +555,7 @@ class CarbRunner:
         resolved, sentences = resolve_split(store, version, split)
         extractions = load_gold(resolved)
         ids = sentence_ids(sentences)
+        raw = raw_sentences(sentences)
         metrics = report["metric"].split(",")
         results = [
             score_submission(
@@ -471,6 +565,7 @@ class CarbRunner:
                 extractions,
                 ids,
                 metrics=metrics,
+                raw=raw,
             )
             for system, path in zip(systems, submissions, strict=True)
         ]

@@ -10,6 +10,11 @@ them (universal newlines, as CaRB's ``open`` does) and differ from CaRB only whe
 would crash or compute nonsense: a malformed line is a :class:`BenchieError` naming its line,
 and a NaN confidence is refused, since no threshold order exists for it.
 
+Besides CaRB's own readers (``openie4``, ``openie5``, ``clausie``, ``props``, ``tabbed``,
+``ollie``, ``reverb``), ``allennlp`` reads OpenIE6's tagged lines as the reader of OpenIE6's
+copy of the scorer (github.com/dair-iitd/openie6, ``carb.py --allennlp``) does; this one was
+written from its documented behaviour (docs/carb.md, "Reading"), none of its code copied.
+
 Each reader returns ``{sentence text: [Extraction, ...]}`` in order of first appearance,
 keyed by the text exactly as the file has it; :func:`benchie_cli.benchmarks.carb.metric.group` then
 merges keys the way CaRB compares sentences.
@@ -24,7 +29,7 @@ scoring them would take.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, NamedTuple, Protocol, TextIO
 
 if TYPE_CHECKING:
@@ -325,14 +330,192 @@ def read_tabbed(
     )
 
 
-#: CaRB's system-output readers by the name of its scorer's flag (``--openiefour`` etc.).
+def read_ollie(
+    lines: Iterable[str], path: str = "<ollie>", *, confidence_only: ConfidenceOnly | None = None
+) -> Extractions:
+    """OLLIE's tab-separated output (CaRB's ``OllieReader``): the first line is its header
+    and is skipped, whatever it holds; every other line is ``conf, arg1, rel, arg2, enabler,
+    attribution, text[, pattern, dependencies]``, the arguments ``(arg1, arg2)``. Nothing is
+    skipped: an empty slot is an empty string, and enabler and attribution are not read. A
+    line with fewer than seven columns once stripped (a blank one too) is one CaRB crashes
+    on."""
+    d: Extractions = {}
+    only = _deciding(confidence_only)
+    for n, line in enumerate(lines, 1):
+        if n == 1:
+            continue  # OLLIE's header, read and dropped unseen
+        cols = line.strip().split("\t")
+        if len(cols) < 7:
+            raise _error(
+                f"{len(cols)} TAB-separated column(s), need 7: confidence, arg1, rel, arg2, "
+                "enabler, attribution, text (OLLIE's tab output, after its header line)",
+                path,
+                n,
+            )
+        text = cols[6]
+        confidence = _confidence(cols[0], path, n)
+        if only(text):
+            _add(d, text, _placeholder(confidence))
+        else:
+            _add(d, text, Extraction(cols[2], (cols[1], cols[3]), confidence))
+    return d
+
+
+def read_sentences(lines: Iterable[str]) -> list[str]:
+    """The raw sentences ReVerb's lines are numbered by, as CaRB's ``ReVerbReader`` reads
+    its ``raw_sentences/all.txt``: every line, stripped."""
+    return [line.strip() for line in lines]
+
+
+def read_reverb(
+    lines: Iterable[str],
+    path: str = "<reverb>",
+    *,
+    confidence_only: ConfidenceOnly | None = None,
+    sentences: Sequence[str] | None = None,
+) -> Extractions:
+    """ReVerb's output (CaRB's ``ReVerbReader``): ``file, sentence number, arg1, rel, arg2``,
+    six offsets, the confidence in column 12, then ReVerb's own columns, none of them read.
+    The sentence is ``sentences[number - 1]`` (:func:`read_sentences` of the input ReVerb
+    ran on): the text in column 13 is not read. As with Python's indexing in the original,
+    a number below 1 counts from the end; one that is not an integer or beyond the
+    sentences, or a line of fewer than 12 columns (a blank one too), is one CaRB crashes
+    on."""
+    if sentences is None:
+        raise ValueError("the reverb format needs the raw sentences its lines are numbered by")
+    d: Extractions = {}
+    only = _deciding(confidence_only)
+    for n, line in enumerate(lines, 1):
+        cols = line.strip().split("\t")
+        if len(cols) < 12:
+            raise _error(
+                f"{len(cols)} TAB-separated column(s), need 12: file, sentence number, arg1, "
+                "rel, arg2, six offsets, confidence (ReVerb's output)",
+                path,
+                n,
+            )
+        try:
+            text = sentences[int(cols[1]) - 1]
+        except (ValueError, IndexError):
+            raise _error(
+                f"sentence number {cols[1][:20]!r} is not one of the {len(sentences):,} "
+                "sentences its lines are numbered by",
+                path,
+                n,
+            ) from None
+        confidence = _confidence(cols[11], path, n)
+        if only(text):
+            _add(d, text, _placeholder(confidence))
+        else:
+            _add(d, text, Extraction(cols[3], (cols[2], cols[4]), confidence))
+    return d
+
+
+def _tagged(tagged: str, tag: str) -> str:
+    """The text between the first ``<tag>`` and the first ``</tag>``, unstripped, as
+    OpenIE6's reader slices it: empty when either is missing (or the closing one comes
+    first)."""
+    start = tagged.find(f"<{tag}>")
+    end = tagged.find(f"</{tag}>")
+    if start < 0 or end < 0:
+        return ""
+    return tagged[start + len(tag) + 2 : end]
+
+
+def read_allennlp(
+    lines: Iterable[str],
+    path: str = "<allennlp>",
+    *,
+    confidence_only: ConfidenceOnly | None = None,
+) -> Extractions:
+    """OpenIE6's tagged lines, as its ``carb.py --allennlp`` reads them
+    (``AllennlpReader``): ``sentence<TAB>tagged<TAB>confidence``, where the tagged column
+    holds ``<arg1> ... </arg1> <rel> ... </rel> <arg2> ... </arg2>``. The relation and the
+    arguments ``(arg1, arg2)`` are the texts inside the first pair of each tag, unstripped
+    and as written (``[is]`` included); a missing tag gives an empty slot, and any other
+    tag (``<arg3>``...) is not read. A line whose three slots are all empty is skipped
+    before its confidence is read. The confidence is ``float`` of the third column, as
+    given. A line with fewer than three columns once stripped (a blank one too) is one the
+    original crashes on."""
+    d: Extractions = {}
+    only = _deciding(confidence_only)
+    for n, line in enumerate(lines, 1):
+        cols = line.strip().split("\t")
+        if len(cols) < 3:
+            raise _error(
+                f"{len(cols)} TAB-separated column(s), need 3: sentence, tagged extraction "
+                "(<arg1> ... </arg1> <rel> ... </rel> <arg2> ... </arg2>), confidence",
+                path,
+                n,
+            )
+        text, tagged = cols[0], cols[1]
+        arg1 = _tagged(tagged, "arg1")
+        rel = _tagged(tagged, "rel")
+        arg2 = _tagged(tagged, "arg2")
+        if not (arg1 or arg2 or rel):
+            continue
+        confidence = _confidence(cols[2], path, n)
+        if only(text):
+            _add(d, text, _placeholder(confidence))
+        else:
+            _add(d, text, Extraction(rel, (arg1, arg2), confidence))
+    return d
+
+
+#: CaRB's system-output readers by the name of its scorer's flag (``--openiefour`` etc.);
+#: ``allennlp`` is that of OpenIE6's copy of the scorer. ``reverb`` needs the raw sentences
+#: its lines are numbered by (:func:`read_system`).
 READERS: dict[str, Reader] = {
     "openie4": read_openie4,
     "openie5": read_openie5,
     "clausie": read_clausie,
     "props": read_props,
     "tabbed": read_tabbed,
+    "ollie": read_ollie,
+    "reverb": read_reverb,
+    "allennlp": read_allennlp,
 }
+
+#: The readers that need the raw sentences (``sentences=``): their lines number sentences.
+NUMBERED = frozenset({"reverb"})
+
+
+#: OLLIE's tab output starts with this header (``ollie --output-format tabbed``), then
+#: ``pattern`` and ``dependencies``.
+OLLIE_HEADER = ("confidence", "arg1", "rel", "arg2", "enabler", "attribution", "text")
+#: The opening tags of OpenIE6's tagged column that its reader reads.
+_TAGS = ("<arg1>", "<rel>", "<arg2>")
+#: Bytes and non-blank lines of a file's start that :func:`detect` reads.
+_PEEK_BYTES = 64 << 10
+_PEEK_LINES = 20
+
+
+def _allennlp_line(line: str) -> bool:
+    cols = line.strip().split("\t")
+    return len(cols) >= 3 and any(tag in cols[1] for tag in _TAGS)
+
+
+def detect(data: bytes) -> str | None:
+    """The reader of :data:`READERS` a file's bytes are for, among the formats only a CaRB
+    scorer reads (None: another format, for :mod:`benchie_cli.inputs.native` to detect).
+
+    - ``ollie``: the file's first line, which the reader skips, is OLLIE's tab header
+      (:data:`OLLIE_HEADER`, then any columns);
+    - ``allennlp``: every one of the first 20 non-blank lines but at most one (a typo the
+      reader then names) has three columns or more, the second holding ``<arg1>``,
+      ``<rel>`` or ``<arg2>``."""
+    from benchie_cli.textio import head_lines  # lazily: start-up counts
+
+    head = [raw.decode("utf-8", "replace") for raw in head_lines(data, _PEEK_BYTES)]
+    if not head:
+        return None
+    if tuple(head[0].strip().split("\t")[: len(OLLIE_HEADER)]) == OLLIE_HEADER:
+        return "ollie"
+    lines = [line for line in head if line.strip()][:_PEEK_LINES]
+    fitting = sum(1 for line in lines if _allennlp_line(line))
+    if lines and (fitting == len(lines) or (len(lines) >= 3 and fitting == len(lines) - 1)):
+        return "allennlp"
+    return None
 
 
 def read_file(path: str, reader: Callable[[Iterable[str], str], Extractions]) -> Extractions:
@@ -342,10 +525,18 @@ def read_file(path: str, reader: Callable[[Iterable[str], str], Extractions]) ->
 
 
 def read_system(
-    path: str, fmt: str, *, confidence_only: ConfidenceOnly | None = None
+    path: str,
+    fmt: str,
+    *,
+    confidence_only: ConfidenceOnly | None = None,
+    sentences: Sequence[str] | None = None,
 ) -> Extractions:
-    """The system output at ``path`` in format ``fmt`` (a key of :data:`READERS`)."""
+    """The system output at ``path`` in format ``fmt`` (a key of :data:`READERS`);
+    ``sentences`` (:func:`read_sentences`) are required for the formats of
+    :data:`NUMBERED`, and only read by them."""
     with open_text(path) as fh:
+        if fmt in NUMBERED:
+            return read_reverb(fh, path, confidence_only=confidence_only, sentences=sentences)
         return READERS[fmt](fh, path, confidence_only=confidence_only)
 
 

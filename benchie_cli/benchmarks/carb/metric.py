@@ -53,12 +53,15 @@ from operator import add, itemgetter, sub
 from typing import NamedTuple, TextIO
 
 from benchie_cli.benchmarks.carb.data import (
+    NUMBERED,
     READERS,
     ConfidenceOnly,
     Extraction,
     Extractions,
+    open_text,
     read_file,
     read_gold,
+    read_sentences,
     read_system,
 )
 
@@ -638,17 +641,20 @@ def to_json(result: CarbScore, *, openie6: bool = False) -> dict[str, object]:
     return summary
 
 
-USAGE = f"""usage: python -m benchie_cli.benchmarks.carb.metric [--single-match] GOLD SYSTEM FORMAT
-       [CURVE]
+USAGE = f"""usage: python -m benchie_cli.benchmarks.carb.metric [--single-match] [--openie6] GOLD
+       SYSTEM FORMAT [CURVE] [--sentences RAW]
 
 CaRB's default score of SYSTEM (a CaRB system output in FORMAT: {", ".join(READERS)})
 against GOLD (CaRB's gold TSV), as JSON on standard output: the exact AUC and optimal
 precision, recall and F1, and CaRB's rounded ones. CURVE: also write the precision-recall
-curve there, as CaRB's scorer writes it. Files ending in .gz are decompressed.
+curve there, as CaRB's scorer writes it. RAW: the raw sentences file the reverb format's
+lines are numbered by (its raw_sentences/all.txt), for that format only. Files ending in
+.gz are decompressed.
 
 --single-match: OpenIE6's single-match variant, CaRB (s,s) (its carb.py --single_match);
 the JSON then also has the "zero_conf" point and, under "openie6", the values OpenIE6's
-carb.py prints (4 decimals)."""
+carb.py prints (4 decimals). --openie6: those two without --single-match, as OpenIE6's
+carb.py prints CaRB (s,m) (its --allennlp reader is the allennlp FORMAT)."""
 
 
 def main(argv: Sequence[str] | None = None, *, own_process: bool = False) -> int:
@@ -659,7 +665,15 @@ def main(argv: Sequence[str] | None = None, *, own_process: bool = False) -> int
     single = "--single-match" in args
     if single:
         args.remove("--single-match")
-    if len(args) not in (3, 4) or args[2] not in READERS:
+    openie6 = single or "--openie6" in args
+    if "--openie6" in args:
+        args.remove("--openie6")
+    raw = None
+    if "--sentences" in args:
+        at = args.index("--sentences")
+        raw = args[at + 1] if at + 1 < len(args) else None
+        del args[at : at + 2]
+    if len(args) not in (3, 4) or args[2] not in READERS or (args[2] in NUMBERED) != bool(raw):
         print(USAGE, file=sys.stderr)
         return 2
     if own_process:
@@ -672,7 +686,13 @@ def main(argv: Sequence[str] | None = None, *, own_process: bool = False) -> int
 
     try:
         gold = read_file(gold_path, read_gold)
-        predicted = read_system(system_path, fmt, confidence_only=outside(gold))
+        sentences = None
+        if raw:
+            with open_text(raw) as fh:
+                sentences = read_sentences(fh)
+        predicted = read_system(
+            system_path, fmt, confidence_only=outside(gold), sentences=sentences
+        )
         if not gold:
             raise BenchieError("no gold tuple read: not CaRB's gold format", path=gold_path)
         if not group(predicted).keys() & group(gold).keys():  # a score of nothing: 0.0
@@ -689,7 +709,7 @@ def main(argv: Sequence[str] | None = None, *, own_process: bool = False) -> int
     except (BenchieError, OSError) as exc:  # a file that cannot be read or written: one line
         print(f"error: {failure_line(exc)}", file=sys.stderr)
         return 2
-    print(json.dumps(to_json(result, openie6=single)))
+    print(json.dumps(to_json(result, openie6=openie6)))
     if own_process:
         # Freeing a large output's objects one by one and finalising the interpreter take
         # another tenth. Everything written is closed or flushed by now.

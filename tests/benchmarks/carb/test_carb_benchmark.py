@@ -158,7 +158,6 @@ def test_gold_version_defaults_to_carb_latest(
         (("--benchmark", "carb", "--lang", "de"), "English only"),
         (("--benchmark", "carb", "--facet", "concat"), "do not apply"),
         (("--split", "dev"), "needs --benchmark carb"),
-        (("--benchmark", "carb", "--input-format", "ollie"), "CaRB's readers"),
     ],
 )
 def test_refused(cli: RunCli, tmp_path: Path, args: tuple[str, ...], message: str) -> None:
