@@ -46,6 +46,7 @@ from benchie_cli.benchmarks.runner import (
     each_submission,
     expected_prefix,
     none_of_its,
+    recorded_input,
     refuse_benchie_options_of,
     single_threshold_notes,
 )
@@ -58,7 +59,7 @@ from benchie_cli.gold.store import (
     version_key,
 )
 from benchie_cli.inputs.batch import Failure, Submission, check_stdin_once
-from benchie_cli.inputs.formats import BENCHIE_TSV
+from benchie_cli.inputs.formats import BENCHIE_TSV, VERSIONS, signed
 from benchie_cli.inputs.submission import FileFacts
 from benchie_cli.outputs import check_output
 from benchie_cli.registry import BENCHMARKS, implementation
@@ -125,6 +126,8 @@ class Run(NamedTuple):
     coverage: tuple[int, int] = (0, 0)
     #: What the original does silently that the user must know (said on stderr).
     warnings: tuple[str, ...] = ()
+    #: The format the file was read as.
+    read_as: str = ""
 
 
 # --------------------------------------------------------------------------- the store
@@ -246,14 +249,18 @@ def native_texts(
     them (the relation, then the arguments, the subject first; slots with their whitespace
     runs as single spaces), and what the reader skipped, as warnings. A file that names its
     sentences by id cannot meet another benchmark's sentences: it is refused at its line."""
-    from benchie_cli.inputs.native import REGISTRY, Skipped
+    from benchie_cli.inputs.native import REGISTRY, Skipped, Unparsed, unparsed_warnings
 
     lines = enumerate(decode_text(data, shown).splitlines(), 1)
     texts: dict[str, list[tuple[str, tuple[str, ...], float]]] = {}
     skipped: list[Skipped] = []
+    unparsed: list[Unparsed] = []
     for ex in REGISTRY[fmt].parse(lines, shown):
         if isinstance(ex, Skipped):
             skipped.append(ex)
+            continue
+        if isinstance(ex, Unparsed):
+            unparsed.append(ex)
             continue
         if ex.sentence is None:
             raise BenchieError(
@@ -269,6 +276,10 @@ def native_texts(
     notes = tuple(f"line {k.line}: {k.reason}: {k.text[:80]!r}" for k in skipped[:5])
     if len(skipped) > 5:
         notes = (*notes, f"{len(skipped) - 5:,} more line(s) the reader skipped")
+    if unparsed:  # the count first: under --strict it is the error
+        count = unparsed_warnings(unparsed, shown)[0].split(": warning: ", 1)[1]
+        first = (f"line {u.line}: {u.reason}: {u.text[:80]!r}" for u in unparsed[:5])
+        notes = (count, *notes, *first)
     return texts, notes
 
 
@@ -547,17 +558,19 @@ def score_file(corpus: Corpus, path: str, name: str, input_format: str) -> list[
     if skipped is not None:
         scored = scored._replace(warnings=(*scored.warnings, skipped))
     facts.extractions = scored.extractions
-    return [Run(name, facts, scored.numbers, scored.outside, scored.coverage, scored.warnings)]
+    return [Run(name, facts, scored.numbers, scored.outside, scored.coverage, scored.warnings, fmt)]
 
 
 # --------------------------------------------------------------------------- reports
 
 
-def signature(corpus: Corpus) -> str:
-    """What the numbers depend on: benchmark, split, metric, version and the gold's hash."""
+def signature(corpus: Corpus, input_format: str = "auto") -> str:
+    """What the numbers depend on: benchmark, split, metric, version and the gold's hash,
+    and the rules' version of a file read by versioned rules (``input:llm-text@1``)."""
+    versioned = f"|input:{signed(input_format)}" if input_format in VERSIONS else ""
     return (
         f"benchie|benchmark:{corpus.benchmark}|split:{corpus.split}|metric:{corpus.metric}"
-        f"|gold:{corpus.version}@{corpus.sha256[:12]}|v:{__version__}"
+        f"|gold:{corpus.version}@{corpus.sha256[:12]}{versioned}|v:{__version__}"
     )
 
 
@@ -596,7 +609,7 @@ def build_report(
         "benchie_version": __version__,
         "benchmark": corpus.benchmark,
         "metric": metric,
-        "signature": signature(corpus),
+        "signature": signature(corpus, input_format),
         "gold": gold_json(corpus),
         "options": {
             "benchmark": corpus.benchmark,
@@ -700,9 +713,12 @@ class CorpusRunner:
             corpus.sha256, expected, request.expect_gold, f"{benchmark} {corpus.version} ({split})"
         )
 
+        read_as: set[str] = set()
+
         def score_one(submission: Submission) -> list[Run]:
             shown = display_name(submission.path)
             scored = score_file(corpus, submission.path, submission.name, request.input_format)
+            read_as.update(r.read_as for r in scored)
             outside = max(r.outside for r in scored)
             said = [
                 *(
@@ -725,7 +741,8 @@ class CorpusRunner:
 
         scored, failures = each_submission(request.batch, hooks, score_one)
         runs = [run for runs_of_one in scored for run in runs_of_one]
-        report = build_report(corpus, runs, failures=failures, input_format=request.input_format)
+        recorded = recorded_input(request.input_format, read_as)
+        report = build_report(corpus, runs, failures=failures, input_format=recorded)
         label = f"{len(runs)} system(s), {benchmark} gold {corpus.version} ({split})"
         return Outcome(report, label, failures, len(request.batch))
 

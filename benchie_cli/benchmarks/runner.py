@@ -493,3 +493,11 @@ def single_threshold_notes(systems: Sequence[dict[str, Any]], keys: Sequence[str
         "threshold, so its AUC is not a ranking signal"
         for name in names
     ]
+
+
+def recorded_input(input_format: str, read_as: set[str]) -> str:
+    """The input format a report records: the one given, unless some file was read by
+    versioned rules (an LLM's answers, detected), whose name the signature must carry."""
+    from benchie_cli.inputs.formats import VERSIONS
+
+    return next((f for f in sorted(read_as) if f in VERSIONS), input_format)

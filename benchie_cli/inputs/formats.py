@@ -10,6 +10,7 @@ from __future__ import annotations
 
 #: The native formats, in detection order (see ``native.REGISTRY``).
 NATIVE_FORMATS = (
+    "llm-text",
     "jsonl",
     "json",
     "allennlp",
@@ -30,3 +31,14 @@ BENCHIE_TSV = "benchie"
 
 #: ``auto`` (detect), BenchIE TSV (read as it always was), the native formats.
 INPUT_FORMATS = ("auto", BENCHIE_TSV, *NATIVE_FORMATS)
+
+#: Formats read by rules that have a version (an LLM's answers): the version of each, which
+#: every signature of a score of such a file names (``input:llm-text@1``), since another
+#: version of the rules may read the same file otherwise (docs/llm-text.md).
+VERSIONS = {"llm-text": 1}
+
+
+def signed(fmt: str) -> str:
+    """A format as a signature names it: with its rules' version where they have one."""
+    version = VERSIONS.get(fmt)
+    return fmt if version is None else f"{fmt}@{version}"

@@ -35,10 +35,11 @@ from dataclasses import dataclass
 import orjson
 
 from benchie_cli.errors import BenchieError
+from benchie_cli.inputs.formats import VERSIONS, signed
 
 #: The rules' version: part of the name every signature gives them (``llm-text@1``).
-VERSION = 1
-NAME = f"llm-text@{VERSION}"
+VERSION = VERSIONS["llm-text"]
+NAME = signed("llm-text")
 
 #: Keys of a JSON line naming its sentence by text, or by id.
 TEXT_KEYS = ("sentence", "text")

@@ -72,8 +72,18 @@ class Skipped(NamedTuple):
     reason: str
 
 
+class Unparsed(NamedTuple):
+    """A fragment of an LLM's answer no rule of its reader reads as an extraction (prose, a
+    refusal, an ambiguous split): a finding, said with its line, recorded in the report and
+    an error under ``--strict`` (docs/llm-text.md)."""
+
+    line: int
+    text: str
+    reason: str
+
+
 Lines = Iterable[tuple[int, str]]
-Parser = Callable[[Lines, str], Iterator[NativeExtraction | Skipped]]
+Parser = Callable[[Lines, str], Iterator[NativeExtraction | Skipped | Unparsed]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -1093,10 +1103,40 @@ def _detect_json(lines: list[str]) -> bool:
 # --------------------------------------------------------------------------- registry
 
 
+def _parse_llm_text(lines: Lines, name: str) -> Iterator[NativeExtraction | Unparsed]:
+    """An LLM's answers by the rules of ``llm-text@1`` (:mod:`benchie_cli.inputs.llm_text`):
+    each triple an extraction without a confidence, each fragment no rule reads a finding."""
+    from benchie_cli.inputs import llm_text
+
+    for answer in llm_text.read(lines, name):
+        for t in answer.triples:
+            yield NativeExtraction(
+                t.line,
+                answer.sentence if answer.sent_id is None else None,
+                answer.sent_id,
+                answer.line,
+                t.subject,
+                t.relation,
+                (t.object,),
+                None,
+            )
+        for u in answer.unparsed:
+            yield Unparsed(u.line, u.fragment, u.reason)
+
+
+def _detect_llm_text(lines: list[str]) -> bool:
+    from benchie_cli.inputs import llm_text
+
+    return llm_text.detect(lines)
+
+
 #: Every native format, in detection order (the most specific predicates first).
 REGISTRY: dict[str, NativeFormat] = {
     f.name: f
     for f in (
+        NativeFormat(
+            "llm-text", "LLM answers (llm-text@1)", False, _detect_llm_text, _parse_llm_text
+        ),
         NativeFormat("jsonl", "JSON Lines", None, lambda ls: _all(ls, _jsonl_line), _parse_jsonl),
         NativeFormat("json", "JSON", None, _detect_json, _parse_json),
         NativeFormat(
@@ -1187,6 +1227,8 @@ class Conversion:
     #: Lines the reader skipped on purpose (OLLIE's header row), each said by
     #: :func:`summary` and listed by ``convert --report``.
     skipped: list[Skipped] = field(default_factory=list)
+    #: Fragments of an LLM's answers no rule read (``llm-text``): findings.
+    unparsed: list[Unparsed] = field(default_factory=list)
 
 
 def _slot(text: str) -> str:
@@ -1239,9 +1281,13 @@ def convert(
         written_lines += 1
     optional = with_conf is None  # the file's first extraction decides, the others follow
     skipped: list[Skipped] = []
+    unparsed: list[Unparsed] = []
     for ex in native.parse(decoded(), name):
         if isinstance(ex, Skipped):
             skipped.append(ex)
+            continue
+        if isinstance(ex, Unparsed):
+            unparsed.append(ex)
             continue
         extractions += 1
         if with_conf is None:
@@ -1307,7 +1353,15 @@ def convert(
         )
     out.write(b"".join(buffer))
     return Conversion(
-        fmt, digest.hexdigest(), facts[0], extractions, written, bool(with_conf), stats, skipped
+        fmt,
+        digest.hexdigest(),
+        facts[0],
+        extractions,
+        written,
+        bool(with_conf),
+        stats,
+        skipped,
+        unparsed,
     )
 
 
@@ -1335,6 +1389,36 @@ def skipped_notes(result: Conversion, name: str) -> list[str]:
     return [f"{name}:{k.line}: note: {k.reason}: {k.text[:80]!r}" for k in result.skipped]
 
 
+def unparsed_warnings(unparsed: list[Unparsed], name: str, *, shown: int = 5) -> list[str]:
+    """The fragments of an LLM's answers no rule read: their count with the rules' version,
+    then the first ``shown`` as ``PATH:LINE: warning:`` lines."""
+    if not unparsed:
+        return []
+    from benchie_cli.inputs.llm_text import NAME
+
+    lines = [
+        f"{name}: warning: {len(unparsed):,} fragment(s) of its answers no {NAME} rule reads "
+        "as a triple, left out (an error under --strict; docs/llm-text.md)"
+    ]
+    lines += [f"{name}:{u.line}: warning: {u.reason}: {u.text[:80]!r}" for u in unparsed[:shown]]
+    if len(unparsed) > shown:
+        lines.append(f"{name}: note: {len(unparsed) - shown:,} more such fragment(s)")
+    return lines
+
+
+def unparsed_json(unparsed: list[Unparsed], *, kept: int = 5) -> dict[str, object]:
+    """What a report records of them: the rules' version, the count, the first ``kept``."""
+    from benchie_cli.inputs.llm_text import NAME
+
+    return {
+        "rules": NAME,
+        "fragments": len(unparsed),
+        "first": [
+            {"line": u.line, "fragment": u.text, "reason": u.reason} for u in unparsed[:kept]
+        ],
+    }
+
+
 def summary(result: Conversion, name: str, *, shown: int = 5) -> list[str]:
     """The statistics as stderr lines: counts, every line the reader skipped on purpose
     (``PATH:LINE: note:``), then the first ``shown`` unaligned and every ambiguous sentence
@@ -1350,6 +1434,7 @@ def summary(result: Conversion, name: str, *, shown: int = 5) -> list[str]:
         "without extraction"
     ]
     lines += skipped_notes(result, name)
+    lines += unparsed_warnings(result.unparsed, name, shown=shown)
     for s in a.unaligned[:shown]:
         lines.append(f"{name}:{s.line}: warning: no gold sentence: {s.text[:80]!r}")
     if len(a.unaligned) > shown:

@@ -21,6 +21,7 @@ from benchie_cli.benchmarks.runner import single_threshold_notes
 from benchie_cli.gold.review import Review
 from benchie_cli.gold.store import ResolvedGold
 from benchie_cli.inputs.batch import Failure
+from benchie_cli.inputs.formats import signed
 from benchie_cli.tables import render
 
 #: Distinct unknown sentence ids a system's ``unknown_ids`` lists (see the module docstring).
@@ -42,7 +43,7 @@ def signature(gold: ResolvedGold, options: ScoreOptions, input_format: str = "au
         f"benchie|lang:{gold.language}|facet:{options.facet}"
         f"|gold:{gold.version}@{gold.sha256[:12]}|implicit:{implicit}"
         f"{'|retokenize' if options.retokenize else ''}"
-        f"{f'|input:{input_format}' if input_format != 'auto' else ''}|v:{__version__}"
+        f"{f'|input:{signed(input_format)}' if input_format != 'auto' else ''}|v:{__version__}"
     )
 
 

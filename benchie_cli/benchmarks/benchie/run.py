@@ -58,6 +58,7 @@ from benchie_cli.tokens import language_hint, mostly_implicit
 
 if TYPE_CHECKING:
     from benchie_cli.benchmarks.carb.report import CarbResult
+    from benchie_cli.inputs.native import Conversion, Unparsed
 
 #: What a run passes on as it goes: each scored system (BenchIE's result, or CaRB's for
 #: ``metric="carb"``) or each failure, in order (the CLI prints failures at once and moves
@@ -239,10 +240,23 @@ def recorded_format(input_format: str, paths: Iterable[str]) -> str:
     """The input format a report records: ``auto`` unless the one given reads some file
     otherwise than detection would (``--input-format benchie`` on a native file), so that
     reports of the same reading are the same bytes, and ``verify`` reads as ``score`` did."""
-    if input_format == "auto":
-        return "auto"
+    from benchie_cli.inputs.formats import VERSIONS
     from benchie_cli.inputs.native import detect
 
+    if input_format == "auto":
+        # A file read by versioned rules (an LLM's answers) records them, so that the
+        # signature names their version; every other report of ``auto`` keeps its bytes.
+        for path in paths:
+            if is_regular_file(path):
+                try:
+                    found = detect(path)
+                except BenchieError:
+                    continue
+                if found in VERSIONS:
+                    return found
+        return "auto"
+    if input_format in VERSIONS:
+        return input_format
     for path in paths:
         if not is_regular_file(path):
             return input_format  # a pipe is not peeked at (nor copied): the choice is kept
@@ -262,10 +276,11 @@ def prepare_native(
     *,
     strict: bool = False,
     say: Say,
-) -> bool:
+) -> Conversion | None:
     """Read a native system output (``native.prepare``: converted to BenchIE TSV, read in
-    place of ``path`` for the rest of the run) and ``say`` what its conversion did; whether
-    it was a native file (the native module is imported only when a run needs it).
+    place of ``path`` for the rest of the run) and ``say`` what its conversion did; the
+    conversion, or None for a BenchIE TSV file (the native module is imported only when a
+    run needs it).
 
     A native file none of whose sentences is in the gold is an error (``native.convert``
     says so); under ``strict`` so is any sentence that aligns to none, or to several: the
@@ -275,7 +290,7 @@ def prepare_native(
 
     conversion = prepare(path, input_format, sentences, lang)
     if conversion is None:
-        return False
+        return None
     shown = display_name(path)
     for line in summary(conversion, shown):
         say(line)
@@ -295,7 +310,28 @@ def prepare_native(
             line=first.line,
             exit_code=ExitCode.FAILED,
         )
-    return True
+    if strict and conversion.unparsed:
+        raise BenchieError(
+            f"{len(conversion.unparsed):,} fragment(s) of its answers no rule reads as a triple "
+            f"(first: {conversion.unparsed[0].reason}; an error under --strict)",
+            path=shown,
+            line=conversion.unparsed[0].line,
+            exit_code=ExitCode.FAILED,
+        )
+    return conversion
+
+
+def with_unparsed(data: dict[str, Any], unparsed: Mapping[str, list[Unparsed]]) -> dict[str, Any]:
+    """The report with, for each system whose answers had fragments no rule read
+    (``llm-text``), what ``native.unparsed_json`` records of them (only then: every other
+    report keeps its bytes)."""
+    from benchie_cli.inputs.native import unparsed_json
+
+    for system in data["systems"]:
+        found = unparsed.get(system["name"])
+        if found:
+            system["unparsed"] = unparsed_json(found)
+    return data
 
 
 def check_metric_options(
@@ -375,12 +411,13 @@ def score_batch(
         on_outcome(failure)
 
     sentences = gold.sentences  # the gold's own errors are the run's, not a submission's
+    unparsed: dict[str, list[Unparsed]] = {}
     try:
         recorded = recorded_format(input_format, [s.path for s in batch])
         readable = []  # native outputs are converted first; one that cannot be is a failure
         for submission in batch:
             try:
-                prepare_native(
+                conversion = prepare_native(
                     submission.path,
                     input_format,
                     sentences.copy,
@@ -388,6 +425,8 @@ def score_batch(
                     strict=strict,
                     say=say,
                 )
+                if conversion is not None and conversion.unparsed:
+                    unparsed[submission.name] = conversion.unparsed
                 readable.append(submission)
             except BenchieError as exc:
                 failed(Failure(submission, str(exc), exc.exit_code))
@@ -413,7 +452,7 @@ def score_batch(
                 input_format=recorded,
                 metrics=carb_metrics,
             )
-            return Scored(data, [], carb, failures)
+            return Scored(with_unparsed(data, unparsed), [], carb, failures)
         both = bool(carb_metrics)  # CaRB's numbers beside BenchIE's, each file read twice
         carb_beside = (
             _carb_scorer(gold, say=say, checked=True, metrics=carb_metrics) if both else None
@@ -455,7 +494,7 @@ def score_batch(
         from benchie_cli.benchmarks.carb.report import add_carb
 
         data = add_carb(data, gold.carb_reference, carb, carb_metrics)
-    return Scored(data, results, carb, failures)
+    return Scored(with_unparsed(data, unparsed), results, carb, failures)
 
 
 def _carb_scorer(

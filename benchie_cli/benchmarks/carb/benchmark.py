@@ -63,6 +63,7 @@ from benchie_cli.benchmarks.runner import (
     each_submission,
     expected_prefix,
     none_of_its,
+    recorded_input,
     refuse_benchie_options_of,
 )
 from benchie_cli.errors import BenchieError, ExitCode
@@ -75,6 +76,7 @@ from benchie_cli.gold.store import (
     version_key,
 )
 from benchie_cli.inputs.batch import Failure, Submission, check_stdin_once
+from benchie_cli.inputs.formats import VERSIONS, signed
 from benchie_cli.inputs.mistakes import MistakeCheck
 from benchie_cli.outputs import check_output
 from benchie_cli.registry import BENCHMARKS
@@ -310,11 +312,15 @@ def score_submission(
     return score_native(path, name, fmt, gold, strict=strict, metrics=metrics, raw=raw)
 
 
-def signature(gold: ResolvedGold, split: str, metric: str = "carb") -> str:
-    """What the numbers depend on: benchmark, split, metric, version and the gold's hash."""
+def signature(
+    gold: ResolvedGold, split: str, metric: str = "carb", input_format: str = "auto"
+) -> str:
+    """What the numbers depend on: benchmark, split, metric, version and the gold's hash,
+    and the rules' version of a file read by versioned rules (``input:llm-text@1``)."""
+    versioned = f"|input:{signed(input_format)}" if input_format in VERSIONS else ""
     return (
         f"benchie|benchmark:carb|split:{split}|metric:{metric}"
-        f"|gold:{gold.version}@{gold.sha256[:12]}|v:{__version__}"
+        f"|gold:{gold.version}@{gold.sha256[:12]}{versioned}|v:{__version__}"
     )
 
 
@@ -338,8 +344,8 @@ def build_report(
         "benchie_version": __version__,
         "benchmark": "carb",
         "metric": choice,
-        "signature": signature(gold, split, metrics[0]),
-        **{signature_key(m): signature(gold, split, m) for m in metrics[1:]},
+        "signature": signature(gold, split, metrics[0], input_format),
+        **{signature_key(m): signature(gold, split, m, input_format) for m in metrics[1:]},
         "gold": {
             "benchmark": "carb",
             "version": gold.version,
@@ -468,9 +474,12 @@ class CarbRunner:
         ids = sentence_ids(sentences)
         raw = raw_sentences(sentences)
 
+        read_as: set[str] = set()
+
         def score_one(submission: Submission) -> CarbResult:
             shown = display_name(submission.path)
             fmt = reader_for(submission.path, request.input_format)
+            read_as.add(fmt)
             scored = score_submission(
                 submission.path,
                 submission.name,
@@ -498,7 +507,7 @@ class CarbRunner:
             split,
             results,
             failures=failures,
-            input_format=request.input_format,
+            input_format=recorded_input(request.input_format, read_as),
             metrics=metrics,
         )
         label = f"{len(results)} system(s), CaRB gold {version} ({split})"
