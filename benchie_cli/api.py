@@ -24,12 +24,15 @@ file's conversion) are Python warnings here.
 from __future__ import annotations
 
 import functools
+import json
 import sys
 import warnings
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+import orjson
 
 from benchie_cli import limits
 from benchie_cli.benchmarks.benchie.run import (
@@ -51,10 +54,16 @@ from benchie_cli.errors import BenchieError
 from benchie_cli.inputs.batch import Submission, expand
 from benchie_cli.inputs.formats import INPUT_FORMATS
 from benchie_cli.inputs.submission import Extraction, FileFacts
-from benchie_cli.registry import BASE_FACET, metrics_of
+from benchie_cli.registry import BASE_FACET, DEFAULT_BENCHMARK, metrics_of
 from benchie_cli.registry import DEFAULT_METRIC as BASE_METRIC
 from benchie_cli.report import to_json, to_markdown, to_table
-from benchie_cli.textio import STDIN, release_spooled, spool, temporary_directory
+from benchie_cli.textio import (
+    STDIN,
+    hold_in_memory,
+    release_spooled,
+    spool,
+    temporary_directory,
+)
 
 if TYPE_CHECKING:
     from benchie_cli.benchmarks.carb.report import CarbResult
@@ -62,6 +71,7 @@ if TYPE_CHECKING:
 __all__ = [
     "BenchieError",
     "BenchieWarning",
+    "BenchmarkReport",
     "CarbScores",
     "Extraction",
     "ExtractionLike",
@@ -69,10 +79,13 @@ __all__ = [
     "NothingScored",
     "Report",
     "Scores",
+    "TripleLike",
     "analyze",
     "load_gold",
     "score",
+    "score_answers",
     "score_extractions",
+    "score_predictions",
     "to_json",
 ]
 
@@ -436,6 +449,212 @@ def score_extractions(
         say(f"{name}: hint: {finding.message} [{finding.code}]")
     facts = FileFacts(IN_MEMORY, result.facts.sha256, result.facts.lines, result.facts.extractions)
     return Scores.of(replace(result, facts=facts))
+
+
+#: One prediction held in memory: ``(subject, relation, object, *more arguments)``, or an
+#: object with the usual key names (``subject``/``relation``/``object``, ``head``/``tail``,
+#: ``sub``/``rel``/``obj``, ``arg1``/``rel``/``arg2``, ``s``/``p``/``o``; ``args`` for
+#: n-ary; an optional ``confidence``), as the ``json`` format reads them.
+TripleLike = Sequence[str] | Mapping[str, object]
+
+
+@dataclass(frozen=True)
+class BenchmarkReport:
+    """What scoring predictions held in memory gives: ``data`` is the JSON report ``benchie
+    score`` writes for the same predictions in a file (its ``file`` is ``"<memory>"``)."""
+
+    data: dict[str, Any]
+
+    @property
+    def signature(self) -> str:
+        """The line that pins gold, metric and options, to paste under a results table."""
+        return str(self.data["signature"])
+
+    @property
+    def numbers(self) -> dict[str, Any]:
+        """The system's numbers: BenchIE's (``precision``, ``recall``, ``f1``, ``tp``...)
+        at the top of its entry, another benchmark's under its metric's name."""
+        system: dict[str, Any] = self.data["systems"][0]
+        key = self.data.get("metric", "").split(",")[0]
+        return dict(system[key]) if key in system else system
+
+    def to_json(self) -> bytes:
+        """The bytes ``benchie score --format json -o FILE`` writes."""
+        return to_json(self.data)
+
+    def to_table(self) -> str:
+        return to_table(self.data)
+
+    def to_markdown(self) -> str:
+        return to_markdown(self.data)
+
+
+def _keyed(key: object, by: str) -> dict[str, str]:
+    if not isinstance(key, str) or not key.strip():
+        raise BenchieError(f"a sentence's {by} must be a non-empty str, not {key!r:.40}")
+    return {"sentence" if by == "text" else "sent_id": key}
+
+
+def _triple_json(item: object, key: str, k: int) -> object:
+    """One prediction as the ``json`` reader reads it (its errors name the sentence)."""
+    if isinstance(item, Mapping):
+        return dict(item)
+    if isinstance(item, (tuple, list)) and len(item) >= 3 and all(isinstance(x, str) for x in item):
+        subject, relation, *args = item
+        return {"subject": subject, "relation": relation, "args": args}
+    raise BenchieError(
+        f"prediction {k} of {key[:60]!r}: a (subject, relation, object, ...) tuple of str "
+        f"or an object with the usual keys, not {item!r:.60}"
+    )
+
+
+def score_predictions(
+    predictions: Mapping[str, Iterable[TripleLike]],
+    *,
+    benchmark: str = DEFAULT_BENCHMARK,
+    metric: str | None = None,
+    lang: str = "en",
+    split: str | None = None,
+    gold_version: str | None = None,
+    gold_dir: str | Path | None = None,
+    name: str = "system",
+    by: str = "text",
+    strict: bool = False,
+    retokenize: bool = False,
+    say: Say = _warn,
+) -> BenchmarkReport:
+    """Score predictions held in memory against any benchmark and metric, with the CLI's
+    numbers, report and signature, and no file written (a notebook, an evaluation loop).
+
+    ``predictions`` maps each sentence, by its text (``by="text"``, aligned to the gold as a
+    file's sentences are) or by its gold id (``by="id"``: BenchIE's ids), to its triples
+    (:data:`TripleLike`). They are scored exactly as a ``json`` file of the same
+    predictions: ``benchie score --benchmark BENCHMARK --input-format json FILE``.
+    """
+    if by not in ("text", "id"):
+        raise BenchieError(f"by: 'text' or 'id', not {by!r:.40}")
+    if not isinstance(predictions, Mapping):
+        raise BenchieError(
+            f"predictions: a mapping of sentence to triples, not {type(predictions).__name__}"
+        )
+    lines = []
+    for key, triples in predictions.items():
+        if isinstance(triples, (str, bytes)) or not isinstance(triples, Iterable):
+            raise BenchieError(f"the triples of {str(key)[:60]!r}: an iterable of triples")
+        doc: dict[str, object] = {**_keyed(key, by)}
+        doc["triples"] = [_triple_json(t, key, k) for k, t in enumerate(triples, 1)]
+        lines.append(orjson.dumps(doc) + b"\n")
+    return _score_in_memory(
+        b"".join(lines),
+        "json",
+        benchmark,
+        metric,
+        lang,
+        split,
+        gold_version,
+        gold_dir,
+        name,
+        strict,
+        retokenize,
+        say,
+    )
+
+
+def score_answers(
+    answers: Mapping[str, str | Sequence[str]],
+    *,
+    benchmark: str = DEFAULT_BENCHMARK,
+    metric: str | None = None,
+    lang: str = "en",
+    split: str | None = None,
+    gold_version: str | None = None,
+    gold_dir: str | Path | None = None,
+    name: str = "system",
+    by: str = "text",
+    strict: bool = False,
+    retokenize: bool = False,
+    say: Say = _warn,
+) -> BenchmarkReport:
+    """Score an LLM's raw answers held in memory, parsed by ``llm-text@1``
+    (docs/llm-text.md), as a file of the same answers is: ``answers`` maps each sentence (by
+    its text, or its gold id with ``by="id"``) to the model's text. The report is the one
+    ``benchie score`` writes for the JSON-lines file ``{"sentence": ..., "output": ...}`` of
+    these answers, in this order, fragments no rule reads included."""
+    if by not in ("text", "id"):
+        raise BenchieError(f"by: 'text' or 'id', not {by!r:.40}")
+    if not isinstance(answers, Mapping):
+        raise BenchieError(
+            f"answers: a mapping of sentence to answer, not {type(answers).__name__}"
+        )
+    lines = []
+    for key, answer in answers.items():
+        if not isinstance(answer, str) and not (
+            isinstance(answer, Sequence) and all(isinstance(a, str) for a in answer)
+        ):
+            raise BenchieError(f"the answer of {str(key)[:60]!r}: a str or a list of str")
+        doc: dict[str, object] = {**_keyed(key, by), "output": answer}
+        lines.append(json.dumps(doc, ensure_ascii=False).encode() + b"\n")
+    return _score_in_memory(
+        b"".join(lines),
+        "llm-text",
+        benchmark,
+        metric,
+        lang,
+        split,
+        gold_version,
+        gold_dir,
+        name,
+        strict,
+        retokenize,
+        say,
+    )
+
+
+def _score_in_memory(
+    data: bytes,
+    fmt: str,
+    benchmark: str,
+    metric: str | None,
+    lang: str,
+    split: str | None,
+    gold_version: str | None,
+    gold_dir: str | Path | None,
+    name: str,
+    strict: bool,
+    retokenize: bool,
+    say: Say,
+) -> BenchmarkReport:
+    """``data`` (a file's bytes in ``fmt``, held in memory) scored by the one path every
+    benchmark takes, as ``benchie score`` scores a file."""
+    from benchie_cli.benchmarks import runner
+    from benchie_cli.registry import BENCHMARKS
+
+    if benchmark not in BENCHMARKS:
+        raise BenchieError(
+            f"unknown benchmark {benchmark!r:.40} (available: {', '.join(BENCHMARKS)})"
+        )
+    if not isinstance(name, str) or not name:
+        raise BenchieError(f"name: a non-empty str, not {name!r:.40}")
+    if not data:
+        raise BenchieError("nothing to score: no sentence given")
+    request = runner.Request(
+        (Submission(name, IN_MEMORY),),
+        benchmark,
+        metric,
+        gold_dir=None if gold_dir is None else str(gold_dir),
+        gold_version=gold_version,
+        lang=lang,
+        split=split,
+        retokenize=retokenize,
+        strict=strict,
+        input_format=fmt,
+    )
+    hold_in_memory(IN_MEMORY, data)
+    try:
+        outcome = runner.score(request, runner.Hooks(say=say))
+    finally:
+        release_spooled()
+    return BenchmarkReport(outcome.report)
 
 
 #: ``metric`` values of :func:`analyze`: BenchIE's profile, with CaRB's numbers beside.

@@ -15,18 +15,17 @@ read. Pipes and FIFOs are welcome; a command that must read one twice calls :fun
 from __future__ import annotations
 
 import contextlib
+import hashlib
+import io
 import os
 import re
 import stat
 import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, BinaryIO, Protocol, TextIO
+from typing import Any, BinaryIO, Protocol, TextIO
 
 from benchie_cli.errors import BenchieError, printable_path
-
-if TYPE_CHECKING:
-    import hashlib
 
 STDIN = "-"
 
@@ -124,6 +123,8 @@ def _open_binary(path: str) -> BinaryIO:
     if not path:  # open("") fails, but Path("") is the working directory: say which
         raise BenchieError(EMPTY_NAME)
     spooled = _SPOOLED.get(path)
+    if isinstance(spooled, io.BytesIO):  # bytes held in memory (the API's predictions)
+        return io.BytesIO(spooled.getvalue())
     if spooled is not None:
         fh = os.fdopen(os.dup(spooled.fileno()), "rb")
         fh.seek(0)
@@ -268,6 +269,18 @@ def stand_in(path: str, copy: BinaryIO, original_sha256: str) -> None:
         previous.close()
     _SPOOLED[path] = copy
     _ORIGINAL_SHA256[path] = original_sha256
+
+
+def hold_in_memory(path: str, data: bytes) -> None:
+    """Let every later read of ``path`` (a name, no file) see ``data``, held in memory: how
+    the API scores predictions through the very path files take, with no file written;
+    reports name ``path`` and the sha256 of ``data``. Gone with :func:`release_spooled`."""
+    stand_in(path, io.BytesIO(data), hashlib.sha256(data).hexdigest())
+
+
+def in_memory(path: str) -> bool:
+    """Whether ``path`` names bytes held in memory (:func:`hold_in_memory`)."""
+    return isinstance(_SPOOLED.get(path), io.BytesIO)
 
 
 def release_spooled() -> None:

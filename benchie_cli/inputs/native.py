@@ -1371,9 +1371,12 @@ def convert_in_place(
     """Convert ``path`` and let every later read of it see the BenchIE TSV (line numbers
     kept, see :func:`convert`), with its confidences when the format has them, while
     reports name the path and the native bytes' sha256."""
-    from benchie_cli.textio import stand_in, temporary_file
+    import io
 
-    copy = temporary_file()  # kept open for the run by stand_in
+    from benchie_cli.textio import in_memory, stand_in, temporary_file
+
+    # kept open for the run by stand_in; in memory when the input is (the API's predictions)
+    copy: BinaryIO = io.BytesIO() if in_memory(path) else temporary_file()
     try:
         result = convert(path, fmt, gold_sentences, copy, confidence=True, pad=True, lang=lang)
         copy.flush()
