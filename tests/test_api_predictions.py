@@ -90,6 +90,7 @@ def test_predictions_by_gold_id_on_benchie() -> None:
             "1": [
                 ("He", "served as", "the first Prime Minister of Australia"),
                 {"head": "He", "relation": "became", "tail": "a founding justice"},
+                ["the High Court", "served as", "Australia"],
             ]
         },
         by="id",
