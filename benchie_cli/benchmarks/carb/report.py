@@ -43,6 +43,7 @@ from benchie_cli.benchmarks.runner import SINGLE_THRESHOLD, single_threshold_not
 from benchie_cli.errors import BenchieError, Diagnostic, ExitCode
 from benchie_cli.gold.store import ResolvedGold
 from benchie_cli.inputs.batch import Failure
+from benchie_cli.inputs.formats import VERSIONS, signed
 from benchie_cli.inputs.mistakes import (
     Finding,
     MistakeCheck,
@@ -220,12 +221,16 @@ def score_carb(
     return CarbResult(name, facts, unknown, scored, findings=findings, implicit=implicit)
 
 
-def carb_signature(reference: ResolvedGold, metric: str = "carb") -> str:
+def carb_signature(
+    reference: ResolvedGold, metric: str = "carb", input_format: str = "auto"
+) -> str:
     """The signature of CaRB's numbers: the metric, the gold version and the reference
-    file's sha256 (12 hex digits). Nothing else can change them: no option applies."""
+    file's sha256 (12 hex digits), and the rules' version of a file read by versioned rules
+    (``input:llm-text@1``). No option applies."""
+    versioned = f"|input:{signed(input_format)}" if input_format in VERSIONS else ""
     return (
         f"benchie|lang:{reference.language}|metric:{metric}"
-        f"|gold:{reference.version}@{reference.sha256[:12]}|v:{__version__}"
+        f"|gold:{reference.version}@{reference.sha256[:12]}{versioned}|v:{__version__}"
     )
 
 
@@ -255,8 +260,8 @@ def build_carb_report(
         "schema": REPORT_SCHEMA,
         "benchie_version": __version__,
         "metric": choice,
-        "signature": carb_signature(reference, metrics[0]),
-        **{signature_key(m): carb_signature(reference, m) for m in metrics[1:]},
+        "signature": carb_signature(reference, metrics[0], input_format),
+        **{signature_key(m): carb_signature(reference, m, input_format) for m in metrics[1:]},
         "gold": {
             "version": reference.version,
             "language": reference.language,
@@ -322,7 +327,9 @@ def add_carb(
             out["metric"] = choice
             out["signature"] = value
             for m in metrics:
-                out[signature_key(m)] = carb_signature(reference, m)
+                out[signature_key(m)] = carb_signature(
+                    reference, m, report["options"].get("input_format", "auto")
+                )
         elif key == "gold":
             out["gold"] = {**value, "carb_reference": reference_json(reference)}
         elif key == "options":
