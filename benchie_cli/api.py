@@ -4,7 +4,7 @@ A notebook or a script should not rebuild the CLI's resolve-load-score path by h
 path checks the gold against its manifest, converts native outputs, and pins every option
 in the report's signature, and a hand-made copy silently skips some of it. These functions
 take the same steps as ``benchie score`` and ``benchie analyze``, in the same order, so a
-report written from Python is byte for byte the one the CLI writes::
+report written from Python is byte for byte the one the CLI writes:
 
     from benchie_cli import api
 
@@ -16,7 +16,7 @@ report written from Python is byte for byte the one the CLI writes::
     mine = api.score_extractions(gold, [("1", "He", "was", "born")], name="mine")
     print(mine.tp, mine.fp, mine.fn)
 
-Every failure a user can cause raises :class:`~benchie_cli.errors.BenchieError`, as in the
+Every failure a user can cause raises ``BenchieError``, as in the
 CLI (where it becomes one line on stderr); warnings the CLI prints (a draft gold, a native
 file's conversion) are Python warnings here.
 """
@@ -103,7 +103,7 @@ class BenchieWarning(UserWarning):
 
 
 def _warn(line: str) -> None:
-    """``line`` as a :class:`BenchieWarning` pointing at the first frame outside this
+    """``line`` as a ``BenchieWarning`` pointing at the first frame outside this
     package (the user's call), however deep in it the message arose."""
     frame, level = sys._getframe(1), 2
     while frame.f_back is not None and frame.f_globals.get("__name__", "").startswith(
@@ -129,9 +129,17 @@ def load_gold(
     ``gold/``, the installed copy. ``gold_file`` replaces the store (an organiser's own
     annotation file, ``-`` for standard input) and excludes ``version``. Store files are
     hashed and checked against their manifest: a gold that differs raises
-    :class:`BenchieError`. A draft version is said through ``say`` (by default a
-    :class:`BenchieWarning`), and so is a gold file with errors it was not reviewed with
-    (:attr:`Gold.review`; ``score(strict=True)`` refuses it).
+    ``BenchieError``. A draft version is said through ``say`` (by default a
+    ``BenchieWarning``), and so is a gold file with errors it was not reviewed with
+    (``Gold.review``; ``score(strict=True)`` refuses it).
+
+    :param lang: the language (``en``, ``de``, ``zh``).
+    :param version: the store version (None: ``$BENCHIE_GOLD_VERSION``, else the default).
+    :param facet: ``default``, ``concat``, ``minimal`` or ``entity``.
+    :param gold_dir: the gold store directory (None: as the CLI finds it).
+    :param gold_file: an annotation file instead of the store (excludes ``version``).
+    :param say: where a draft version and the gold's errors are said.
+    :returns: the gold, hash-checked; its index is compiled on first use.
     """
     return _load_gold(lang, version, facet, gold_dir=gold_dir, gold_file=gold_file, say=say)
 
@@ -269,7 +277,7 @@ def _check_int(name: str, value: object, bounds: tuple[int, int]) -> None:
 
 
 def _check_common(input_format: str, jobs: int | None) -> None:
-    """The settings :func:`score` and :func:`analyze` share, checked as the CLI checks them."""
+    """The settings ``score()`` and ``analyze()`` share, checked as the CLI checks them."""
     if input_format not in INPUT_FORMATS:
         raise BenchieError(
             f"input_format: one of {', '.join(INPUT_FORMATS)}, not {input_format!r:.40}"
@@ -335,9 +343,25 @@ def score(
     ``carb`` (CaRB's metric, English, against the version's CaRB reference file) or
     ``benchie,carb`` (both: BenchIE's report with CaRB's numbers beside, the BenchIE
     paper's Table 5). A submission that cannot be scored is listed in ``Report.failures``
-    and the others are scored; when none can be, :class:`NothingScored` is raised.
+    and the others are scored; when none can be, ``NothingScored`` is raised.
     Messages (conversion summaries, CaRB's unknown ids) go to ``say``; each outcome to
     ``on_outcome`` as it comes. ``stdin`` lets ``-`` name standard input (the CLI).
+
+    :param gold: the gold to score against, from ``load_gold()``.
+    :param submissions: paths (``NAME=PATH``, a directory of ``*.tsv``), one system each.
+    :param names: one name per path, instead of the command line's naming.
+    :param metric: ``benchie``, ``carb``, ``carb-ss`` or one of them joined by commas.
+    :param strip_implicit: remove implicit extractions first (``--keep-implicit``: False).
+    :param case_sensitive: compare tokens case-sensitively in the implicit test.
+    :param retokenize: re-split slots onto their sentence's tokens where unambiguous.
+    :param per_sentence: add per-sentence counts to the report.
+    :param strict: make warnings errors (unknown ids, empty slots, likely mistakes).
+    :param jobs: worker processes for a large file (None: the machine's cores).
+    :param input_format: ``auto``, ``benchie`` or a native format (docs/native-formats.md).
+    :param say: where messages go (default: a ``BenchieWarning`` each).
+    :param on_outcome: called with each result or failure, in order.
+    :param stdin: whether ``-`` may name standard input.
+    :returns: the report (``Report.data`` is the JSON document).
     """
     _check_gold(gold)
     _check_common(input_format, jobs)
@@ -371,7 +395,7 @@ def score(
     return Report(scored.data, tuple(Scores.of(r) for r in scored.results), carb)
 
 
-#: One in-memory extraction: an :class:`Extraction` or ``(sent_id, subject, relation,
+#: One in-memory extraction: an ``Extraction`` or ``(sent_id, subject, relation,
 #: object)``.
 ExtractionLike = Extraction | tuple[str, str, str, str]
 
@@ -417,11 +441,21 @@ def score_extractions(
 ) -> Scores:
     """Score extractions held in memory, exactly as a file of the same lines would be.
 
-    Each extraction is an :class:`Extraction` or a ``(sent_id, subject, relation,
+    Each extraction is an ``Extraction`` or a ``(sent_id, subject, relation,
     object)`` tuple; extraction ``k`` (1-based) is line ``k`` in the result's warnings.
-    The scores' ``file`` is :data:`IN_MEMORY`, and so is an error's. Likely mistakes (ids
+    The scores' ``file`` is ``IN_MEMORY``, and so is an error's. Likely mistakes (ids
     shifted by one, another language) are said through ``say``, and refused as in
-    :func:`score` when nothing can be scored.
+    ``score()`` when nothing can be scored.
+
+    :param gold: the gold, from ``load_gold()``.
+    :param extractions: ``Extraction`` objects or ``(sent_id, subject, relation, object)``.
+    :param name: the system's name in the scores.
+    :param strip_implicit: remove implicit extractions first.
+    :param case_sensitive: compare tokens case-sensitively in the implicit test.
+    :param retokenize: re-split slots onto their sentence's tokens where unambiguous.
+    :param strict: make warnings errors.
+    :param say: where messages go.
+    :returns: the system's BenchIE scores.
     """
     _check_gold(gold)
     if not isinstance(name, str) or not name:
@@ -528,8 +562,22 @@ def score_predictions(
 
     ``predictions`` maps each sentence, by its text (``by="text"``, aligned to the gold as a
     file's sentences are) or by its gold id (``by="id"``: BenchIE's ids), to its triples
-    (:data:`TripleLike`). They are scored exactly as a ``json`` file of the same
+    (``TripleLike``). They are scored exactly as a ``json`` file of the same
     predictions: ``benchie score --benchmark BENCHMARK --input-format json FILE``.
+
+    :param predictions: sentence -> its triples.
+    :param benchmark: the benchmark's name (``benchie``, ``carb``, ``oie2016``, ...).
+    :param metric: its metric(s), joined by commas (None: its first).
+    :param lang: BenchIE's language (the other benchmarks are English).
+    :param split: the benchmark's split (None: its first).
+    :param gold_version: the gold version (None: the default, as the CLI's).
+    :param gold_dir: the gold store (None: as the CLI finds it).
+    :param name: the system's name in the report.
+    :param by: ``text`` (keys are sentence texts, aligned to the gold) or ``id`` (gold ids).
+    :param strict: make warnings errors (for answers: any fragment no rule reads).
+    :param retokenize: BenchIE's ``--retokenize``.
+    :param say: where messages go.
+    :returns: the report ``benchie score`` writes for the same file.
     """
     if by not in ("text", "id"):
         raise BenchieError(f"by: 'text' or 'id', not {by!r:.40}")
@@ -579,7 +627,22 @@ def score_answers(
     (docs/llm-text.md), as a file of the same answers is: ``answers`` maps each sentence (by
     its text, or its gold id with ``by="id"``) to the model's text. The report is the one
     ``benchie score`` writes for the JSON-lines file ``{"sentence": ..., "output": ...}`` of
-    these answers, in this order, fragments no rule reads included."""
+    these answers, in this order, fragments no rule reads included.
+
+    :param answers: sentence -> the model's text (a str, or a list of lines).
+    :param benchmark: the benchmark's name (``benchie``, ``carb``, ``oie2016``, ...).
+    :param metric: its metric(s), joined by commas (None: its first).
+    :param lang: BenchIE's language (the other benchmarks are English).
+    :param split: the benchmark's split (None: its first).
+    :param gold_version: the gold version (None: the default, as the CLI's).
+    :param gold_dir: the gold store (None: as the CLI finds it).
+    :param name: the system's name in the report.
+    :param by: ``text`` (keys are sentence texts, aligned to the gold) or ``id`` (gold ids).
+    :param strict: make warnings errors (for answers: any fragment no rule reads).
+    :param retokenize: BenchIE's ``--retokenize``.
+    :param say: where messages go.
+    :returns: the report ``benchie score`` writes for the same file.
+    """
     if by not in ("text", "id"):
         raise BenchieError(f"by: 'text' or 'id', not {by!r:.40}")
     if not isinstance(answers, Mapping):
@@ -657,7 +720,7 @@ def _score_in_memory(
     return BenchmarkReport(outcome.report)
 
 
-#: ``metric`` values of :func:`analyze`: BenchIE's profile, with CaRB's numbers beside.
+#: ``metric`` values of ``analyze()``: BenchIE's profile, with CaRB's numbers beside.
 ANALYZE_METRICS = (BASE_METRIC, f"{BASE_METRIC},carb")
 
 
@@ -685,8 +748,27 @@ def analyze(
     profiled, whatever ``gold.facet`` is; ``metric="benchie,carb"`` adds CaRB's numbers
     beside BenchIE's (the BenchIE paper's Table 5; English). Submissions that cannot be
     scored are in the document's failures (and passed to ``on_outcome`` with each result);
-    when none can be, :class:`NothingScored` is raised. A pipe or FIFO is read once,
+    when none can be, ``NothingScored`` is raised. A pipe or FIFO is read once,
     whatever reads it later (each facet reads each submission).
+
+    :param gold: the gold, from ``load_gold()``: every facet of its version is profiled.
+    :param submissions: paths, one system each (not ``-``).
+    :param names: one name per path.
+    :param buckets: a file of sentence groups (``sent_id<TAB>group``) to score apart.
+    :param cliques: a file of sentence cliques for the robustness scores (docs/analyze.md).
+    :param resamples: bootstrap resamples of the confidence intervals.
+    :param seed: the resampling seed (the same seed, the same intervals).
+    :param test: the significance test (``bootstrap`` or ``permutation``).
+    :param examples: error examples shown per bucket (0: none).
+    :param strip_implicit: remove implicit extractions first.
+    :param case_sensitive: compare tokens case-sensitively in the implicit test.
+    :param retokenize: re-split slots onto their sentence's tokens where unambiguous.
+    :param jobs: worker processes (None: the machine's cores).
+    :param input_format: ``auto``, ``benchie`` or a native format.
+    :param metric: ``benchie`` or ``benchie,carb``.
+    :param say: where messages go.
+    :param on_outcome: called with each result or failure.
+    :returns: the document ``benchie analyze --format json`` writes.
     """
     from benchie_cli.analysis.profile import TESTS, AnalyzeOptions
     from benchie_cli.analysis.profile import analyze as run_analysis

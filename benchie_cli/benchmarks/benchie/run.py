@@ -1,4 +1,4 @@
-"""BenchIE's scoring run: its gold as a run holds it (:class:`Gold`, resolved and checked
+"""BenchIE's scoring run: its gold as a run holds it (``Gold``, resolved and checked
 against its manifest, compiled once), native outputs converted before scoring, and a batch of
 submissions scored into one report, with CaRB's metrics beside or alone when asked
 (docs/scoring.md, docs/carb.md). The public API (``benchie_cli.api``) and BenchIE's runner
@@ -82,7 +82,7 @@ class Scored(NamedTuple):
 class Gold:
     """One gold file, resolved and hash-checked as the CLI does, for any number of runs.
 
-    Made by :func:`load_gold`. The compiled index is loaded (from the cache, or built) on
+    Made by ``load_gold()``. The compiled index is loaded (from the cache, or built) on
     first use and kept, so scoring many systems against one ``Gold`` costs one load.
     """
 
@@ -138,7 +138,7 @@ class Gold:
     @functools.cached_property
     def parsed(self) -> ParsedGold:
         """The gold file parsed (sentences, clusters, triples), from the bytes whose sha256
-        :attr:`sha256` names (``validate`` and ``strip-implicit`` read it)."""
+        ``sha256`` names (``validate`` and ``strip-implicit`` read it)."""
         with no_cyclic_gc():
             return parse_gold_bytes(self.resolved.data, self.resolved.display_path)
 
@@ -393,10 +393,10 @@ def score_batch(
     say: Say,
     on_outcome: OnOutcome,
 ) -> Scored:
-    """Score ``batch`` against ``gold``, the options checked (:func:`check_metric_options`):
+    """Score ``batch`` against ``gold``, the options checked (``check_metric_options()``):
     native outputs converted first, each submission read once per metric family, a
     submission that cannot be scored a failure (said, and passed to ``on_outcome``), the
-    others scored; none at all raises :class:`NothingScored`."""
+    others scored; none at all raises ``NothingScored``."""
     chosen = [m.name for m in metrics_of(metric)]
     # Those scored against the version's reference file (CaRB's): one reading gives each.
     carb_metrics = [m.name for m in metrics_of(metric) if m.reference is not None]
@@ -502,7 +502,7 @@ def _carb_scorer(
 ) -> Callable[[Submission, bool], CarbResult]:
     """A function scoring one submission with CaRB's metric against ``gold``'s CaRB
     reference (read once), saying its hints and unknown ids; a submission it cannot score
-    raises :class:`BenchieError`. ``checked``: BenchIE's scorer already ran the
+    raises ``BenchieError``. ``checked``: BenchIE's scorer already ran the
     likely-mistake checks (and said them)."""
     from benchie_cli.benchmarks.carb.report import load_reference, score_carb
 
