@@ -48,6 +48,7 @@ from benchie_cli.benchmarks.runner import (
     none_of_its,
     recorded_input,
     refuse_benchie_options_of,
+    retokenize_refused,
     single_threshold_notes,
 )
 from benchie_cli.errors import BenchieError, ExitCode
@@ -531,18 +532,28 @@ def reader_for(corpus: Corpus, path: str, input_format: str, data: bytes) -> str
     return fmt
 
 
-def score_bytes(corpus: Corpus, data: bytes, shown: str, fmt: str) -> Scored:
+def score_bytes(
+    corpus: Corpus, data: bytes, shown: str, fmt: str, retokenize: bool = False
+) -> Scored:
     """One file's bytes in ``fmt`` scored: its scorer's own reader, or the file's
     extractions by sentence text (:func:`texts_of`)."""
     scorer = entry(corpus.benchmark)
     if fmt in scorer.own and scorer.score_own is not None:
+        if retokenize:
+            raise retokenize_refused(corpus.benchmark, fmt, shown)
         return scorer.score_own(corpus, data, shown, fmt)
     texts, notes = texts_of(data, shown, fmt)
+    if retokenize:
+        from benchie_cli.inputs.mistakes import retokenize_texts
+
+        texts = retokenize_texts(texts)[0]
     scored = scorer.score_texts(corpus, texts, shown)
     return scored._replace(warnings=(*scored.warnings, *notes)) if notes else scored
 
 
-def score_file(corpus: Corpus, path: str, name: str, input_format: str) -> list[Run]:
+def score_file(
+    corpus: Corpus, path: str, name: str, input_format: str, retokenize: bool = False
+) -> list[Run]:
     """One submission file scored: a run, or one per system of a WiRe57 export."""
     shown = display_name(path)
     facts, data = read_submission(path)
@@ -550,8 +561,10 @@ def score_file(corpus: Corpus, path: str, name: str, input_format: str) -> list[
     facts.lines = data.count(b"\n") + (0 if data.endswith(b"\n") or not data else 1)
     export = entry(corpus.benchmark).score_export
     if export is not None and fmt in entry(corpus.benchmark).own:
+        if retokenize:
+            raise retokenize_refused(corpus.benchmark, fmt, shown)
         return export(corpus, data, shown, name, facts)
-    scored = score_bytes(corpus, data, shown, fmt)
+    scored = score_bytes(corpus, data, shown, fmt, retokenize)
     if scored.extractions == 0:
         raise nothing(shown)
     skipped = skipped_lines(data, fmt, scored.extractions)
@@ -564,13 +577,15 @@ def score_file(corpus: Corpus, path: str, name: str, input_format: str) -> list[
 # --------------------------------------------------------------------------- reports
 
 
-def signature(corpus: Corpus, input_format: str = "auto") -> str:
+def signature(corpus: Corpus, input_format: str = "auto", retokenize: bool = False) -> str:
     """What the numbers depend on: benchmark, split, metric, version and the gold's hash,
-    and the rules' version of a file read by versioned rules (``input:llm-text@1``)."""
+    ``--retokenize``, and the rules' version of a file read by versioned rules
+    (``input:llm-text@1``)."""
     versioned = f"|input:{signed(input_format)}" if input_format in VERSIONS else ""
     return (
         f"benchie|benchmark:{corpus.benchmark}|split:{corpus.split}|metric:{corpus.metric}"
-        f"|gold:{corpus.version}@{corpus.sha256[:12]}{versioned}|v:{__version__}"
+        f"|gold:{corpus.version}@{corpus.sha256[:12]}{'|retokenize' if retokenize else ''}"
+        f"{versioned}|v:{__version__}"
     )
 
 
@@ -600,8 +615,10 @@ def build_report(
     *,
     failures: Sequence[Failure] = (),
     input_format: str = "auto",
+    retokenize: bool = False,
 ) -> dict[str, Any]:
-    """The report: systems in the order given, ranked by the metric's F1."""
+    """The report: systems in the order given, ranked by the metric's F1 (``retokenize``
+    recorded only when on: every other report keeps its bytes)."""
     metric = corpus.metric
     f1s = [_f1(r) for r in runs]
     report: dict[str, Any] = {
@@ -609,13 +626,14 @@ def build_report(
         "benchie_version": __version__,
         "benchmark": corpus.benchmark,
         "metric": metric,
-        "signature": signature(corpus, input_format),
+        "signature": signature(corpus, input_format, retokenize),
         "gold": gold_json(corpus),
         "options": {
             "benchmark": corpus.benchmark,
             "split": corpus.split,
             "metric": metric,
             **({"input_format": input_format} if input_format != "auto" else {}),
+            **({"retokenize": True} if retokenize else {}),
         },
         "systems": [
             {
@@ -717,7 +735,9 @@ class CorpusRunner:
 
         def score_one(submission: Submission) -> list[Run]:
             shown = display_name(submission.path)
-            scored = score_file(corpus, submission.path, submission.name, request.input_format)
+            scored = score_file(
+                corpus, submission.path, submission.name, request.input_format, request.retokenize
+            )
             read_as.update(r.read_as for r in scored)
             outside = max(r.outside for r in scored)
             said = [
@@ -742,7 +762,9 @@ class CorpusRunner:
         scored, failures = each_submission(request.batch, hooks, score_one)
         runs = [run for runs_of_one in scored for run in runs_of_one]
         recorded = recorded_input(request.input_format, read_as)
-        report = build_report(corpus, runs, failures=failures, input_format=recorded)
+        report = build_report(
+            corpus, runs, failures=failures, input_format=recorded, retokenize=request.retokenize
+        )
         label = f"{len(runs)} system(s), {benchmark} gold {corpus.version} ({split})"
         return Outcome(report, label, failures, len(request.batch))
 
@@ -804,6 +826,7 @@ class CorpusRunner:
             )
         systems, gold = report["systems"], report["gold"]
         input_format = report["options"].get("input_format", "auto")
+        retokenize = report["options"].get("retokenize") is True
         root, _ = resolve_gold_dir(gold_dir)
         corpus = load(root, benchmark, gold["version"], gold["split"])
         runs: list[Run] = []
@@ -815,8 +838,8 @@ class CorpusRunner:
             name = system["name"]
             if entry(benchmark).score_export is not None and "/" in name:
                 name = name.rsplit("/", 1)[0]
-            runs.extend(score_file(corpus, path, name, input_format))
-        rebuilt = build_report(corpus, runs, input_format=input_format)
+            runs.extend(score_file(corpus, path, name, input_format, retokenize))
+        rebuilt = build_report(corpus, runs, input_format=input_format, retokenize=retokenize)
         return as_reported(report, rebuilt)
 
     def rows(self, given: SuiteInput) -> list[Row]:

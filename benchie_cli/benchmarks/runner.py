@@ -367,15 +367,27 @@ def refuse_benchie_options(
 
 
 def refuse_benchie_options_of(request: Request, fix: str) -> None:
-    """:func:`refuse_benchie_options` for ``--benchmark NAME`` with ``request``'s options."""
+    """:func:`refuse_benchie_options` for ``--benchmark NAME`` with ``request``'s options
+    (``--retokenize`` applies to every benchmark: its runner refuses it for the formats its
+    original scorer's own readers read, which read every slot as given)."""
     refuse_benchie_options(
         f"--benchmark {request.benchmark}",
         fix,
         facet=request.facet,
         strip_implicit=request.strip_implicit,
         case_sensitive=request.case_sensitive,
-        retokenize=request.retokenize,
         per_sentence=request.per_sentence,
+    )
+
+
+def retokenize_refused(benchmark: str, fmt: str, shown: str) -> BenchieError:
+    """``--retokenize`` on a file its benchmark's original scorer reads with its own reader,
+    which takes each slot as given: refused rather than silently ignored."""
+    return BenchieError(
+        f"--retokenize re-splits the slots of files read by their sentence's text; {fmt} is "
+        f"read by {BENCHMARKS[benchmark].label}'s original reader, which takes every slot as "
+        "given: score it without --retokenize",
+        path=shown,
     )
 
 

@@ -628,3 +628,24 @@ class Retokenizer:
         """The scorer's line blocks with every line mapped."""
         for block in blocks:
             yield [self.line(raw) for raw in block]
+
+
+def retokenize_texts(
+    texts: Mapping[str, Sequence[tuple[str, tuple[str, ...], float]]],
+) -> tuple[dict[str, list[tuple[str, tuple[str, ...], float]]], int, int]:
+    """``--retokenize`` for extractions keyed by their sentence's text (every benchmark but
+    BenchIE meets sentences by text): each slot re-split onto that sentence's own tokens
+    where unambiguous, as :class:`Retokenizer` does for BenchIE. Returns the extractions,
+    and how many slots were mapped and left."""
+    retokenizer = Retokenizer({text: text for text in texts})
+
+    def slot(text: str, value: str) -> str:
+        words = value.split()
+        mapped = retokenizer.slot(text, words)
+        return value if mapped is words else " ".join(mapped)
+
+    out = {
+        text: [(slot(text, p), tuple(slot(text, a) for a in args), c) for p, args, c in xs]
+        for text, xs in texts.items()
+    }
+    return out, retokenizer.mapped, retokenizer.left

@@ -65,6 +65,7 @@ from benchie_cli.benchmarks.runner import (
     none_of_its,
     recorded_input,
     refuse_benchie_options_of,
+    retokenize_refused,
 )
 from benchie_cli.errors import BenchieError, ExitCode
 from benchie_cli.gold.store import (
@@ -212,6 +213,7 @@ def score_native(
     strict: bool = False,
     metrics: Sequence[str] = ("carb",),
     raw: Sequence[str] | None = None,
+    retokenize: bool = False,
 ) -> CarbResult:
     """A system's own output read by CaRB's reader of ``fmt`` (a key of
     :data:`CARB_READERS`), else by benchie's and met by sentence text, and scored with each
@@ -233,6 +235,14 @@ def score_native(
         predicted = read_reverb(lines, shown, confidence_only=is_outside, sentences=raw)
     else:
         predicted = READERS[reader](lines, shown, confidence_only=is_outside)
+    if retokenize:  # each slot onto its sentence's tokens, as the file gives the sentence
+        from benchie_cli.inputs.mistakes import retokenize_texts
+
+        as_texts = {t: [(x.pred, x.args, x.confidence) for x in xs] for t, xs in predicted.items()}
+        predicted = {
+            t: [Extraction(p, a, c) for p, a, c in xs]
+            for t, xs in retokenize_texts(as_texts)[0].items()
+        }
     facts.lines = len(text.splitlines())
     facts.extractions = sum(len(v) for v in predicted.values())
     # A wrong format or split reads as nothing, or as no sentence of the split: CaRB would
@@ -292,6 +302,7 @@ def score_submission(
     strict: bool = False,
     metrics: Sequence[str] = ("carb",),
     raw: Sequence[str] | None = None,
+    retokenize: bool = False,
 ) -> CarbResult:
     """One submission in the CLI's format ``fmt`` (see :func:`reader_for`). A BenchIE TSV
     file gets the likely-mistake checks of ``--metric carb`` (a native output read as TSV,
@@ -299,6 +310,8 @@ def score_submission(
     is refused: its ids cannot be line numbers of CaRB's sentences. ``raw``: the split's
     sentences as ReVerb's lines number them (:func:`raw_sentences`)."""
     if fmt == "benchie":
+        if retokenize:  # BenchIE's TSV reader of CaRB's metric takes every slot as given
+            raise retokenize_refused("carb", fmt, display_name(path))
         return score_carb(
             path,
             name,
@@ -309,18 +322,26 @@ def score_submission(
             misread=MISREAD_IDS,
             metrics=metrics,
         )
-    return score_native(path, name, fmt, gold, strict=strict, metrics=metrics, raw=raw)
+    return score_native(
+        path, name, fmt, gold, strict=strict, metrics=metrics, raw=raw, retokenize=retokenize
+    )
 
 
 def signature(
-    gold: ResolvedGold, split: str, metric: str = "carb", input_format: str = "auto"
+    gold: ResolvedGold,
+    split: str,
+    metric: str = "carb",
+    input_format: str = "auto",
+    retokenize: bool = False,
 ) -> str:
     """What the numbers depend on: benchmark, split, metric, version and the gold's hash,
-    and the rules' version of a file read by versioned rules (``input:llm-text@1``)."""
+    ``--retokenize``, and the rules' version of a file read by versioned rules
+    (``input:llm-text@1``)."""
     versioned = f"|input:{signed(input_format)}" if input_format in VERSIONS else ""
     return (
         f"benchie|benchmark:carb|split:{split}|metric:{metric}"
-        f"|gold:{gold.version}@{gold.sha256[:12]}{versioned}|v:{__version__}"
+        f"|gold:{gold.version}@{gold.sha256[:12]}{'|retokenize' if retokenize else ''}"
+        f"{versioned}|v:{__version__}"
     )
 
 
@@ -333,6 +354,7 @@ def build_report(
     failures: list[Failure] | None = None,
     input_format: str = "auto",
     metrics: Sequence[str] = ("carb",),
+    retokenize: bool = False,
 ) -> dict[str, Any]:
     """The report: as ``--metric carb``'s (``carb_report.build_carb_report``, so its
     table and markdown views apply), naming the benchmark and the split; one object and
@@ -344,8 +366,11 @@ def build_report(
         "benchie_version": __version__,
         "benchmark": "carb",
         "metric": choice,
-        "signature": signature(gold, split, metrics[0], input_format),
-        **{signature_key(m): signature(gold, split, m, input_format) for m in metrics[1:]},
+        "signature": signature(gold, split, metrics[0], input_format, retokenize),
+        **{
+            signature_key(m): signature(gold, split, m, input_format, retokenize)
+            for m in metrics[1:]
+        },
         "gold": {
             "benchmark": "carb",
             "version": gold.version,
@@ -359,6 +384,7 @@ def build_report(
             "split": split,
             "metric": choice,
             **({"input_format": input_format} if input_format != "auto" else {}),
+            **({"retokenize": True} if retokenize else {}),
         },
         "systems": [
             {
@@ -489,6 +515,7 @@ class CarbRunner:
                 strict=request.strict,
                 metrics=metrics,
                 raw=raw,
+                retokenize=request.retokenize,
             )
             if scored.outside_sentences:
                 hooks.say(
@@ -509,6 +536,7 @@ class CarbRunner:
             failures=failures,
             input_format=recorded_input(request.input_format, read_as),
             metrics=metrics,
+            retokenize=request.retokenize,
         )
         label = f"{len(results)} system(s), CaRB gold {version} ({split})"
         return Outcome(report, label, failures, len(request.batch))
@@ -566,6 +594,7 @@ class CarbRunner:
         ids = sentence_ids(sentences)
         raw = raw_sentences(sentences)
         metrics = report["metric"].split(",")
+        retokenize = report["options"].get("retokenize") is True
         results = [
             score_submission(
                 path,
@@ -575,11 +604,18 @@ class CarbRunner:
                 ids,
                 metrics=metrics,
                 raw=raw,
+                retokenize=retokenize,
             )
             for system, path in zip(systems, submissions, strict=True)
         ]
         rebuilt = build_report(
-            resolved, sentences, split, results, input_format=input_format, metrics=metrics
+            resolved,
+            sentences,
+            split,
+            results,
+            input_format=input_format,
+            metrics=metrics,
+            retokenize=retokenize,
         )
         return as_reported(report, rebuilt)
 
