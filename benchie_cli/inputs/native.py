@@ -1337,6 +1337,17 @@ def convert(
     stats = aligner.finish()
     # What would otherwise be a silent 0.0 for every command that converts: a file that
     # does not read as the format at all, or whose sentences are none of the gold's.
+    if facts[1] and not extractions and unparsed:  # the answers' own words say why
+        from benchie_cli.inputs.llm_text import NAME
+
+        first = unparsed[0]
+        raise BenchieError(
+            f"no triple read: {len(unparsed):,} fragment(s) of its answers no {NAME} rule "
+            f"reads as a triple (first: {first.reason}: {first.text[:60]!r}; "
+            "docs/llm-text.md says what each rule reads)",
+            path=name,
+            line=first.line,
+        )
     if facts[1] and not extractions:
         raise BenchieError(
             f"no line reads as {native.title} output: is it another format? "

@@ -137,6 +137,13 @@ FIXTURES: dict[str, tuple[str, str]] = {
         "1\tObama\twas born in\tHawaii\t0.75\n2\tHe\tsaid\tdo n't twice\t1.0\n"
         "2\tHe\tsaid\ttwice\t0.5\n",
     ),
+    "llm-text": (
+        json.dumps({"sentence": S1, "output": "Here you go:\n1. (Obama; was born in; Hawaii)"})
+        + "\n"
+        + json.dumps({"sent_id": "2", "output": ['("He", "said", "do n\'t")', "None"]})
+        + "\n",
+        "1\tObama\twas born in\tHawaii\n2\tHe\tsaid\tdo n't\n",
+    ),
 }
 
 
@@ -154,6 +161,9 @@ def test_reader_mapping(fmt: str, tmp_path: Path) -> None:
     path.write_text(text, encoding="utf-8")
     assert detect(str(path)) == fmt
     converted = _convert(path, fmt)
+    if REGISTRY[fmt].confidence is False:  # an LLM's answers: no confidence to write
+        assert converted == expected == _convert(path, fmt, confidence=False)
+        return
     assert converted == "#benchie-tsv confidence\n" + expected
     plain = _convert(path, fmt, confidence=False)
     assert plain == "".join(line.rsplit("\t", 1)[0] + "\n" for line in expected.splitlines())

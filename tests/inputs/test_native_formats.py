@@ -416,11 +416,21 @@ def test_json_errors_say_the_likely_cause(
 
 
 def test_json_error_is_one_line_exit_2(cli_process: Run, tmp_path: Path) -> None:
+    # A sentence and a model's answer are an LLM's answers (llm-text): an answer that no
+    # rule reads says so, with the fragment, at its line.
     path = _write(tmp_path, _lines({"sentence": GOLD_S1, "output": "He served as PM"}), "llm.jsonl")
     done = cli_process("score", "--lang", "en", path)
     assert done.returncode == 2 and "Traceback" not in done.stderr
     last = done.stderr.strip().splitlines()[-1]
-    assert last.startswith(f'benchie: {path}:1: error: no triples key: found "sentence", "output"')
+    assert last.startswith(
+        f"benchie: {path}:1: error: no triple read: 1 fragment(s) of its answers no llm-text@1 "
+        "rule reads as a triple (first: no triple: prose, or no separator: 'He served as PM'"
+    )
+    # A JSON document of an unknown shape names the keys it has.
+    odd = _write(tmp_path, _lines({"sentence": GOLD_S1, "facts_found": "x"}), "odd.jsonl")
+    done = cli_process("score", "--lang", "en", "--input-format", "json", odd)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert f'{odd}:1: error: no triples key: found "sentence", "facts_found"' in done.stderr
     slot = _write(
         tmp_path, _lines({"sentence": GOLD_S1, "triples": [{"subject": "He", "object": "x"}]})
     )
