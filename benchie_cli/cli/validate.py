@@ -4,6 +4,7 @@ and removing implicit extractions."""
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -18,11 +19,8 @@ from benchie_cli.cli.common import (
     say,
 )
 from benchie_cli.cli.group import EPILOG_EXIT, set_verdict
-from benchie_cli.errors import BenchieError, ExitCode
+from benchie_cli.errors import BenchieError, Diagnostic, ExitCode
 from benchie_cli.inputs.batch import check_stdin_once
-
-if TYPE_CHECKING:
-    from benchie_cli.api import Gold
 from benchie_cli.outputs import check_output
 from benchie_cli.textio import (
     EMPTY_NAME,
@@ -32,6 +30,9 @@ from benchie_cli.textio import (
     spool,
 )
 from benchie_cli.tokens import language_hint, mostly_implicit
+
+if TYPE_CHECKING:
+    from benchie_cli.api import Gold
 
 
 @click.command(epilog=EPILOG_EXIT, short_help="Check gold or submission files.")
@@ -175,8 +176,8 @@ def validate(
                 click.echo(f"{r.path}: note: read as {REGISTRY[f].title} ({f})")
             for note in notes:
                 click.echo(note)
-            for d in r.diagnostics:
-                click.echo(d.format())
+            for line in _listed(r.diagnostics, r.path):
+                click.echo(line)
             if r.truncated:
                 click.echo(f"{r.path}: note: stopped after {max_errors} errors (--max-errors)")
             if r.retokenized is not None:
@@ -187,6 +188,39 @@ def validate(
         click.echo(f"{errors} error(s), {warnings} warning(s) in {len(reports)} file(s)", err=True)
     if errors or (strict and warnings):
         sys.exit(int(ExitCode.FAILED))
+
+
+#: Line findings of one code listed in the text output; the rest are counted (``--format
+#: json`` lists every one).
+SHOWN_PER_CODE = 20
+
+
+def _listed(diagnostics: Sequence[Diagnostic], path: str) -> list[str]:
+    """A file's findings as the text output lists them. When a likely mistake explains them
+    (ids shifted by one, another language: what the file as a whole says), it comes first,
+    once, then each code's line findings, the first :data:`SHOWN_PER_CODE` and a count of
+    the others; else every finding, in order (a gold file's are all listed)."""
+    from benchie_cli.inputs.mistakes import CODES
+
+    likely = [d for d in diagnostics if d.code in CODES]
+    if not likely:  # no one cause behind the line findings: every one is listed
+        return [d.format() for d in diagnostics]
+    lines = [d.format() for d in likely]
+    shown: dict[str, int] = {}
+    hidden: dict[str, int] = {}
+    for d in diagnostics:
+        if d.code in CODES:
+            continue
+        if shown.get(d.code, 0) < SHOWN_PER_CODE:
+            shown[d.code] = shown.get(d.code, 0) + 1
+            lines.append(d.format())
+        else:
+            hidden[d.code] = hidden.get(d.code, 0) + 1
+    lines += [
+        f"{path}: note: {n:,} more [{code}] finding(s) not listed (--format json lists all)"
+        for code, n in hidden.items()
+    ]
+    return lines
 
 
 @click.command(

@@ -108,6 +108,14 @@ def nothing_scored(
             f"the bare id ({first_ids[0].removeprefix('sent_id:')!r})",
             path=shown,
         )
+    if first_ids and all(len(i.split()) >= 3 for i in first_ids):  # text where ids belong
+        return BenchieError(
+            f"{what}: its first column holds text, not sentence ids (first: {ids}): a "
+            "BenchIE TSV line starts with its sentence's id (`benchie sentences --format tsv` "
+            "lists them); lines of sentence, confidence, relation and arguments are CaRB's "
+            "tab format (--input-format carb)",
+            path=shown,
+        )
     return BenchieError(
         f"{what}: no sentence id is the gold's (first: {ids}); is --lang {lang} right?",
         path=shown,
