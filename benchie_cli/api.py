@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 import sys
 import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -532,6 +533,15 @@ def _keyed(key: object, by: str) -> dict[str, str]:
 def _triple_json(item: object, key: str, k: int) -> object:
     """One prediction as the ``json`` reader reads it (its errors name the sentence)."""
     if isinstance(item, Mapping):
+        conf = item.get("confidence")
+        finite = (
+            isinstance(conf, (int, float)) and not isinstance(conf, bool) and math.isfinite(conf)
+        )
+        if conf is not None and not finite:
+            raise BenchieError(
+                f"prediction {k} of {key[:60]!r}: a confidence must be a finite number, not "
+                f"{conf!r:.40}"
+            )
         return dict(item)
     if isinstance(item, (tuple, list)) and len(item) >= 3 and all(isinstance(x, str) for x in item):
         subject, relation, *args = item
@@ -591,7 +601,13 @@ def score_predictions(
             raise BenchieError(f"the triples of {str(key)[:60]!r}: an iterable of triples")
         doc: dict[str, object] = {**_keyed(key, by)}
         doc["triples"] = [_triple_json(t, key, k) for k, t in enumerate(triples, 1)]
-        lines.append(orjson.dumps(doc) + b"\n")
+        try:
+            lines.append(orjson.dumps(doc) + b"\n")
+        except TypeError as exc:  # bytes, a set, a lone surrogate, an int beyond 64 bits
+            raise BenchieError(
+                f"the triples of {key[:60]!r}: only str (and a number for a confidence) can "
+                f"be scored ({exc})"
+            ) from None
     return _score_in_memory(
         b"".join(lines),
         "json",
@@ -656,7 +672,12 @@ def score_answers(
         ):
             raise BenchieError(f"the answer of {str(key)[:60]!r}: a str or a list of str")
         doc: dict[str, object] = {**_keyed(key, by), "output": answer}
-        lines.append(json.dumps(doc, ensure_ascii=False).encode() + b"\n")
+        try:
+            lines.append(json.dumps(doc, ensure_ascii=False).encode() + b"\n")
+        except UnicodeEncodeError:  # a lone surrogate (text decoded with surrogateescape)
+            raise BenchieError(
+                f"the answer of {key[:60]!r}: text that is not valid Unicode"
+            ) from None
     return _score_in_memory(
         b"".join(lines),
         "llm-text",
@@ -692,12 +713,19 @@ def _score_in_memory(
     from benchie_cli.benchmarks import runner
     from benchie_cli.registry import BENCHMARKS
 
-    if benchmark not in BENCHMARKS:
+    if not isinstance(benchmark, str) or benchmark not in BENCHMARKS:
         raise BenchieError(
             f"unknown benchmark {benchmark!r:.40} (available: {', '.join(BENCHMARKS)})"
         )
     if not isinstance(name, str) or not name:
         raise BenchieError(f"name: a non-empty str, not {name!r:.40}")
+    if metric is not None and not isinstance(metric, str):
+        raise BenchieError(f"metric: names such as 'carb,carb-ss', not {metric!r:.40}")
+    for label, value in (("lang", lang), ("split", split), ("gold_version", gold_version)):
+        if value is not None and not isinstance(value, str):
+            raise BenchieError(f"{label}: a str, not {value!r:.40}")
+    if not callable(say):
+        raise BenchieError(f"say: a function of one str, not {say!r:.40}")
     if not data:
         raise BenchieError("nothing to score: no sentence given")
     request = runner.Request(

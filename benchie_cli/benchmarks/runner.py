@@ -508,8 +508,19 @@ def single_threshold_notes(systems: Sequence[dict[str, Any]], keys: Sequence[str
 
 
 def recorded_input(input_format: str, read_as: set[str]) -> str:
-    """The input format a report records: the one given, unless some file was read by
-    versioned rules (an LLM's answers, detected), whose name the signature must carry."""
+    """The input format a report records: the one given, unless the files were read by
+    versioned rules (an LLM's answers, detected), whose name the signature must carry. A
+    run that mixes them with other formats is refused (exit 2): the report's one signature
+    would name the rules for every system, and ``verify`` would read the others by them."""
     from benchie_cli.inputs.formats import VERSIONS
 
-    return next((f for f in sorted(read_as) if f in VERSIONS), input_format)
+    versioned = sorted(f for f in read_as if f in VERSIONS)
+    if not versioned:
+        return input_format
+    if len(read_as) > 1:
+        raise BenchieError(
+            f"an LLM's answers ({versioned[0]}) are scored in a run of their own: the report's "
+            "signature names their rules' version for every system; score the other files "
+            "in another run"
+        )
+    return versioned[0]

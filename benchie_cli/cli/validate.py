@@ -88,7 +88,13 @@ def validate(
     """
     from benchie_cli.errors import Diagnostic
     from benchie_cli.gold.check import FileReport, validate_gold
-    from benchie_cli.inputs.native import REGISTRY, alignment_diagnostics, prepare, skipped_notes
+    from benchie_cli.inputs.native import (
+        REGISTRY,
+        alignment_diagnostics,
+        prepare,
+        skipped_notes,
+        unparsed_diagnostics,
+    )
     from benchie_cli.validate import detect_kind, validate_submission
 
     if sum(1 for path in files if path == STDIN) > 1:
@@ -142,7 +148,9 @@ def validate(
         )
         if conversion is not None:
             report.diagnostics = sorted(
-                report.diagnostics + alignment_diagnostics(conversion, report.path),
+                report.diagnostics
+                + alignment_diagnostics(conversion, report.path)
+                + unparsed_diagnostics(conversion, report.path),
                 key=lambda d: (d.line is None, d.line or 0),
             )
         reports.append(report)

@@ -13,7 +13,9 @@ A file holds, per sentence, the sentence and the model's answer, in one of two l
   the sentence's text; ``"answer"``, ``"response"``, ``"completion"``, ``"generation"`` or
   ``"prediction"`` instead of ``"output"``; an answer is a string or a list of strings);
 - text: blocks separated by blank lines, the first line of a block the sentence (a leading
-  ``Sentence:`` or ``Input:`` is dropped), the lines after it the answer.
+  ``Sentence:`` or ``Input:`` is dropped), the lines after it the answer; a block whose first
+  line reads as a triple goes on the answer before it (a blank line inside an answer), and
+  a block of one line, no answer after it, is a finding.
 
 An answer is read fragment by fragment: a line (without a list marker such as ``1.``,
 ``2)``, ``-``, ``*``), or each bracketed group of a line that holds several. A fragment is a
@@ -49,11 +51,28 @@ ANSWER_KEYS = ("output", "answer", "response", "completion", "generation", "pred
 #: A label some prompts put before the sentence of a text block.
 _SENTENCE_LABEL = re.compile(r"^(?:sentence|input)\s*:\s*", re.IGNORECASE)
 
-#: A list marker before a fragment: ``1.``, ``1)``, ``(1) ``, ``-``, ``*``, ``•``,
-#: ``Triple 1:``.
+#: A list marker before a fragment: ``1.``, ``1)``, ``(1) ``, ``a)``, ``iv.``, ``-``, ``*``,
+#: ``•``, ``Triple 1:`` (a number's marker may touch a bracket: ``1.(a; b; c)``).
 _MARKER = re.compile(
-    r"^\s*(?:\d+\s*[.)]\s+|\(\d+\)\s+|[-*•]\s+|(?:triple|extraction)\s*\d*\s*:\s*)",
+    r"^\s*(?:\d+\s*[.)](?:\s+|(?=[(<\[]))|\(\d+\)\s+|(?:[a-h]|[ivx]{1,4})[.)]\s+|[-*•]\s+"
+    r"|(?:triple|extraction)\s*\d*\s*:\s*)",
     re.IGNORECASE,
+)
+#: Markdown emphasis or code marks around a whole fragment (``**(a; b; c)**``).
+_EMPHASIS = re.compile(r"^(\*\*|__|`+|\*)(.*)\1$")
+#: A label before a bracketed triple (``Answer: (a; b; c)``), dropped.
+_LABEL = re.compile(r"^[A-Za-z][\w ]{0,20}:\s*(?=[(<\[{])")
+#: A slot's own label (``Subject: He``), dropped: the slots keep their order.
+_SLOT_LABEL = re.compile(
+    r"^(?:subject|subj|sub|head|arg1|arg 1|relation|rel|predicate|pred|object|obj|tail|arg2"
+    r"|arg 2)\s*[:=]\s*",
+    re.IGNORECASE,
+)
+#: The keys of a triple written as a JSON object, by slot (as the ``json`` format reads).
+_OBJECT_KEYS = (
+    ("subject", "head", "sub", "subj", "arg1", "s"),
+    ("relation", "rel", "predicate", "pred", "p", "r"),
+    ("object", "tail", "obj", "arg2", "o"),
 )
 #: An answer that says there is nothing to extract.
 _NOTHING = re.compile(
@@ -100,10 +119,27 @@ class Answer:
 
 
 def _slots(parts: list[str]) -> list[str]:
-    return [p.strip().strip(_QUOTES).strip() for p in parts]
+    return [_SLOT_LABEL.sub("", p.strip().strip(_QUOTES).strip(), count=1) for p in parts]
+
+
+def _balanced(text: str) -> bool:
+    """Whether every bracket of ``text`` is closed, in order: a slot that is not holds
+    a fragment's decoration, not a word (``**(He``)."""
+    depth = {")": 0, ">": 0, "]": 0, "}": 0}
+    pairs = {"(": ")", "<": ">", "[": "]", "{": "}"}
+    for c in text:
+        if c in pairs:
+            depth[pairs[c]] += 1
+        elif c in depth:
+            depth[c] -= 1
+            if depth[c] < 0:
+                return False
+    return not any(depth.values())
 
 
 def _as_triple(slots: list[str], line: int, fragment: str) -> Triple | Unparsed:
+    if not all(_balanced(slot) for slot in slots):
+        return Unparsed(line, fragment, "a bracket open or closed across slots: markup?")
     if len(slots) > 3:
         return Unparsed(line, fragment, f"ambiguous: {len(slots)} slots, a triple has 3")
     if len(slots) < 3:
@@ -160,24 +196,59 @@ def parse_fragment(text: str, line: int) -> list[Triple | Unparsed]:
     """What one line of an answer gives: triples, findings, or nothing (blank, nothing
     extracted)."""
     stripped = _MARKER.sub("", text.strip(), count=1).strip()
+    emphasis = _EMPHASIS.match(stripped)
+    if emphasis:
+        stripped = emphasis.group(2).strip()
+    stripped = _LABEL.sub("", stripped, count=1)
     if not stripped or _NOTHING.match(stripped.rstrip(".")):
         return []
     if stripped.startswith("["):
         found = _json_fragment(stripped, line)
         if found is not None:
             return found
+    if stripped.startswith("{"):
+        return [_json_object(stripped.rstrip(","), line)]
     groups = [next(g for g in m.groups() if g is not None) for m in _GROUP.finditer(stripped)]
     outside = _GROUP.sub("", stripped).strip(" ,;.")
     if groups and not outside:  # one or more bracketed fragments, nothing else
         return [_as_triple(_split(g), line, f"({g})") for g in groups]
     opener = stripped[0]
     if opener in _BRACKETS:
-        if not stripped.endswith(_BRACKETS[opener]):
+        if stripped.endswith((_BRACKETS[opener] + ",", _BRACKETS[opener] + ";")):
+            stripped = stripped[:-1]  # a list's item: ``["a", "b", "c"],``
+            if opener == "[":
+                found = _json_fragment(stripped, line)
+                if found is not None:
+                    return found
+        if stripped.endswith(_BRACKETS[opener]):
+            return [_as_triple(_split(stripped[1:-1]), line, stripped)]
+        if not groups:
             return [Unparsed(line, stripped, f"a {opener!r} without its {_BRACKETS[opener]!r}")]
-        return [_as_triple(_split(stripped[1:-1]), line, stripped)]
-    if any(sep in stripped for sep in (";", "|")) or _quoted(stripped) is not None:
+    if groups:
+        return [Unparsed(line, stripped, f"text outside the brackets: {outside[:40]!r}")]
+    if "|" in stripped or _quoted(stripped) is not None:
         return [_as_triple(_split(stripped), line, stripped)]
+    parts = stripped.split(";")
+    if len(parts) > 1 and all(_SLOT_LABEL.match(part.strip()) for part in parts):
+        return [_as_triple(_slots(parts), line, stripped)]  # Subject: a; Relation: b; ...
     return [Unparsed(line, stripped, "no triple: prose, or no separator")]
+
+
+def _json_object(text: str, line: int) -> Triple | Unparsed:
+    """A triple written as a JSON object, under the usual keys."""
+    try:
+        doc = orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return Unparsed(line, text, "a '{' that is no JSON object")
+    if not isinstance(doc, dict):
+        return Unparsed(line, text, "a '{' that is no JSON object")
+    slots = []
+    for names in _OBJECT_KEYS:
+        value = next((doc[k] for k in names if k in doc), None)
+        if not isinstance(value, str):
+            return Unparsed(line, text, f"a JSON object without a string {names[0]!r}")
+        slots.append(value)
+    return _as_triple(_slots(slots), line, text)
 
 
 def parse_answer(answer: Iterable[tuple[int, str]]) -> tuple[list[Triple], list[Unparsed]]:
@@ -255,15 +326,23 @@ def read(lines: Iterable[tuple[int, str]], name: str) -> Iterator[Answer]:
                 raise BenchieError("not a JSON object", path=name, line=n)
             yield _answer_of(doc, name, n)
         return
-    block: list[tuple[int, str]] = []
+    blocks: list[list[tuple[int, str]]] = [[]]
     for n, text in _chain(first, items):
         if text.strip():
-            block.append((n, text))
+            blocks[-1].append((n, text))
+        elif blocks[-1]:
+            blocks.append([])
+    merged: list[list[tuple[int, str]]] = []
+    for block in blocks:
+        if not block:
             continue
-        if block:
-            yield _block(block)
-            block = []
-    if block:
+        # A blank line inside an answer: a block whose first line reads as a triple is the
+        # answer going on, not a sentence.
+        if merged and any(isinstance(x, Triple) for x in parse_fragment(block[0][1], 0)):
+            merged[-1].extend(block)
+        else:
+            merged.append(block)
+    for block in merged:
         yield _block(block)
 
 
@@ -276,6 +355,8 @@ def _block(block: list[tuple[int, str]]) -> Answer:
     line, sentence = block[0]
     sentence = _SENTENCE_LABEL.sub("", sentence.strip(), count=1)
     triples, unparsed = parse_answer(block[1:])
+    if len(block) == 1:  # a sentence and no answer: a line out of place, said, not dropped
+        unparsed.append(Unparsed(line, sentence, "a block of one line, no answer after it"))
     return Answer(sentence, None, line, tuple(triples), tuple(unparsed))
 
 

@@ -1110,10 +1110,10 @@ def _parse_llm_text(lines: Lines, name: str) -> Iterator[NativeExtraction | Unpa
 
     for answer in llm_text.read(lines, name):
         for t in answer.triples:
-            yield NativeExtraction(
+            yield NativeExtraction(  # the text, when given, names the sentence (as in json)
                 t.line,
-                answer.sentence if answer.sent_id is None else None,
-                answer.sent_id,
+                answer.sentence,
+                answer.sent_id if answer.sentence is None else None,
                 answer.line,
                 t.subject,
                 t.relation,
@@ -1348,6 +1348,12 @@ def convert(
             path=name,
             line=first.line,
         )
+    if facts[1] and not extractions and native.confidence is False:  # answers, all empty
+        raise BenchieError(
+            f"no triple read: every answer is empty or says there is nothing to extract "
+            f"(read as {native.title})",
+            path=name,
+        )
     if facts[1] and not extractions:
         raise BenchieError(
             f"no line reads as {native.title} output: is it another format? "
@@ -1481,6 +1487,23 @@ def prepare(
         if input_format == BENCHIE_TSV:
             return None
     return convert_in_place(path, input_format, gold_sentences(), lang)
+
+
+def unparsed_diagnostics(conversion: Conversion, name: str) -> list[Diagnostic]:
+    """``validate``'s findings about an LLM's answers: every fragment no rule reads."""
+    from benchie_cli.inputs.llm_text import NAME
+
+    return [
+        Diagnostic(
+            name,
+            u.line,
+            "warning",
+            "unparsed-fragment",
+            f"no {NAME} rule reads it as a triple ({u.reason}); score leaves it out: "
+            f"{quote(u.text)}",
+        )
+        for u in conversion.unparsed
+    ]
 
 
 def alignment_diagnostics(conversion: Conversion, name: str) -> list[Diagnostic]:

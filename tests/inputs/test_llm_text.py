@@ -27,7 +27,19 @@ def _lines(text: str) -> list[tuple[int, str]]:
         ("1. (He; served as; Prime Minister)", ("He", "served as", "Prime Minister")),
         ("2) (He, served as, Prime Minister)", ("He", "served as", "Prime Minister")),
         ("- He | served as | Prime Minister", ("He", "served as", "Prime Minister")),
-        ("* He ; served as ; Prime Minister", ("He", "served as", "Prime Minister")),
+        ("**(He; served as; Prime Minister)**", ("He", "served as", "Prime Minister")),
+        ("Answer: (He; served as; Prime Minister)", ("He", "served as", "Prime Minister")),
+        ("1.(He; served as; Prime Minister)", ("He", "served as", "Prime Minister")),
+        ("b) (He; served as; Prime Minister)", ("He", "served as", "Prime Minister")),
+        (
+            "Subject: He; Relation: served as; Object: Prime Minister",
+            ("He", "served as", "Prime Minister"),
+        ),
+        (
+            '{"head": "He", "relation": "served as", "tail": "Prime Minister"}',
+            ("He", "served as", "Prime Minister"),
+        ),
+        ('["He", "served as", "Prime Minister"],', ("He", "served as", "Prime Minister")),
         ("<He, served as, Prime Minister>", ("He", "served as", "Prime Minister")),
         (
             '("He", "served as", "Prime Minister, then judge")',
@@ -65,6 +77,12 @@ def test_several_bracketed_triples_on_one_line_and_a_json_list_of_lists() -> Non
         ("Here are the triples:", "no triple: prose, or no separator"),
         ("I'm sorry, I cannot do that.", "no triple: prose, or no separator"),
         ("[1, 2, 3]", "a list of other than strings"),
+        ("* He ; served as ; Prime Minister", "no triple: prose, or no separator"),
+        ("He left; she stayed; they cried.", "no triple: prose, or no separator"),
+        ("✅ (He; served as; PM) 🎉", "text outside the brackets: '✅  🎉'"),
+        ("(a; b; c) - note", "text outside the brackets: '- note'"),
+        ("((He; served as; PM))", "a bracket open or closed across slots: markup?"),
+        ('{"subject": "He", "object": "PM"}', "a JSON object without a string 'relation'"),
     ],
 )
 def test_what_no_rule_reads_is_reported_with_why(fragment: str, reason: str) -> None:

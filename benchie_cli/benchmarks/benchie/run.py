@@ -22,7 +22,7 @@ from benchie_cli.benchmarks.benchie.scoring import (
     no_cyclic_gc,
     score_each,
 )
-from benchie_cli.benchmarks.runner import NothingScored, Say, refuse_benchie_options
+from benchie_cli.benchmarks.runner import NothingScored, Say, recorded_input, refuse_benchie_options
 from benchie_cli.errors import BenchieError, ExitCode
 from benchie_cli.gold.parse import Gold as ParsedGold
 from benchie_cli.gold.parse import parse_gold_bytes
@@ -50,6 +50,7 @@ from benchie_cli.registry import (
 )
 from benchie_cli.textio import (
     display_name,
+    in_memory,
     is_regular_file,
     release_spooled,
     spool,
@@ -246,19 +247,20 @@ def recorded_format(input_format: str, paths: Iterable[str]) -> str:
     if input_format == "auto":
         # A file read by versioned rules (an LLM's answers) records them, so that the
         # signature names their version; every other report of ``auto`` keeps its bytes.
+        found = set()
         for path in paths:
-            if is_regular_file(path):
+            if is_regular_file(path) or in_memory(path):
                 try:
-                    found = detect(path)
+                    found.add(detect(path))
                 except BenchieError:
-                    continue
-                if found in VERSIONS:
-                    return found
-        return "auto"
+                    found.add("")
+            else:
+                found.add("")
+        return recorded_input("auto", found)
     if input_format in VERSIONS:
         return input_format
     for path in paths:
-        if not is_regular_file(path):
+        if not is_regular_file(path) and not in_memory(path):
             return input_format  # a pipe is not peeked at (nor copied): the choice is kept
         try:
             if detect(path) != input_format:

@@ -272,6 +272,20 @@ def score_native(
             f"{skipped} (an error under --strict)", path=shown, exit_code=ExitCode.FAILED
         )
     notes = [*read_notes, *([] if skipped is None else [skipped])]
+    from benchie_cli.benchmarks.carb.metric import sentence_key
+
+    collided = len(predicted) - len({sentence_key(t) for t in predicted})
+    if collided:  # CaRB keys sentences by a normalised text: one of each such pair counts
+        collision = (
+            f"{collided:,} of its sentence texts differ from another only where CaRB's "
+            "sentence key ignores (spaces, punctuation, bracket escapes): as by CaRB's scorer, "
+            "only one text's extractions are scored for each key"
+        )
+        if strict:
+            raise BenchieError(
+                f"{collision} (an error under --strict)", path=shown, exit_code=ExitCode.FAILED
+            )
+        notes.append(collision)
     if reader in NUMBERED and raw is not None:
         wrong, checked = reverb_mismatches(text, raw)
         if wrong:
