@@ -91,7 +91,16 @@ def _openie6(ts: list[Triple]) -> str:
     )
 
 
+def _ollie(ts: list[Triple]) -> str:
+    """OLLIE's plain layout (three decimals: OpenIE6 writes two), which no CaRB reader reads."""
+    return "".join(
+        s + "\n" + "".join(f"{c:.3f}: ({a}; {r}; {o})\n" for _, a, r, o, c in xs) + "\n"
+        for s, xs in _grouped(ts).items()
+    )
+
+
 WRITERS: dict[str, Callable[[list[Triple]], str]] = {
+    "ollie": _ollie,
     "json": _json,
     "jsonl": _jsonl,
     "allennlp": _allennlp,

@@ -79,6 +79,7 @@ from benchie_cli.gold.store import (
 from benchie_cli.inputs.batch import Failure, Submission, check_stdin_once
 from benchie_cli.inputs.formats import VERSIONS, signed
 from benchie_cli.inputs.mistakes import MistakeCheck
+from benchie_cli.inputs.native_layouts import ollie_plain
 from benchie_cli.outputs import check_output
 from benchie_cli.registry import BENCHMARKS
 from benchie_cli.textio import decode_text, display_name
@@ -106,12 +107,13 @@ CARB_READERS = {
     "reverb": "reverb",
     "allennlp": "allennlp",
 }
-#: Why a file :mod:`benchie_cli.inputs.native` detects as ``ollie`` but :func:`detect` does
-#: not (no OLLIE tab header on its first line) is not a CaRB submission.
+#: Why OLLIE's tab output without its header line is refused by ``auto`` (its plain
+#: ``conf: (a; r; b)`` lines, which no CaRB reader reads, are read by benchie's reader).
 OLLIE_PLAIN = (
-    "OLLIE's output, but not its tab output with the header line first, which CaRB's OLLIE "
+    "OLLIE's tab output, but without the header line first, which CaRB's OLLIE "
     "reader reads (ollie --output-format tabbed; the reader skips the first line as the "
-    "header); OLLIE's plain output (conf: (arg1; rel; arg2) lines) has no CaRB reader"
+    "header, and would drop this file's first extraction): add the header, or convert it "
+    "to CaRB's tab format"
 )
 
 
@@ -161,7 +163,9 @@ def reader_for(path: str, input_format: str) -> str:
             fmt = next(name for name, reader in CARB_READERS.items() if reader == own)
         else:
             fmt = detect_format(data)
-            if fmt == "ollie":  # OLLIE's, but not what CaRB's reader reads
+            # OLLIE's tab output without the header CaRB's reader skips: refused, since that
+            # reader would drop its first extraction (its plain lines: benchie's reader).
+            if fmt == "ollie" and not ollie_plain(data):
                 raise BenchieError(OLLIE_PLAIN, path=display_name(path))
     if fmt not in BENCHMARKS["carb"].formats:
         raise BenchieError(
@@ -227,6 +231,8 @@ def score_native(
     lines = io.StringIO(text, newline=None)
     is_outside = outside(gold)
     reader = CARB_READERS.get(fmt)
+    if reader == "ollie" and ollie_plain(data):  # CaRB's OLLIE reader reads the tab layout
+        reader = None
     read_notes: tuple[str, ...] = ()
     if reader is None:  # no reader of CaRB's: benchie's, met by sentence text
         texts, read_notes = native_texts(data, shown, fmt)
@@ -266,7 +272,8 @@ def score_native(
             path=shown,
             exit_code=ExitCode.FAILED,
         )
-    skipped = skipped_lines(data, fmt, facts.extractions)
+    # (benchie's readers say what they skip themselves, in read_notes)
+    skipped = skipped_lines(data, fmt, facts.extractions) if reader is not None else None
     if skipped is not None and strict:
         raise BenchieError(
             f"{skipped} (an error under --strict)", path=shown, exit_code=ExitCode.FAILED

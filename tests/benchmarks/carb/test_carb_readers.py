@@ -348,14 +348,21 @@ def test_auto_detection(tmp_path: Path) -> None:
     assert carb_data.detect(b"") is None
 
 
-def test_ollie_plain_output_is_refused_with_its_reason(cli: RunCli, tmp_path: Path) -> None:
+def test_ollie_plain_output_is_read_by_benchies_reader(cli: RunCli, tmp_path: Path) -> None:
+    """OLLIE's plain lines, which no CaRB reader reads, are met by sentence text: the numbers
+    of the same extractions as CaRB tab lines."""
+    sentence = "A CEN forms an important but small part of a Local Strategic Partnership ."
     plain = tmp_path / "ollie_plain.txt"
-    plain.write_text(
-        "A CEN forms a part .\n0.886: (A CEN; forms; a part)\n0.5: (A CEN; forms; a part)\n"
+    plain.write_text(f"{sentence}\n0.886: (A CEN; forms; an important but small part)\n", "utf-8")
+    tab = tmp_path / "same.carb"
+    tab.write_text(f"{sentence}\t0.886\tforms\tA CEN\tan important but small part\n", "utf-8")
+    ollie = cli("score", "--benchmark", "carb", "--format", "json", plain)
+    carb = cli("score", "--benchmark", "carb", "--input-format", "carb", "--format", "json", tab)
+    assert ollie.exit_code == 0, ollie.stderr
+    assert (
+        orjson.loads(ollie.stdout)["systems"][0]["carb"]
+        == orjson.loads(carb.stdout)["systems"][0]["carb"]
     )
-    result = cli("score", "--benchmark", "carb", plain)
-    assert result.exit_code == 2
-    assert "not its tab output with the header line first" in result.stderr
 
 
 @pytest.mark.parametrize("fmt", ["allennlp", "reverb"])
