@@ -61,7 +61,11 @@ def _detect(path: str, data: bytes, input_format: str) -> str:
             "numbers would depend on the other benchmarks' lines",
             "benchie": "a BenchIE TSV file names BenchIE's sentences only: score it with "
             "`benchie score` (or its format was not recognised: give --input-format)",
-        }.get(fmt, "its lines do not name their sentence by its text, or not for every benchmark")
+        }.get(
+            fmt,
+            "the suite reads one file for every benchmark by the tab formats every original "
+            "scorer reads; score it on each benchmark with --benchmark NAME",
+        )
         raise BenchieError(
             f"--suite reads {', '.join(FORMATS)} files, not {fmt}: {why}",
             path=display_name(path),

@@ -302,8 +302,11 @@ def check_split(request: Request) -> str:
     b = BENCHMARKS[request.benchmark]
     split = request.split
     if split is not None and split not in b.splits:
+        having = [o.name for o in BENCHMARKS.values() if split in o.splits]
+        if not having:
+            every = dict.fromkeys(x for o in BENCHMARKS.values() for x in o.splits)
+            raise BenchieError(f"--split {split}: no benchmark has it (splits: {', '.join(every)})")
         if b.by_language:
-            having = [o.name for o in BENCHMARKS.values() if split in o.splits]
             raise BenchieError(
                 f"BenchIE's gold has no splits: --split {split} chooses a split of "
                 f"{' or '.join(having)}, so it needs "
