@@ -72,6 +72,7 @@ from benchie_cli.textio import (
     display_name,
     gunzip,
     read_whole,
+    split_text_lines,
     without_bom,
 )
 
@@ -253,7 +254,9 @@ def native_texts(
     sentences by id cannot meet another benchmark's sentences: it is refused at its line."""
     from benchie_cli.inputs.native import REGISTRY, Skipped, Unparsed, unparsed_warnings
 
-    lines = enumerate(decode_text(data, shown).splitlines(), 1)
+    # Lines as every reader delimits them: at "\n" only (a U+2028 inside a JSON string
+    # is text, not a line break).
+    lines = enumerate(split_text_lines(data, shown), 1)
     texts: dict[str, list[tuple[str, tuple[str, ...], float]]] = {}
     skipped: list[Skipped] = []
     unparsed: list[Unparsed] = []

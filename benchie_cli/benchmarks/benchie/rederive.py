@@ -153,6 +153,7 @@ def rederive(
     resolved = resolve_report_gold(report, gold_dir, gold_file)
     results: list[SystemResult] = []
     unparsed: dict[str, list[Unparsed]] = {}
+    native_lines: dict[str, int] = {}
     with no_cyclic_gc():
         compiled = load_compiled(resolved, cached=False)  # never trust the cache here
         texts = dict(zip(compiled.sent_ids, compiled.texts, strict=True))
@@ -160,8 +161,10 @@ def rederive(
         for system, path in zip(systems, submissions, strict=True):
             # A native file is converted as `score` did: with the input format it recorded.
             conversion = prepare(path, input_format, lambda: texts)
-            if conversion is not None and conversion.unparsed:
-                unparsed[system["name"]] = conversion.unparsed
+            if conversion is not None:
+                native_lines[system["name"]] = conversion.lines
+                if conversion.unparsed:
+                    unparsed[system["name"]] = conversion.unparsed
             results.append(scorer.score(path, system["name"], jobs=jobs))
     rebuilt = build_report(
         resolved,
@@ -177,7 +180,7 @@ def rederive(
         reference = _carb_reference(report, gold_dir)
         carb_results = _score_carb(systems, submissions, reference, texts, carb_metrics)
         rebuilt = add_carb(rebuilt, reference, carb_results, carb_metrics)
-    return as_reported(report, with_unparsed(rebuilt, unparsed))
+    return as_reported(report, with_unparsed(rebuilt, unparsed, native_lines))
 
 
 def _carb_reference(report: dict[str, Any], gold_dir: str | None) -> ResolvedGold:
@@ -229,10 +232,13 @@ def _rederive_carb(
         compiled = load_compiled(resolved, cached=False)  # never trust the cache here
     texts = dict(zip(compiled.sent_ids, compiled.texts, strict=True))
     unparsed: dict[str, list[Unparsed]] = {}
+    native_lines: dict[str, int] = {}
     for system, path in zip(systems, submissions, strict=True):
         conversion = prepare(path, input_format, lambda: texts)
-        if conversion is not None and conversion.unparsed:
-            unparsed[system["name"]] = conversion.unparsed
+        if conversion is not None:
+            native_lines[system["name"]] = conversion.lines
+            if conversion.unparsed:
+                unparsed[system["name"]] = conversion.unparsed
     rebuilt = build_carb_report(
         reference,
         resolved,
@@ -240,4 +246,4 @@ def _rederive_carb(
         input_format=input_format,
         metrics=metrics,
     )
-    return as_reported(report, with_unparsed(rebuilt, unparsed))
+    return as_reported(report, with_unparsed(rebuilt, unparsed, native_lines))

@@ -323,16 +323,24 @@ def prepare_native(
     return conversion
 
 
-def with_unparsed(data: dict[str, Any], unparsed: Mapping[str, list[Unparsed]]) -> dict[str, Any]:
+def with_unparsed(
+    data: dict[str, Any],
+    unparsed: Mapping[str, list[Unparsed]],
+    lines: Mapping[str, int] | None = None,
+) -> dict[str, Any]:
     """The report with, for each system whose answers had fragments no rule read
     (``llm-text``), what ``native.unparsed_json`` records of them (only then: every other
-    report keeps its bytes)."""
+    report keeps its bytes); and each native file's own line count (``lines``), where its
+    BenchIE TSV stand-in has more lines (a JSON object of several extractions)."""
     from benchie_cli.inputs.native import unparsed_json
 
     for system in data["systems"]:
         found = unparsed.get(system["name"])
         if found:
             system["unparsed"] = unparsed_json(found)
+        native = (lines or {}).get(system["name"])
+        if native is not None and "lines" in system:
+            system["lines"] = native
     return data
 
 
@@ -414,6 +422,7 @@ def score_batch(
 
     sentences = gold.sentences  # the gold's own errors are the run's, not a submission's
     unparsed: dict[str, list[Unparsed]] = {}
+    native_lines: dict[str, int] = {}
     try:
         recorded = recorded_format(input_format, [s.path for s in batch])
         readable = []  # native outputs are converted first; one that cannot be is a failure
@@ -427,8 +436,10 @@ def score_batch(
                     strict=strict,
                     say=say,
                 )
-                if conversion is not None and conversion.unparsed:
-                    unparsed[submission.name] = conversion.unparsed
+                if conversion is not None:
+                    native_lines[submission.name] = conversion.lines
+                    if conversion.unparsed:
+                        unparsed[submission.name] = conversion.unparsed
                 readable.append(submission)
             except BenchieError as exc:
                 failed(Failure(submission, str(exc), exc.exit_code))
@@ -454,7 +465,7 @@ def score_batch(
                 input_format=recorded,
                 metrics=carb_metrics,
             )
-            return Scored(with_unparsed(data, unparsed), [], carb, failures)
+            return Scored(with_unparsed(data, unparsed, native_lines), [], carb, failures)
         both = bool(carb_metrics)  # CaRB's numbers beside BenchIE's, each file read twice
         carb_beside = (
             _carb_scorer(gold, say=say, checked=True, metrics=carb_metrics) if both else None
@@ -496,7 +507,7 @@ def score_batch(
         from benchie_cli.benchmarks.carb.report import add_carb
 
         data = add_carb(data, gold.carb_reference, carb, carb_metrics)
-    return Scored(with_unparsed(data, unparsed), results, carb, failures)
+    return Scored(with_unparsed(data, unparsed, native_lines), results, carb, failures)
 
 
 def _carb_scorer(
