@@ -41,6 +41,7 @@ from benchie_cli.benchmarks.benchie.run import (
     OnOutcome,
     check_metric_options,
     prepare_native,
+    recorded_format,
     score_batch,
 )
 from benchie_cli.benchmarks.benchie.run import load_gold as _load_gold
@@ -817,7 +818,16 @@ def analyze(
     facets = gold.facets()
     reference = gold.carb_reference if any(m.reference for m in metrics_of(metric)) else None
     options = AnalyzeOptions(
-        gold.language, resamples, seed, test, examples, strip_implicit, case_sensitive, retokenize
+        gold.language,
+        resamples,
+        seed,
+        test,
+        examples,
+        strip_implicit,
+        case_sensitive,
+        retokenize,
+        # (as a score report records it: found before any conversion stands in for a file)
+        recorded_format(input_format, [s.path for s in batch]),
     )
     try:
         for submission in batch:

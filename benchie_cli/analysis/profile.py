@@ -55,15 +55,26 @@ class AnalyzeOptions:
     strip_implicit: bool = True
     case_sensitive: bool = False
     retokenize: bool = False  # --retokenize (mistakes.Retokenizer)
+    #: The input format as a score report records it: named in the signature only when
+    #: versioned rules read the files (an LLM's answers), so other signatures are unchanged.
+    input_format: str = "auto"
+
+
+def _versioned(input_format: str) -> str:
+    from benchie_cli.inputs.formats import VERSIONS, signed
+
+    return f"|input:{signed(input_format)}" if input_format in VERSIONS else ""
 
 
 def signature(gold: ResolvedGold, options: AnalyzeOptions) -> str:
-    """The analysis's line to cite: gold, implicit handling, test, resamples and seed."""
+    """The analysis's line to cite: gold, implicit handling, test, resamples and seed, and
+    the rules' version of files read by versioned rules (``input:llm-text@1``)."""
     implicit = implicit_tag(options.strip_implicit, options.case_sensitive)
     return (
         f"benchie-analyze|lang:{gold.language}|gold:{gold.version}@{gold.sha256[:12]}"
         f"|implicit:{implicit}|test:{options.test}|resamples:{options.resamples}"
-        f"|seed:{options.seed}{'|retokenize' if options.retokenize else ''}|v:{__version__}"
+        f"|seed:{options.seed}{'|retokenize' if options.retokenize else ''}"
+        f"{_versioned(options.input_format)}|v:{__version__}"
     )
 
 
@@ -127,7 +138,10 @@ class _CarbJson(NamedTuple):
 
 
 def _carb_json(
-    reference: ResolvedGold, results: list[CarbResult], benchie: list[dict[str, float | int]]
+    reference: ResolvedGold,
+    results: list[CarbResult],
+    benchie: list[dict[str, float | int]],
+    input_format: str = "auto",
 ) -> _CarbJson:
     """The keys and values ``add_carb`` gives a score report, from the same helpers, so that
     ``analyze`` and ``score --metric benchie,carb`` agree to the bit; ``benchie`` is each
@@ -135,7 +149,7 @@ def _carb_json(
     from benchie_cli.benchmarks.carb.report import carb_object, carb_signature, reference_json
 
     return _CarbJson(
-        carb_signature(reference),
+        carb_signature(reference, "carb", input_format),
         reference_json(reference),
         [carb_object(c, b) for c, b in zip(results, benchie, strict=True)],
     )
@@ -234,7 +248,7 @@ def analyze(
         ]
 
     carb = (
-        _carb_json(carb_reference, carb_results, facet_scores[BASE_FACET])
+        _carb_json(carb_reference, carb_results, facet_scores[BASE_FACET], options.input_format)
         if carb_reference is not None
         else None
     )
