@@ -41,6 +41,7 @@ from benchie_cli.benchmarks.benchie.run import (
     OnOutcome,
     check_metric_options,
     prepare_native,
+    read_as,
     recorded_format,
     score_batch,
 )
@@ -54,7 +55,7 @@ from benchie_cli.benchmarks.benchie.scoring import (
 from benchie_cli.benchmarks.runner import NothingScored
 from benchie_cli.errors import BenchieError
 from benchie_cli.inputs.batch import Submission, expand
-from benchie_cli.inputs.formats import INPUT_FORMATS
+from benchie_cli.inputs.formats import BENCHIE_TSV, INPUT_FORMATS
 from benchie_cli.inputs.submission import Extraction, FileFacts
 from benchie_cli.registry import BASE_FACET, DEFAULT_BENCHMARK, metrics_of
 from benchie_cli.registry import DEFAULT_METRIC as BASE_METRIC
@@ -817,25 +818,28 @@ def analyze(
     batch = _submissions(submissions, names)
     facets = gold.facets()
     reference = gold.carb_reference if any(m.reference for m in metrics_of(metric)) else None
-    options = AnalyzeOptions(
-        gold.language,
-        resamples,
-        seed,
-        test,
-        examples,
-        strip_implicit,
-        case_sensitive,
-        retokenize,
-        # (as a score report records it: found before any conversion stands in for a file)
-        recorded_format(input_format, [s.path for s in batch]),
-    )
+    # (as a score report records it: found before any conversion stands in for a file)
+    recorded = recorded_format(input_format, [s.path for s in batch])
     try:
+        formats = []
         for submission in batch:
             spool(submission.path)
             # (the index only for a native file: analyze loads each facet's index itself)
-            prepare_native(
+            conversion = prepare_native(
                 submission.path, input_format, lambda: dict(gold.sentences), gold.language, say=say
             )
+            formats.append(BENCHIE_TSV if conversion is None else conversion.format)
+        options = AnalyzeOptions(
+            gold.language,
+            resamples,
+            seed,
+            test,
+            examples,
+            strip_implicit,
+            case_sensitive,
+            retokenize,
+            read_as(recorded, formats),
+        )
         with no_cyclic_gc():
             report, results, failures = run_analysis(
                 facets,

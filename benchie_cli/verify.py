@@ -296,7 +296,6 @@ def _check_suite_store(report: dict[str, Any], root: Path) -> None:
     with: one it scored is absent, or one it found absent is there. Re-deriving against it
     would name every row of that benchmark as different, though none is."""
     from benchie_cli import suite
-    from benchie_cli.registry import BENCHMARKS
 
     for row in report["rows"]:
         name = row.get("benchmark")

@@ -61,7 +61,7 @@ from benchie_cli.gold.store import (
 )
 from benchie_cli.inputs.batch import Failure, Submission, check_stdin_once
 from benchie_cli.inputs.formats import BENCHIE_TSV, VERSIONS, signed
-from benchie_cli.inputs.native_layouts import ollie_plain
+from benchie_cli.inputs.native_layouts import read_by_original
 from benchie_cli.inputs.submission import FileFacts
 from benchie_cli.outputs import check_output
 from benchie_cli.registry import BENCHMARKS, implementation
@@ -542,7 +542,7 @@ def score_bytes(
     """One file's bytes in ``fmt`` scored: its scorer's own reader, or the file's
     extractions by sentence text (:func:`texts_of`)."""
     scorer = entry(corpus.benchmark)
-    own = fmt in scorer.own and not (fmt == "ollie" and ollie_plain(data))  # (tab layout only)
+    own = fmt in scorer.own and read_by_original(fmt, data)
     if own and scorer.score_own is not None:
         if retokenize:
             raise retokenize_refused(corpus.benchmark, fmt, shown)

@@ -38,6 +38,7 @@ import orjson
 
 from benchie_cli.errors import BenchieError
 from benchie_cli.inputs.formats import VERSIONS, signed
+from benchie_cli.inputs.json_lines import objects
 
 #: The rules' version: part of the name every signature gives them (``llm-text@1``).
 VERSION = VERSIONS["llm-text"]
@@ -315,15 +316,7 @@ def read(lines: Iterable[tuple[int, str]], name: str) -> Iterator[Answer]:
     if first is None:
         return
     if _is_json_line(first[1]):
-        for n, text in _chain(first, items):
-            if not text.strip():
-                continue
-            try:
-                doc = orjson.loads(text)
-            except orjson.JSONDecodeError as exc:
-                raise BenchieError(f"not a JSON object: {exc}", path=name, line=n) from None
-            if not isinstance(doc, dict):
-                raise BenchieError("not a JSON object", path=name, line=n)
+        for n, doc in objects(_chain(first, items), name):
             yield _answer_of(doc, name, n)
         return
     blocks: list[list[tuple[int, str]]] = [[]]

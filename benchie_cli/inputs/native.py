@@ -28,6 +28,7 @@ from typing import BinaryIO, NamedTuple
 import orjson
 
 from benchie_cli.errors import BenchieError, Diagnostic
+from benchie_cli.inputs import json_lines
 from benchie_cli.inputs.align import Aligner, AlignmentStats
 from benchie_cli.inputs.formats import BENCHIE_TSV, NATIVE_FORMATS
 from benchie_cli.slots import quote
@@ -719,15 +720,7 @@ def _jsonl_reader(doc: dict[str, object]) -> Iterator[NativeExtraction]:
 def _parse_jsonl(lines: Lines, name: str) -> Iterator[NativeExtraction]:
     """One object a line: an extraction, or a sentence with ``"extractions"``; each names
     its sentence by ``"sent_id"`` (used as is) or ``"sentence"`` (aligned by text)."""
-    for n, text in lines:
-        if not text.strip():
-            continue
-        try:
-            doc = orjson.loads(text)
-        except orjson.JSONDecodeError as exc:
-            raise BenchieError(f"not a JSON object: {exc}", path=name, line=n) from None
-        if not isinstance(doc, dict):
-            raise BenchieError("not a JSON object", path=name, line=n)
+    for n, doc in json_lines.objects(lines, name):
         try:
             yield from list(_jsonl_doc(doc, name, n))
         except BenchieError as exc:

@@ -20,3 +20,15 @@ def ollie_plain(data: bytes) -> bool:
     return all(b"\t" not in line for line in head) and any(
         OLLIE_PLAIN_LINE.match(line) for line in head
     )
+
+
+#: The formats with a layout the original scorers' readers of them do not read, and how to
+#: tell a file of that layout.
+_UNREAD_LAYOUTS = {"ollie": ollie_plain}
+
+
+def read_by_original(fmt: str, data: bytes) -> bool:
+    """Whether an original scorer's reader of ``fmt`` reads this file's layout (else
+    benchie's reader reads it, and meets its sentences by their text)."""
+    unread = _UNREAD_LAYOUTS.get(fmt)
+    return unread is None or not unread(data)

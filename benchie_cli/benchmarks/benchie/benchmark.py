@@ -35,8 +35,23 @@ from benchie_cli.benchmarks.runner import (
 from benchie_cli.errors import BenchieError
 from benchie_cli.inputs.batch import check_stdin_once
 from benchie_cli.outputs import check_output
-from benchie_cli.registry import metrics_of
+from benchie_cli.registry import BASE_FACET, metrics_of
 from benchie_cli.textio import display_name
+
+
+def _gold(request: Request, hooks: Hooks, facet: str = BASE_FACET) -> Gold:
+    """The gold of ``--lang``, ``facet`` and ``--gold-version`` (its default when not given)
+    or ``--gold-file``, which exclude each other; a draft or a gold with errors is told."""
+    if request.gold_file is not None and request.gold_version is not None:
+        raise BenchieError("give --gold-version (a store version) or --gold-file, not both")
+    return load_gold(
+        request.lang,
+        None if request.gold_file is not None else request.gold_version or default_gold_version(),
+        facet,
+        gold_dir=request.gold_dir,
+        gold_file=request.gold_file,
+        say=hooks.tell,
+    )
 
 
 class BenchieRunner:
@@ -53,17 +68,7 @@ class BenchieRunner:
         ``--gold-file``), with BenchIE's metric, CaRB's, or both."""
         check_stdin_once(request.gold_file, request.paths)
         expected = expected_prefix(request.expect_gold)
-        if request.gold_file is not None and request.gold_version is not None:
-            raise BenchieError("give --gold-version (a store version) or --gold-file, not both")
-        version = request.gold_version or default_gold_version()
-        gold = load_gold(
-            request.lang,
-            None if request.gold_file is not None else version,
-            request.facet,
-            gold_dir=request.gold_dir,
-            gold_file=request.gold_file,
-            say=hooks.tell,
-        )
+        gold = _gold(request, hooks, request.facet)
         metric = request.metrics
         check_metric_options(
             metric,
@@ -193,16 +198,7 @@ class BenchieRunner:
 
     def sentences(self, request: Request, hooks: Hooks) -> Sentences:
         """The gold's sentences of ``--lang``, by their BenchIE ids."""
-        if request.gold_file is not None and request.gold_version is not None:
-            raise BenchieError("give --gold-version (a store version) or --gold-file, not both")
-        version = request.gold_version or default_gold_version()
-        gold = load_gold(
-            request.lang,
-            None if request.gold_file is not None else version,
-            gold_dir=request.gold_dir,
-            gold_file=request.gold_file,
-            say=hooks.tell,
-        )
+        gold = _gold(request, hooks)
         items = [(s.sent_id, s.text) for s in gold.parsed.sentences.values()]
         return Sentences(items, gold.resolved.inputs, gold.store_root)
 

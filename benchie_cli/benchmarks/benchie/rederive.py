@@ -7,12 +7,11 @@ from __future__ import annotations
 from typing import Any
 
 from benchie_cli import LANGUAGES
-from benchie_cli.benchmarks.benchie.run import with_unparsed
+from benchie_cli.benchmarks.benchie.run import NativeFacts
 from benchie_cli.benchmarks.runner import as_reported, brief, named_systems
 from benchie_cli.errors import BenchieError
 from benchie_cli.gold.store import GoldStore, ResolvedGold, resolve_gold_dir, resolve_gold_file
 from benchie_cli.inputs.formats import INPUT_FORMATS
-from benchie_cli.inputs.native import Unparsed
 from benchie_cli.registry import BASE_FACET, BENCHMARKS, FACET_NAMES, metric_choice, metrics_of
 from benchie_cli.textio import display_name
 
@@ -152,19 +151,14 @@ def rederive(
         raise BenchieError(f"the report names an unknown input format {brief(input_format)}")
     resolved = resolve_report_gold(report, gold_dir, gold_file)
     results: list[SystemResult] = []
-    unparsed: dict[str, list[Unparsed]] = {}
-    native_lines: dict[str, int] = {}
+    native = NativeFacts()
     with no_cyclic_gc():
         compiled = load_compiled(resolved, cached=False)  # never trust the cache here
         texts = dict(zip(compiled.sent_ids, compiled.texts, strict=True))
         scorer = Scorer(compiled, options)
         for system, path in zip(systems, submissions, strict=True):
             # A native file is converted as `score` did: with the input format it recorded.
-            conversion = prepare(path, input_format, lambda: texts)
-            if conversion is not None:
-                native_lines[system["name"]] = conversion.lines
-                if conversion.unparsed:
-                    unparsed[system["name"]] = conversion.unparsed
+            native.add(system["name"], prepare(path, input_format, lambda: texts))
             results.append(scorer.score(path, system["name"], jobs=jobs))
     rebuilt = build_report(
         resolved,
@@ -180,7 +174,7 @@ def rederive(
         reference = _carb_reference(report, gold_dir)
         carb_results = _score_carb(systems, submissions, reference, texts, carb_metrics)
         rebuilt = add_carb(rebuilt, reference, carb_results, carb_metrics)
-    return as_reported(report, with_unparsed(rebuilt, unparsed, native_lines))
+    return as_reported(report, native.apply(rebuilt))
 
 
 def _carb_reference(report: dict[str, Any], gold_dir: str | None) -> ResolvedGold:
@@ -231,14 +225,9 @@ def _rederive_carb(
     with no_cyclic_gc():
         compiled = load_compiled(resolved, cached=False)  # never trust the cache here
     texts = dict(zip(compiled.sent_ids, compiled.texts, strict=True))
-    unparsed: dict[str, list[Unparsed]] = {}
-    native_lines: dict[str, int] = {}
+    native = NativeFacts()
     for system, path in zip(systems, submissions, strict=True):
-        conversion = prepare(path, input_format, lambda: texts)
-        if conversion is not None:
-            native_lines[system["name"]] = conversion.lines
-            if conversion.unparsed:
-                unparsed[system["name"]] = conversion.unparsed
+        native.add(system["name"], prepare(path, input_format, lambda: texts))
     rebuilt = build_carb_report(
         reference,
         resolved,
@@ -246,4 +235,4 @@ def _rederive_carb(
         input_format=input_format,
         metrics=metrics,
     )
-    return as_reported(report, with_unparsed(rebuilt, unparsed, native_lines))
+    return as_reported(report, native.apply(rebuilt))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -35,6 +36,7 @@ from benchie_cli.gold.store import (
     resolve_gold_file,
 )
 from benchie_cli.inputs.batch import Failure, Submission
+from benchie_cli.inputs.formats import BENCHIE_TSV
 from benchie_cli.inputs.mistakes import LANGUAGE_NAMES, MistakeCheck
 from benchie_cli.registry import (
     BASE_FACET,
@@ -245,18 +247,7 @@ def recorded_format(input_format: str, paths: Iterable[str]) -> str:
     from benchie_cli.inputs.native import detect
 
     if input_format == "auto":
-        # A file read by versioned rules (an LLM's answers) records them, so that the
-        # signature names their version; every other report of ``auto`` keeps its bytes.
-        found = set()
-        for path in paths:
-            if is_regular_file(path) or in_memory(path):
-                try:
-                    found.add(detect(path))
-                except BenchieError:
-                    found.add("")
-            else:
-                found.add("")
-        return recorded_input("auto", found)
+        return "auto"  # (versioned rules that read a file are added by ``read_as``)
     if input_format in VERSIONS:
         return input_format
     for path in paths:
@@ -268,6 +259,13 @@ def recorded_format(input_format: str, paths: Iterable[str]) -> str:
         except BenchieError:
             return input_format  # unreadable: the read that follows names the problem
     return "auto"
+
+
+def read_as(recorded: str, formats: Iterable[str]) -> str:
+    """``recorded`` (:func:`recorded_format`), or, for ``auto``, the versioned rules that
+    read the files (an LLM's answers: the signature names them), from the formats their
+    conversions read: every other report of ``auto`` keeps its bytes."""
+    return recorded_input(recorded, set(formats)) if recorded == "auto" else recorded
 
 
 def prepare_native(
@@ -323,25 +321,35 @@ def prepare_native(
     return conversion
 
 
-def with_unparsed(
-    data: dict[str, Any],
-    unparsed: Mapping[str, list[Unparsed]],
-    lines: Mapping[str, int] | None = None,
-) -> dict[str, Any]:
-    """The report with, for each system whose answers had fragments no rule read
-    (``llm-text``), what ``native.unparsed_json`` records of them (only then: every other
-    report keeps its bytes); and each native file's own line count (``lines``), where its
-    BenchIE TSV stand-in has more lines (a JSON object of several extractions)."""
-    from benchie_cli.inputs.native import unparsed_json
+@dataclass(slots=True)
+class NativeFacts:
+    """What the conversions of a run's native files say that its report records: each
+    native file's own line count (its BenchIE TSV stand-in may have more lines: a JSON
+    object of several extractions), and the fragments of an LLM's answers no rule read
+    (``native.unparsed_json``: only then, so every other report keeps its bytes)."""
 
-    for system in data["systems"]:
-        found = unparsed.get(system["name"])
-        if found:
-            system["unparsed"] = unparsed_json(found)
-        native = (lines or {}).get(system["name"])
-        if native is not None and "lines" in system:
-            system["lines"] = native
-    return data
+    lines: dict[str, int] = field(default_factory=dict)
+    unparsed: dict[str, list[Unparsed]] = field(default_factory=dict)
+
+    def add(self, name: str, conversion: Conversion | None) -> None:
+        if conversion is None:
+            return
+        self.lines[name] = conversion.lines
+        if conversion.unparsed:
+            self.unparsed[name] = conversion.unparsed
+
+    def apply(self, data: dict[str, Any]) -> dict[str, Any]:
+        """The report with these facts in its systems."""
+        from benchie_cli.inputs.native import unparsed_json
+
+        for system in data["systems"]:
+            found = self.unparsed.get(system["name"])
+            if found:
+                system["unparsed"] = unparsed_json(found)
+            native = self.lines.get(system["name"])
+            if native is not None and "lines" in system:
+                system["lines"] = native
+        return data
 
 
 def check_metric_options(
@@ -421,8 +429,8 @@ def score_batch(
         on_outcome(failure)
 
     sentences = gold.sentences  # the gold's own errors are the run's, not a submission's
-    unparsed: dict[str, list[Unparsed]] = {}
-    native_lines: dict[str, int] = {}
+    native = NativeFacts()
+    formats: list[str] = []  # what each readable submission was read as
     try:
         recorded = recorded_format(input_format, [s.path for s in batch])
         readable = []  # native outputs are converted first; one that cannot be is a failure
@@ -436,13 +444,12 @@ def score_batch(
                     strict=strict,
                     say=say,
                 )
-                if conversion is not None:
-                    native_lines[submission.name] = conversion.lines
-                    if conversion.unparsed:
-                        unparsed[submission.name] = conversion.unparsed
+                formats.append(BENCHIE_TSV if conversion is None else conversion.format)
+                native.add(submission.name, conversion)
                 readable.append(submission)
             except BenchieError as exc:
                 failed(Failure(submission, str(exc), exc.exit_code))
+        recorded = read_as(recorded, formats)
         carb: list[CarbResult] = []
         if BASE_METRIC not in chosen:
             carb_one = _carb_scorer(gold, say=say, checked=False, metrics=carb_metrics)
@@ -465,7 +472,7 @@ def score_batch(
                 input_format=recorded,
                 metrics=carb_metrics,
             )
-            return Scored(with_unparsed(data, unparsed, native_lines), [], carb, failures)
+            return Scored(native.apply(data), [], carb, failures)
         both = bool(carb_metrics)  # CaRB's numbers beside BenchIE's, each file read twice
         carb_beside = (
             _carb_scorer(gold, say=say, checked=True, metrics=carb_metrics) if both else None
@@ -507,7 +514,7 @@ def score_batch(
         from benchie_cli.benchmarks.carb.report import add_carb
 
         data = add_carb(data, gold.carb_reference, carb, carb_metrics)
-    return Scored(with_unparsed(data, unparsed, native_lines), results, carb, failures)
+    return Scored(native.apply(data), results, carb, failures)
 
 
 def _carb_scorer(

@@ -36,7 +36,7 @@ from benchie_cli.benchmarks.carb.data import (
     read_reverb,
     read_sentences,
 )
-from benchie_cli.benchmarks.carb.metric import outside
+from benchie_cli.benchmarks.carb.metric import outside, sentence_key
 from benchie_cli.benchmarks.carb.report import (
     CarbResult,
     carb_scores,
@@ -79,7 +79,7 @@ from benchie_cli.gold.store import (
 from benchie_cli.inputs.batch import Failure, Submission, check_stdin_once
 from benchie_cli.inputs.formats import VERSIONS, signed
 from benchie_cli.inputs.mistakes import MistakeCheck
-from benchie_cli.inputs.native_layouts import ollie_plain
+from benchie_cli.inputs.native_layouts import read_by_original
 from benchie_cli.outputs import check_output
 from benchie_cli.registry import BENCHMARKS
 from benchie_cli.textio import decode_text, display_name
@@ -165,7 +165,7 @@ def reader_for(path: str, input_format: str) -> str:
             fmt = detect_format(data)
             # OLLIE's tab output without the header CaRB's reader skips: refused, since that
             # reader would drop its first extraction (its plain lines: benchie's reader).
-            if fmt == "ollie" and not ollie_plain(data):
+            if fmt == "ollie" and read_by_original(fmt, data):
                 raise BenchieError(OLLIE_PLAIN, path=display_name(path))
     if fmt not in BENCHMARKS["carb"].formats:
         raise BenchieError(
@@ -188,7 +188,6 @@ def reverb_mismatches(text: str, raw: Sequence[str]) -> tuple[int, int]:
     (column 13, not blank), how many name by their number (column 2) a sentence of ``raw``
     whose sentence key differs from that text's. CaRB's reader takes the number, so such a
     line is scored against another sentence. Lines the reader refuses are not counted."""
-    from benchie_cli.benchmarks.carb.metric import sentence_key
 
     mismatched = checked = 0
     keys: dict[int, str] = {}
@@ -231,7 +230,7 @@ def score_native(
     lines = io.StringIO(text, newline=None)
     is_outside = outside(gold)
     reader = CARB_READERS.get(fmt)
-    if reader == "ollie" and ollie_plain(data):  # CaRB's OLLIE reader reads the tab layout
+    if not read_by_original(fmt, data):  # (OLLIE's plain lines: CaRB reads its tab layout)
         reader = None
     read_notes: tuple[str, ...] = ()
     if reader is None:  # no reader of CaRB's: benchie's, met by sentence text
@@ -279,7 +278,6 @@ def score_native(
             f"{skipped} (an error under --strict)", path=shown, exit_code=ExitCode.FAILED
         )
     notes = [*read_notes, *([] if skipped is None else [skipped])]
-    from benchie_cli.benchmarks.carb.metric import sentence_key
 
     collided = len(predicted) - len({sentence_key(t) for t in predicted})
     if collided:  # CaRB keys sentences by a normalised text: one of each such pair counts
@@ -644,8 +642,7 @@ class CarbRunner:
         """CaRB (s,m) and (s,s) on the test split: every line read as CaRB's scorer and
         ``score --benchmark carb`` read the file (those of other sentences add their
         confidences as thresholds only)."""
-        from benchie_cli.benchmarks.carb.data import Extraction
-        from benchie_cli.benchmarks.carb.metric import group, sentence_key
+        from benchie_cli.benchmarks.carb.metric import group
 
         metrics = BENCHMARKS["carb"].metrics
         split = BENCHMARKS["carb"].splits[0]
