@@ -387,9 +387,9 @@ def retokenize_refused(benchmark: str, fmt: str, shown: str) -> BenchieError:
     """``--retokenize`` on a file its benchmark's original scorer reads with its own reader,
     which takes each slot as given: refused rather than silently ignored."""
     return BenchieError(
-        f"--retokenize re-splits the slots of files read by their sentence's text; {fmt} is "
-        f"read by {BENCHMARKS[benchmark].label}'s original reader, which takes every slot as "
-        "given: score it without --retokenize",
+        f"--retokenize does not apply to {fmt} here: {BENCHMARKS[benchmark].label}'s original "
+        f"reader of {fmt} reads it, and takes every slot as given (--retokenize re-splits the "
+        "slots of the formats benchie's readers read for it): score it without --retokenize",
         path=shown,
     )
 

@@ -1128,7 +1128,11 @@ REGISTRY: dict[str, NativeFormat] = {
     f.name: f
     for f in (
         NativeFormat(
-            "llm-text", "LLM answers (llm-text@1)", False, _detect_llm_text, _parse_llm_text
+            "llm-text",
+            "LLM answers by the llm-text@1 rules",
+            False,
+            _detect_llm_text,
+            _parse_llm_text,
         ),
         NativeFormat("jsonl", "JSON Lines", None, lambda ls: _all(ls, _jsonl_line), _parse_jsonl),
         NativeFormat("json", "JSON", None, _detect_json, _parse_json),

@@ -74,4 +74,6 @@ def test_an_original_reader_refuses_retokenize(
         path.write_text("1\tHe\tserved as\tthe first Prime Minister\n", "utf-8")
     res = cli("score", *args, "--retokenize", str(path))
     assert res.exit_code == 2
-    assert "--retokenize re-splits the slots of files read by their sentence's text" in res.stderr
+    assert (
+        "--retokenize does not apply to" in res.stderr and "takes every slot as given" in res.stderr
+    )

@@ -286,6 +286,7 @@ def prepare_native(
     says so); under ``strict`` so is any sentence that aligns to none, or to several: the
     warnings that ``--strict`` turns into errors elsewhere.
     """
+    from benchie_cli.benchmarks.corpus import CARB_READ
     from benchie_cli.inputs.native import prepare, summary
 
     conversion = prepare(path, input_format, sentences, lang)
@@ -298,8 +299,13 @@ def prepare_native(
     if len(a.unaligned) > a.aligned_sentences:  # most of it is another benchmark's output
         say(
             f"{shown}: hint: most of its sentences are not this gold's: output for another "
-            "benchmark? `benchie score --suite FILE` scores it on every benchmark, "
-            "`--benchmark NAME` on one (docs/every-benchmark.md)"
+            "benchmark? "
+            + (
+                "`benchie score --suite FILE` scores it on every benchmark, "
+                if conversion.format in CARB_READ  # (what the suite reads)
+                else ""
+            )
+            + "`--benchmark NAME` on one (docs/every-benchmark.md)"
         )
     if strict and (a.unaligned or a.ambiguous):
         first = min((*a.unaligned, *a.ambiguous), key=lambda s: s.line)
