@@ -244,6 +244,15 @@ def carb_texts(
 NO_CONFIDENCE = 1.0
 
 
+#: The whitespace a slot's runs of which become one space: ASCII's, as the original scorers
+#: split slots (a no-break space inside a slot is a character of its word, not a space).
+_RUN = re.compile(r"[ \t\r\n\f\v]+")
+
+
+def _spaced(slot: str) -> str:
+    return _RUN.sub(" ", slot).strip(" ")
+
+
 def native_texts(
     data: bytes, shown: str, fmt: str
 ) -> tuple[dict[str, list[tuple[str, tuple[str, ...], float]]], tuple[str, ...]]:
@@ -252,7 +261,8 @@ def native_texts(
     them (the relation, then the arguments, the subject first; slots with their whitespace
     runs as single spaces), and what the reader skipped, as warnings. A file that names its
     sentences by id cannot meet another benchmark's sentences: it is refused at its line."""
-    from benchie_cli.inputs.native import REGISTRY, Skipped, Unparsed, unparsed_warnings
+    from benchie_cli.inputs.llm_text import NAME as LLM_RULES
+    from benchie_cli.inputs.native import REGISTRY, Skipped, Unparsed
 
     # Lines as every reader delimits them: at "\n" only (a U+2028 inside a JSON string
     # is text, not a line break).
@@ -275,14 +285,17 @@ def native_texts(
                 path=shown,
                 line=ex.line,
             )
-        args = tuple(" ".join(a.split()) for a in (ex.subject, *ex.args))
+        args = tuple(_spaced(a) for a in (ex.subject, *ex.args))
         confidence = NO_CONFIDENCE if ex.confidence is None else ex.confidence
-        texts.setdefault(ex.sentence, []).append((" ".join(ex.relation.split()), args, confidence))
+        texts.setdefault(ex.sentence, []).append((_spaced(ex.relation), args, confidence))
     notes = tuple(f"line {k.line}: {k.reason}: {k.text[:80]!r}" for k in skipped[:5])
     if len(skipped) > 5:
         notes = (*notes, f"{len(skipped) - 5:,} more line(s) the reader skipped")
     if unparsed:  # the count first: under --strict it is the error
-        count = unparsed_warnings(unparsed, shown)[0].split(": warning: ", 1)[1]
+        count = (
+            f"{len(unparsed):,} fragment(s) of its answers no {LLM_RULES} rule reads as a "
+            "triple, left out (docs/llm-text.md)"
+        )
         first = (f"line {u.line}: {u.reason}: {u.text[:80]!r}" for u in unparsed[:5])
         notes = (count, *notes, *first)
     return texts, notes
