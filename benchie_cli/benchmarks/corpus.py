@@ -40,6 +40,7 @@ from benchie_cli.benchmarks.runner import (
     Sentences,
     SuiteInput,
     as_reported,
+    check_gold_file_alone,
     check_pinned,
     check_split,
     check_split_shape,
@@ -57,6 +58,7 @@ from benchie_cli.gold.store import (
     ResolvedGold,
     is_version,
     resolve_gold_dir,
+    resolve_gold_file,
     version_key,
 )
 from benchie_cli.inputs.batch import Failure, Submission, check_stdin_once
@@ -436,18 +438,54 @@ def keyed_texts(metric: Any) -> Callable[[Corpus, TextExtractions, str], Scored]
     return score_texts
 
 
-def single_file_load(benchmark: str, read: Callable[[str, str], Any]) -> Loader:
-    """The loader of a benchmark whose split is one file, read by ``read(path, text)``."""
+GoldReader = Callable[[str, bytes], Any]
+
+
+def text_reader(read: Callable[[str, str], Any]) -> GoldReader:
+    """A gold reader of bytes from one of text (``read(path, text)``): the bytes decoded as
+    UTF-8, an error naming the file."""
+
+    def read_bytes(shown: str, data: bytes) -> Any:
+        return read(shown, decode_text(data, shown))
+
+    return read_bytes
+
+
+def read_gold_bytes(read: GoldReader, f: ResolvedGold) -> Any:
+    """``read`` applied to the checked bytes of ``f`` (never to the file again: what is
+    parsed is what was hashed); a reader's ``PATH:LINE: message`` becomes a located error."""
+    try:
+        return read(f.display_path, f.data)
+    except ValueError as exc:
+        raise located(exc) from None
+
+
+def single_file_load(benchmark: str, read: GoldReader) -> Loader:
+    """The loader of a benchmark whose split is one file, read by ``read(path, bytes)``."""
 
     def load(gold_store: GoldStore, version: str, split: str) -> Corpus:
         f = gold_store.listed(version, "gold", split)
-        try:
-            gold = read(f.display_path, decode_text(f.data, f.display_path))
-        except ValueError as exc:
-            raise located(exc) from None
-        return Corpus(benchmark, version, split, (f,), gold)
+        return Corpus(benchmark, version, split, (f,), read_gold_bytes(read, f))
 
     return load
+
+
+#: The version and split a report names for gold given as a file (``--gold-file``).
+GOLD_FILE = "file"
+
+
+def load_file(benchmark: str, path: str) -> Corpus:
+    """A user's own gold in the benchmark's own gold format (``--gold-file``), read once,
+    hashed and read by the benchmark's reader of its gold, which says file and line of what
+    it cannot read. A file without a tuple is refused: it would score every system 0."""
+    f = resolve_gold_file(path, "en", "gold")
+    gold = read_gold_bytes(entry(benchmark).read_gold, f)
+    if not gold:
+        raise BenchieError(
+            f"no gold tuple in it: not {BENCHMARKS[benchmark].label}'s gold format?",
+            path=f.display_path,
+        )
+    return Corpus(benchmark, GOLD_FILE, GOLD_FILE, (f,), gold)
 
 
 # --------------------------------------------------------------------------- the registry
@@ -458,6 +496,9 @@ class CorpusEntry:
     """How one benchmark's gold is loaded and a submission scored against it."""
 
     load: Loader
+    #: Its reader of one gold file in its own format, ``(path shown, bytes)``: how a
+    #: ``--gold-file`` is read (a ``ValueError`` ``PATH:LINE: message`` for what it cannot).
+    read_gold: GoldReader
     #: ``--input-format`` values its original scorer's readers read.
     own: tuple[str, ...]
     #: Scores one file's bytes in one of its own formats (None: its own format holds
@@ -622,7 +663,11 @@ def gold_json(corpus: Corpus) -> dict[str, Any]:
         "language": "en",
         "sha256": corpus.sha256,
         "files": [
-            {"path": f"{store_dir}/{f.display_path}", "sha256": f.sha256} for f in corpus.files
+            {
+                "path": f.display_path if f.manifest is None else f"{store_dir}/{f.display_path}",
+                "sha256": f.sha256,
+            }
+            for f in corpus.files
         ],
     }
 
@@ -739,14 +784,18 @@ class CorpusRunner:
         failure and the others are scored."""
         benchmark = self.benchmark
         self.check(request)
-        split = check_split(request)
-        check_stdin_once(None, request.paths)
+        check_stdin_once(request.gold_file, request.paths)
         expected = expected_prefix(request.expect_gold)
-        root, _ = resolve_gold_dir(request.gold_dir)
-        corpus = load(root, benchmark, request.gold_version, split)
+        corpus, root = self._corpus(request)
+        split = corpus.split
         check_output(request.output, [*request.paths, *corpus.inputs], stores=[root])
         check_pinned(
-            corpus.sha256, expected, request.expect_gold, f"{benchmark} {corpus.version} ({split})"
+            corpus.sha256,
+            expected,
+            request.expect_gold,
+            f"{benchmark} {corpus.version} ({split})"
+            if request.gold_file is None
+            else corpus.files[0].display_path,
         )
 
         read_as: set[str] = set()
@@ -761,8 +810,13 @@ class CorpusRunner:
             said = [
                 *(
                     [
-                        f"{outside:,} of its sentences are not in {benchmark}'s {split} "
-                        "split: the original scorer ignores them"
+                        f"{outside:,} of its sentences are not in "
+                        + (
+                            f"{benchmark}'s {split} split"
+                            if request.gold_file is None
+                            else "the gold file"
+                        )
+                        + ": the original scorer ignores them"
                     ]
                     if outside
                     else []
@@ -783,34 +837,40 @@ class CorpusRunner:
         report = build_report(
             corpus, runs, failures=failures, input_format=recorded, retokenize=request.retokenize
         )
-        label = f"{len(runs)} system(s), {benchmark} gold {corpus.version} ({split})"
-        return Outcome(report, label, failures, len(request.batch))
+        gold = (
+            f"{benchmark} gold {corpus.version} ({split})"
+            if request.gold_file is None
+            else f"{benchmark} gold file {corpus.files[0].display_path}"
+        )
+        return Outcome(report, f"{len(runs)} system(s), {gold}", failures, len(request.batch))
 
     def check(self, request: Request) -> None:
-        self._english_own_gold(request)
+        self._english_gold(request)
         refuse_benchie_options_of(request, ORIGINAL_FIX)
 
-    def _english_own_gold(self, request: Request) -> None:
-        """Its gold is English, and the store's own: ``--lang`` and ``--gold-file`` do not
-        apply."""
+    def _english_gold(self, request: Request) -> None:
+        """Its gold is English: the store's split and version, or a file of the user's
+        (``--gold-file``), which is one split of one version."""
         if request.lang != "en":
             raise BenchieError(
                 f"--benchmark {self.benchmark} scores English only; --lang {request.lang} does "
                 "not apply"
             )
+        check_gold_file_alone(request)
+
+    def _corpus(self, request: Request) -> tuple[Corpus, Path | None]:
+        """The gold a run scores against, and the store it came from (None: a file)."""
         if request.gold_file is not None:
-            raise BenchieError(
-                f"--benchmark {self.benchmark} scores its own gold from the store; --gold-file "
-                "does not apply (give --gold-version)"
-            )
+            return load_file(self.benchmark, request.gold_file), None
+        split = check_split(request)
+        root, _ = resolve_gold_dir(request.gold_dir)
+        return load(root, self.benchmark, request.gold_version, split), root
 
     def sentences(self, request: Request, hooks: Hooks) -> Sentences:
         """The gold's sentences of the split, in gold order: those its original scorer
         scores (a sentence without gold tuples counts for nothing)."""
-        self._english_own_gold(request)
-        split = check_split(request)
-        root, _ = resolve_gold_dir(request.gold_dir)
-        corpus = load(root, self.benchmark, request.gold_version, split)
+        self._english_gold(request)
+        corpus, root = self._corpus(request)
         own = entry(self.benchmark).sentences
         if own is not None:
             items = own(corpus)
@@ -835,18 +895,23 @@ class CorpusRunner:
         report recorded. A WiRe57 export gives a system per extractor: its file is read
         once, for the first of them."""
         benchmark = self.benchmark
-        if gold_file is not None:
-            label = BENCHMARKS[benchmark].label
-            raise BenchieError(
-                f"a --benchmark {benchmark} report is re-derived from the store's {label} gold "
-                f"(gold/{BENCHMARKS[benchmark].store_dir}/); --gold-file does not apply "
-                "(give --gold-dir)"
-            )
         systems, gold = report["systems"], report["gold"]
         input_format = report["options"].get("input_format", "auto")
         retokenize = report["options"].get("retokenize") is True
-        root, _ = resolve_gold_dir(gold_dir)
-        corpus = load(root, benchmark, gold["version"], gold["split"])
+        if (gold["version"] == GOLD_FILE) != (gold_file is not None):
+            raise BenchieError(
+                f"the report was scored with --gold-file {gold['files'][0]['path']}: give "
+                "--gold-file with that file"
+                if gold_file is None
+                else f"the report names the store's {BENCHMARKS[benchmark].label} gold "
+                f"{gold['version']} ({gold['split']}); --gold-file does not apply (give "
+                "--gold-dir)"
+            )
+        if gold_file is not None:
+            corpus = load_file(benchmark, gold_file)
+        else:
+            root, _ = resolve_gold_dir(gold_dir)
+            corpus = load(root, benchmark, gold["version"], gold["split"])
         runs: list[Run] = []
         read: set[str] = set()
         for system, path in zip(systems, submissions, strict=True):

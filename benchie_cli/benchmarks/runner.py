@@ -316,6 +316,23 @@ def check_split(request: Request) -> str:
     return split or (b.splits[0] if b.splits else "-")
 
 
+def check_gold_file_alone(request: Request) -> None:
+    """A benchmark's own gold given as a file (``--gold-file``) is one split of one version,
+    scored whole: ``--gold-version`` or ``--split`` beside it would be ignored, so refused."""
+    if request.gold_file is None:
+        return
+    given = [
+        f"--{option}"
+        for option, value in (("gold-version", request.gold_version), ("split", request.split))
+        if value is not None
+    ]
+    if given:
+        raise BenchieError(
+            f"give --gold-file (your own gold, scored whole) or {' and '.join(given)} "
+            "(the store's), not both"
+        )
+
+
 def check_metric(request: Request) -> None:
     """The metrics asked for are the benchmark's."""
     try:

@@ -20,9 +20,10 @@ and meet the gold by sentence text, as in CaRB. A BenchIE TSV submission
 
 from __future__ import annotations
 
+import hashlib
 import io
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -57,6 +58,7 @@ from benchie_cli.benchmarks.runner import (
     SuiteInput,
     as_reported,
     brief,
+    check_gold_file_alone,
     check_pinned,
     check_split,
     check_split_shape,
@@ -74,6 +76,7 @@ from benchie_cli.gold.store import (
     draft_warning,
     is_version,
     resolve_gold_dir,
+    resolve_gold_file,
     version_key,
 )
 from benchie_cli.inputs.batch import Failure, Submission, check_stdin_once
@@ -139,6 +142,30 @@ def resolve_split(store: GoldStore, version: str, split: str) -> tuple[ResolvedG
     if not is_version(version):
         raise BenchieError(f"--gold-version: {version!r} is not a version (MAJOR.MINOR.PATCH)")
     return store.listed(version, "gold", split), store.listed(version, "sentences", split)
+
+
+#: The version and split a report names for gold given as a file (``--gold-file``).
+GOLD_FILE = "file"
+
+
+def resolve_gold_tsv(path: str) -> tuple[ResolvedGold, ResolvedGold, Extractions]:
+    """A user's own gold in CaRB's gold format (``--gold-file``), read once and hashed, and
+    its sentences: those of its lines in order of first appearance, numbered from 1 (the
+    ids a BenchIE TSV line names), as a sentences file of its own would list them. A file
+    without a tuple is refused: it would score every system 0."""
+    gold = resolve_gold_file(path, "en", "gold")
+    extractions = load_gold(gold)
+    if not extractions:
+        raise BenchieError(
+            "no gold tuple in it: not CaRB's gold format (sentence, relation, arguments, "
+            "tab-separated)?",
+            path=gold.display_path,
+        )
+    listed = "".join(f"{text}\n" for text in extractions).encode()
+    sentences = replace(
+        gold, data=listed, sha256=hashlib.sha256(listed).hexdigest(), facet="sentences"
+    )
+    return gold, sentences, extractions
 
 
 def sentence_ids(sentences: ResolvedGold) -> dict[str, str]:
@@ -395,8 +422,8 @@ def build_report(
             "version": gold.version,
             "split": split,
             "language": gold.language,
-            "files": [{"path": f"carb/{gold.display_path}", "sha256": gold.sha256}],
-            "sentences": {"path": f"carb/{sentences.display_path}", "sha256": sentences.sha256},
+            "files": [{"path": stored(gold), "sha256": gold.sha256}],
+            "sentences": {"path": stored(sentences), "sha256": sentences.sha256},
         },
         "options": {
             "benchmark": "carb",
@@ -422,6 +449,12 @@ def build_report(
     if failures:
         report["failures"] = [f.as_json() for f in failures]
     return report
+
+
+def stored(f: ResolvedGold) -> str:
+    """A gold file's path as a report names it: in the store (``carb/1.0.0/...``), or as
+    given (``--gold-file``; its sentences are its own, listed from it)."""
+    return f.display_path if f.manifest is None else f"{CARB_DIR}/{f.display_path}"
 
 
 def load_gold(gold: ResolvedGold) -> Extractions:
@@ -478,19 +511,15 @@ def gold_stats(root: Path, version: str) -> tuple[list[dict[str, Any]], list[lis
     return doc, rows
 
 
-def _english_own_gold(request: Request) -> None:
-    """CaRB's gold is English, and the store's own: ``--lang`` and ``--gold-file`` do not
-    apply."""
+def _english_gold(request: Request) -> None:
+    """CaRB's gold is English: the store's split and version, or a file of the user's
+    (``--gold-file``), which is one split of one version."""
     if request.lang != "en":
         raise BenchieError(
             f"--benchmark carb scores English only (CaRB's gold); --lang {request.lang} "
             "does not apply"
         )
-    if request.gold_file is not None:
-        raise BenchieError(
-            "--benchmark carb scores CaRB's own gold; --gold-file does not apply "
-            "(give --gold-version)"
-        )
+    check_gold_file_alone(request)
 
 
 class CarbRunner:
@@ -501,25 +530,34 @@ class CarbRunner:
     def score(self, request: Request, hooks: Hooks) -> Outcome:
         """CaRB's metrics against a split of CaRB's own gold."""
         self.check(request)
-        split = check_split(request)
         metrics = request.metrics.split(",")
-        check_stdin_once(None, request.paths)
+        check_stdin_once(request.gold_file, request.paths)
         expected = expected_prefix(request.expect_gold)
-        root, _ = resolve_gold_dir(request.gold_dir)
-        store = carb_store(root)
-        version = request.gold_version or latest_version(store)
-        gold, sentences = resolve_split(store, version, split)
-        if not store.manifest(version).released:
-            hooks.tell(draft_warning(version))
+        stores: list[Path] = []
+        if request.gold_file is not None:
+            gold, sentences, extractions = resolve_gold_tsv(request.gold_file)
+            version = split = GOLD_FILE
+            shown_gold = gold.display_path
+        else:
+            split = check_split(request)
+            root, _ = resolve_gold_dir(request.gold_dir)
+            stores.append(root)
+            store = carb_store(root)
+            version = request.gold_version or latest_version(store)
+            gold, sentences = resolve_split(store, version, split)
+            if not store.manifest(version).released:
+                hooks.tell(draft_warning(version))
+            extractions = load_gold(gold)
+            shown_gold = f"carb/{gold.display_path}"
         check_output(
-            request.output, [*request.paths, *gold.inputs, *sentences.inputs], stores=[root]
+            request.output, [*request.paths, *gold.inputs, *sentences.inputs], stores=stores
         )
-        check_pinned(gold.sha256, expected, request.expect_gold, f"carb/{gold.display_path}")
-        extractions = load_gold(gold)
+        check_pinned(gold.sha256, expected, request.expect_gold, shown_gold)
         ids = sentence_ids(sentences)
         raw = raw_sentences(sentences)
 
         read_as: set[str] = set()
+        where = "the gold file" if request.gold_file is not None else f"CaRB's {split} split"
 
         def score_one(submission: Submission) -> CarbResult:
             shown = display_name(submission.path)
@@ -539,7 +577,7 @@ class CarbRunner:
             if scored.outside_sentences:
                 hooks.say(
                     f"{shown}: warning: {scored.outside_sentences:,} of its sentences are "
-                    f"not in CaRB's {split} split: their extractions set thresholds only, "
+                    f"not in {where}: their extractions set thresholds only, "
                     "as in CaRB's scorer (an error under --strict)"
                 )
             for note in scored.notes:
@@ -557,11 +595,13 @@ class CarbRunner:
             metrics=metrics,
             retokenize=request.retokenize,
         )
-        label = f"{len(results)} system(s), CaRB gold {version} ({split})"
+        label = f"{len(results)} system(s), CaRB gold " + (
+            f"file {gold.display_path}" if version == GOLD_FILE else f"{version} ({split})"
+        )
         return Outcome(report, label, failures, len(request.batch))
 
     def check(self, request: Request) -> None:
-        _english_own_gold(request)
+        _english_gold(request)
         refuse_benchie_options_of(
             request, "(CaRB scores every line as given); use --metric benchie,carb"
         )
@@ -590,26 +630,32 @@ class CarbRunner:
         from benchie_cli.gold.store import tracked_versions
         from benchie_cli.inputs.formats import INPUT_FORMATS
 
-        if gold_file is not None:
-            raise BenchieError(
-                "a --benchmark carb report is re-derived from the store's CaRB gold "
-                "(gold/carb/); --gold-file does not apply (give --gold-dir)"
-            )
         systems, gold = report["systems"], report["gold"]
         input_format = report["options"].get("input_format", "auto")
         if input_format not in INPUT_FORMATS:
             raise BenchieError(f"the report names an unknown input format {brief(input_format)}")
         version, split = gold["version"], gold["split"]
-        root, _ = resolve_gold_dir(gold_dir)
-        store = carb_store(root)
-        if version not in store.versions() and version not in tracked_versions(store.root):
+        if (version == GOLD_FILE) != (gold_file is not None):
             raise BenchieError(
-                f"the gold store {display_name(str(root))} has no CaRB gold version "
-                f"{version!r} (the report's {split} gold has sha256 "
-                f"{gold['files'][0]['sha256']}); give --gold-dir"
+                f"the report was scored with --gold-file {gold['files'][0]['path']}: give "
+                "--gold-file with that file"
+                if gold_file is None
+                else f"the report names the store's CaRB gold {version} ({split}); --gold-file "
+                "does not apply (give --gold-dir)"
             )
-        resolved, sentences = resolve_split(store, version, split)
-        extractions = load_gold(resolved)
+        if gold_file is not None:
+            resolved, sentences, extractions = resolve_gold_tsv(gold_file)
+        else:
+            root, _ = resolve_gold_dir(gold_dir)
+            store = carb_store(root)
+            if version not in store.versions() and version not in tracked_versions(store.root):
+                raise BenchieError(
+                    f"the gold store {display_name(str(root))} has no CaRB gold version "
+                    f"{version!r} (the report's {split} gold has sha256 "
+                    f"{gold['files'][0]['sha256']}); give --gold-dir"
+                )
+            resolved, sentences = resolve_split(store, version, split)
+            extractions = load_gold(resolved)
         ids = sentence_ids(sentences)
         raw = raw_sentences(sentences)
         metrics = report["metric"].split(",")
@@ -684,7 +730,7 @@ class CarbRunner:
     def sentences(self, request: Request, hooks: Hooks) -> Sentences:
         """The split's input sentences, by their line number in its sentences file (the id
         a BenchIE TSV line names it by under ``--benchmark carb``)."""
-        _english_own_gold(request)
+        _english_gold(request)
         split = check_split(request)
         root, _ = resolve_gold_dir(request.gold_dir)
         store = carb_store(root)

@@ -13,6 +13,7 @@ from benchie_cli.benchmarks.corpus import to_markdown as to_markdown
 from benchie_cli.benchmarks.corpus import to_table as to_table
 from benchie_cli.benchmarks.oie2016 import data, metric
 from benchie_cli.benchmarks.runner import Runner
+from benchie_cli.errors import BenchieError
 from benchie_cli.gold.store import GoldStore
 
 
@@ -50,6 +51,13 @@ def score_own(gold: Corpus, raw: bytes, shown: str, fmt: str) -> Scored:
     lines = data.split_lines(raw)
     if reader != "reverb":
         return corpus.keyed_numbers(metric, gold, data.READERS[reader](lines, shown), shown)
+    if not gold.sentences:
+        raise BenchieError(
+            "ReVerb's output names each sentence by its line in OIE2016's sentences.txt, "
+            "which a --gold-file does not have: give each line its sentence's text (another "
+            "format) or score against the store's gold",
+            path=shown,
+        )
     predicted = data.read_reverb(lines, shown, sentences=gold.sentences)
     scored = corpus.keyed_numbers(metric, gold, predicted, shown)
     wrong, checked = data.reverb_mismatches(data.split_lines(raw), gold.sentences)
@@ -67,6 +75,11 @@ def score_own(gold: Corpus, raw: bytes, shown: str, fmt: str) -> Scored:
     return scored
 
 
-CORPUS = CorpusEntry(load, tuple(FORMATS), score_own, corpus.keyed_texts(metric))
+def read_gold(shown: str, raw: bytes) -> data.Extractions:
+    """A gold file in OIE2016's ``.oie`` format (``--gold-file``)."""
+    return data.read_gold(data.split_lines(raw), shown)
+
+
+CORPUS = CorpusEntry(load, read_gold, tuple(FORMATS), score_own, corpus.keyed_texts(metric))
 
 RUNNER: Runner = corpus.CorpusRunner("oie2016")

@@ -29,8 +29,11 @@ def score_own(gold: Corpus, data: bytes, shown: str, fmt: str) -> Scored:
     return corpus.keyed_numbers(metric, gold, predicted, shown)
 
 
+read_gold = corpus.text_reader(metric.read_gold_json)
+
 CORPUS = CorpusEntry(
-    corpus.single_file_load("reoie2016", metric.read_gold_json),
+    corpus.single_file_load("reoie2016", read_gold),
+    read_gold,
     ("carb",),
     score_own,
     corpus.keyed_texts(metric),

@@ -320,8 +320,9 @@ class ReOieScore(NamedTuple):
     #: ``unmatchedCount``; their difference is the number of matched gold tuples.
     correct_total: int
     unmatched: int
-    #: Gold sentences without output, and unmatched gold tuples in the others (what
-    #: Multi2OIE's copy prints as ``non_sent`` and ``non_match``).
+    #: Gold tuples of the sentences without output, and unmatched gold tuples of the
+    #: others (what Multi2OIE's copy prints as ``non_sent`` and ``non_match``: its
+    #: ``non_sent`` is counted in the loop over a sentence's gold tuples).
     non_sent: int
     non_match: int
     #: The scorer's error file: ``line_index`` of the unmatched gold tuples of sentences with
@@ -421,7 +422,7 @@ def score(gold: Extractions, predicted: Extractions) -> ReOieScore:
         else:
             correct_total += r.n_gold * r.n_gold
             unmatched += r.n_gold * r.n_gold
-            non_sent += 1
+            non_sent += r.n_gold
     if not correct_total:
         raise ReOieError("the gold has no tuple: the scorer divides by zero")
     rows = _thresholds(s for r in results.values() for s in r.scores)
