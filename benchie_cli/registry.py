@@ -147,9 +147,11 @@ def metrics_of(choice: str) -> tuple[Metric, ...]:
 
 @dataclass(frozen=True, slots=True)
 class Published:
-    """The file a benchmark's authors publish without a licence, which benchie therefore
+    """A file a benchmark's authors publish without a licence, which benchie therefore
     does not ship: ``benchie benchmark add`` checks a user's download of it by sha256 and
-    imports it into their gold store (docs/gold-store.md, "External benchmarks")."""
+    imports it into their gold store (docs/gold-store.md, "External benchmarks"). The files
+    of one ``part`` (a language's or a split's gold, with the files it needs beside it) are
+    added together, as one version of their own."""
 
     #: The published file's name (kept under this name in the store).
     file: str
@@ -172,6 +174,14 @@ class Published:
     lookalikes: Mapping[str, str] = field(default_factory=dict)
     version: str = "1.0.0"
     split: str = "test"
+    #: The language of its sentences.
+    language: str = "en"
+    #: "gold", or what else a gold needs beside it, read with it ("sentences": the input
+    #: sentences, in order; "heads": LSOIE's syntactic heads of the gold's lines).
+    kind: str = "gold"
+    #: The directory, under the benchmark's store, that its part's version goes in (""
+    #: the store itself: the benchmark's first published gold, added as it always was).
+    part: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,8 +208,13 @@ class Benchmark:
     #: of the manifest ``benchmark add`` writes for it): a store's manifest of that version
     #: with other bytes is refused (docs/gold-store.md).
     shipped: Mapping[str, str] = field(default_factory=dict)
-    #: The published file, for a benchmark benchie may not ship (None: shipped).
-    published: Published | None = None
+    #: The published files benchie may not ship, which the user adds: all its gold, for an
+    #: :attr:`external` benchmark, else the languages it does not ship (CaRB's but English).
+    published: tuple[Published, ...] = ()
+    #: Whether its own gold is not shipped: the user adds the published files.
+    external: bool = False
+    #: The languages ``--lang`` may name for it, English first.
+    languages: tuple[str, ...] = ("en",)
     #: Whether ``--gold-version`` defaults to the package's default gold version (or
     #: ``$BENCHIE_GOLD_VERSION``), not to the latest released version of its store.
     default_from_env: bool = False
@@ -209,10 +224,22 @@ class Benchmark:
         """Whether its gold is one file per language and facet (BenchIE's), not splits."""
         return not self.splits
 
-    @property
-    def external(self) -> bool:
-        """Whether its gold is not shipped: the user adds the published file."""
-        return self.published is not None
+    def part(self, language: str, split: str) -> str | None:
+        """The part of its published files that holds the gold of ``language`` and
+        ``split`` (None: none does; its shipped store may)."""
+        return next(
+            (
+                p.part
+                for p in self.published
+                if p.kind == "gold" and p.language == language and p.split == split
+            ),
+            None,
+        )
+
+    def part_files(self, part: str) -> tuple[Published, ...]:
+        """The published files of ``part``, its gold first."""
+        files = [p for p in self.published if p.part == part]
+        return tuple(sorted(files, key=lambda p: p.kind != "gold"))
 
 
 def implementation(name: str) -> ModuleType:
@@ -250,6 +277,7 @@ BENCHMARKS: dict[str, Benchmark] = {
                 "1.0.0": "c012adf96b72cc3fb67ec49b2ce2376d8ec1fcde60abcf297e26042c85d06908",
                 "1.1.0": "4f72e2d7865592b1ed411648f0f39654b8058bc26ec9f388f556bb2a5791ed98",
             },
+            languages=("en", "de", "zh"),
             default_from_env=True,
         ),
         Benchmark(
@@ -331,32 +359,35 @@ BENCHMARKS: dict[str, Benchmark] = {
             shipped={
                 "1.0.0": "57268d3f1f49609a305856b4dc216a1dd8df3bde546a5f3d9810f82388149842",
             },
-            published=Published(
-                file="Re-OIE2016.json",
-                sha256="8dd72eea20e56cb98d239673ccad84f2784569a445e8bc461be01a54815e3d46",
-                url="https://github.com/zhanjunlang/Span_OIE",
-                upstream_path="evaluate/Re-OIE2016.json",
-                download_url=(
-                    "https://raw.githubusercontent.com/zhanjunlang/Span_OIE/master/"
-                    "evaluate/Re-OIE2016.json"
-                ),
-                citation=(
-                    "Junlang Zhan and Hai Zhao. 2020. Span Model for Open Information "
-                    "Extraction on Accurate Corpus. In Proceedings of the AAAI Conference on "
-                    "Artificial Intelligence (AAAI 2020)."
-                ),
-                sentences=595,
-                tuples=1508,
-                size=931454,
-                extent="595 sentences",
-                lookalikes={
-                    "7b2137fd993c8e241ecd1c7c724d12cb90e0e38152c40afb4b933c158ccb6aa3": (
-                        "this is OIE2016's test split (Span_OIE's evaluate/OIE2016.txt), "
-                        "shipped with benchie as gold/oie2016/2.0.0/test/test.oie: score "
-                        "against it with `benchie score --benchmark oie2016 --split test "
-                        "SUBMISSION`"
+            external=True,
+            published=(
+                Published(
+                    file="Re-OIE2016.json",
+                    sha256="8dd72eea20e56cb98d239673ccad84f2784569a445e8bc461be01a54815e3d46",
+                    url="https://github.com/zhanjunlang/Span_OIE",
+                    upstream_path="evaluate/Re-OIE2016.json",
+                    download_url=(
+                        "https://raw.githubusercontent.com/zhanjunlang/Span_OIE/master/"
+                        "evaluate/Re-OIE2016.json"
                     ),
-                },
+                    citation=(
+                        "Junlang Zhan and Hai Zhao. 2020. Span Model for Open Information "
+                        "Extraction on Accurate Corpus. In Proceedings of the AAAI Conference on "
+                        "Artificial Intelligence (AAAI 2020)."
+                    ),
+                    sentences=595,
+                    tuples=1508,
+                    size=931454,
+                    extent="595 sentences",
+                    lookalikes={
+                        "7b2137fd993c8e241ecd1c7c724d12cb90e0e38152c40afb4b933c158ccb6aa3": (
+                            "this is OIE2016's test split (Span_OIE's evaluate/OIE2016.txt), "
+                            "shipped with benchie as gold/oie2016/2.0.0/test/test.oie: score "
+                            "against it with `benchie score --benchmark oie2016 --split test "
+                            "SUBMISSION`"
+                        ),
+                    },
+                ),
             ),
         ),
         Benchmark(
@@ -385,36 +416,42 @@ BENCHMARKS: dict[str, Benchmark] = {
             shipped={
                 "1.0.0": "49085cb885be63b80eb6e6ffc5eb57d724dac1156435ba2c37d2808115d0ea0e",
             },
-            published=Published(
-                file="WiRe57_343-manual-oie.json",
-                sha256="e482065c91d9da6c6cf28d2dae42cce4138600eeab07cd66e17f9c711da2eb8e",
-                url="https://github.com/rali-udem/WiRe57",
-                upstream_path="data/WiRe57_343-manual-oie.json",
-                download_url=(
-                    "https://raw.githubusercontent.com/rali-udem/WiRe57/master/"
-                    "data/WiRe57_343-manual-oie.json"
-                ),
-                citation=(
-                    "William Léchelle, Fabrizio Gotti and Philippe Langlais. 2019. WiRe57: A "
-                    "Fine-Grained Benchmark for Open Information Extraction. In Proceedings "
-                    "of the 13th Linguistic Annotation Workshop (LAW XIII), pages 6-15."
-                ),
-                sentences=57,
-                tuples=343,
-                size=645529,
-                extent="5 documents, 57 sentences",
-                lookalikes={
-                    "5e01d4551ea089af0dae38d9e9551e1160f5c5d9574ee162bc754eb88814f4aa": (
-                        "this is WiRe57's systems' export, a submission: score it with "
-                        "`benchie score --benchmark wire57 {file}`"
+            external=True,
+            published=(
+                Published(
+                    file="WiRe57_343-manual-oie.json",
+                    sha256="e482065c91d9da6c6cf28d2dae42cce4138600eeab07cd66e17f9c711da2eb8e",
+                    url="https://github.com/rali-udem/WiRe57",
+                    upstream_path="data/WiRe57_343-manual-oie.json",
+                    download_url=(
+                        "https://raw.githubusercontent.com/rali-udem/WiRe57/master/"
+                        "data/WiRe57_343-manual-oie.json"
                     ),
-                },
+                    citation=(
+                        "William Léchelle, Fabrizio Gotti and Philippe Langlais. 2019. WiRe57: A "
+                        "Fine-Grained Benchmark for Open Information Extraction. In Proceedings "
+                        "of the 13th Linguistic Annotation Workshop (LAW XIII), pages 6-15."
+                    ),
+                    sentences=57,
+                    tuples=343,
+                    size=645529,
+                    extent="5 documents, 57 sentences",
+                    lookalikes={
+                        "5e01d4551ea089af0dae38d9e9551e1160f5c5d9574ee162bc754eb88814f4aa": (
+                            "this is WiRe57's systems' export, a submission: score it with "
+                            "`benchie score --benchmark wire57 {file}`"
+                        ),
+                    },
+                ),
             ),
         ),
     )
 }
-#: The benchmarks whose data benchie may not ship: the user adds the published file.
-EXTERNAL = tuple(b.name for b in BENCHMARKS.values() if b.external)
+#: The benchmarks with published files benchie may not ship, which the user adds (all
+#: their gold, or some languages of it).
+EXTERNAL = tuple(b.name for b in BENCHMARKS.values() if b.published)
+#: Every language ``--lang`` may name, of any benchmark (each checks its own).
+SCORE_LANGUAGES = tuple(dict.fromkeys(lang for b in BENCHMARKS.values() for lang in b.languages))
 #: The benchmark of a report without a ``benchmark`` key.
 DEFAULT_BENCHMARK = "benchie"
 #: Every split name of every benchmark (``--split``'s choices; each benchmark checks its own).

@@ -23,7 +23,7 @@ import io
 import math
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -41,6 +41,7 @@ from benchie_cli.benchmarks.runner import (
     SuiteInput,
     as_reported,
     check_gold_file_alone,
+    check_language,
     check_pinned,
     check_split,
     check_split_shape,
@@ -53,6 +54,7 @@ from benchie_cli.benchmarks.runner import (
     single_threshold_notes,
 )
 from benchie_cli.errors import BenchieError, ExitCode
+from benchie_cli.gold.external import missing_message, part_for
 from benchie_cli.gold.store import (
     GoldStore,
     ResolvedGold,
@@ -95,6 +97,8 @@ class Corpus:
     gold: Any
     #: OIE2016's input sentences (ReVerb's output numbers them), else empty.
     sentences: tuple[str, ...] = ()
+    #: The language of its sentences.
+    language: str = "en"
 
     @property
     def metric(self) -> str:
@@ -138,17 +142,19 @@ class Run(NamedTuple):
 # --------------------------------------------------------------------------- the store
 
 
-def store(root: Path, benchmark: str) -> GoldStore:
-    """The benchmark's part of the gold directory ``root``."""
+def store(root: Path, benchmark: str, language: str = "en", split: str | None = None) -> GoldStore:
+    """The part of the gold directory ``root`` that holds ``benchmark``'s gold of
+    ``language`` and ``split``: a part of its published files a user added, or its store."""
+    e = part_for(benchmark, language, split or BENCHMARKS[benchmark].splits[0])
+    if e is not None:
+        return GoldStore(e.directory(root), benchmark=benchmark, pins=e.pins())
     return GoldStore(root / BENCHMARKS[benchmark].store_dir, benchmark=benchmark)
 
 
-def missing(benchmark: str) -> str:
+def missing(benchmark: str, language: str = "en", split: str | None = None) -> str:
     """Why a benchmark's gold is absent, and how to get it."""
-    if BENCHMARKS[benchmark].external:
-        from benchie_cli.gold.external import missing_message
-
-        return missing_message(benchmark)
+    if BENCHMARKS[benchmark].published and (BENCHMARKS[benchmark].external or language != "en"):
+        return missing_message(benchmark, language, split)
     return (
         f"no {BENCHMARKS[benchmark].label} gold in the store: get it with `dvc pull` in a "
         "checkout, or point --gold-dir at a gold directory that has it"
@@ -162,15 +168,19 @@ def latest_version(gold: GoldStore) -> str:
     return max(released or versions, key=version_key)
 
 
-def load(root: Path, benchmark: str, version: str | None, split: str) -> Corpus:
-    """The benchmark's gold of ``version`` (default: the latest) and ``split``."""
-    gold_store = store(root, benchmark)
+def load(
+    root: Path, benchmark: str, version: str | None, split: str, language: str = "en"
+) -> Corpus:
+    """The benchmark's gold of ``version`` (default: the latest), ``split`` and
+    ``language``."""
+    gold_store = store(root, benchmark, language, split)
     if not gold_store.root.is_dir() or (version is None and not gold_store.versions()):
-        raise BenchieError(missing(benchmark))
+        raise BenchieError(missing(benchmark, language, split))
     version = version or latest_version(gold_store)
     if not is_version(version):
         raise BenchieError(f"--gold-version: {version!r} is not a version (MAJOR.MINOR.PATCH)")
-    return entry(benchmark).load(gold_store, version, split)
+    corpus = entry(benchmark).load(gold_store, version, split)
+    return replace(corpus, language=language) if language != "en" else corpus
 
 
 # --------------------------------------------------------------------------- reading
@@ -474,18 +484,18 @@ def single_file_load(benchmark: str, read: GoldReader) -> Loader:
 GOLD_FILE = "file"
 
 
-def load_file(benchmark: str, path: str) -> Corpus:
+def load_file(benchmark: str, path: str, language: str = "en") -> Corpus:
     """A user's own gold in the benchmark's own gold format (``--gold-file``), read once,
     hashed and read by the benchmark's reader of its gold, which says file and line of what
     it cannot read. A file without a tuple is refused: it would score every system 0."""
-    f = resolve_gold_file(path, "en", "gold")
+    f = resolve_gold_file(path, language, "gold")
     gold = read_gold_bytes(entry(benchmark).read_gold, f)
     if not gold:
         raise BenchieError(
             f"no gold tuple in it: not {BENCHMARKS[benchmark].label}'s gold format?",
             path=f.display_path,
         )
-    return Corpus(benchmark, GOLD_FILE, GOLD_FILE, (f,), gold)
+    return Corpus(benchmark, GOLD_FILE, GOLD_FILE, (f,), gold, language=language)
 
 
 # --------------------------------------------------------------------------- the registry
@@ -642,7 +652,8 @@ def signature(corpus: Corpus, input_format: str = "auto", retokenize: bool = Fal
     (``input:llm-text@1``)."""
     versioned = f"|input:{signed(input_format)}" if input_format in VERSIONS else ""
     return (
-        f"benchie|benchmark:{corpus.benchmark}|split:{corpus.split}|metric:{corpus.metric}"
+        f"benchie|benchmark:{corpus.benchmark}|split:{corpus.split}"
+        f"{'' if corpus.language == 'en' else f'|lang:{corpus.language}'}|metric:{corpus.metric}"
         f"|gold:{corpus.version}@{corpus.sha256[:12]}{'|retokenize' if retokenize else ''}"
         f"{versioned}|v:{__version__}"
     )
@@ -660,7 +671,7 @@ def gold_json(corpus: Corpus) -> dict[str, Any]:
         "benchmark": corpus.benchmark,
         "version": corpus.version,
         "split": corpus.split,
-        "language": "en",
+        "language": corpus.language,
         "sha256": corpus.sha256,
         "files": [
             {
@@ -845,31 +856,27 @@ class CorpusRunner:
         return Outcome(report, f"{len(runs)} system(s), {gold}", failures, len(request.batch))
 
     def check(self, request: Request) -> None:
-        self._english_gold(request)
+        self._gold_language(request)
         refuse_benchie_options_of(request, ORIGINAL_FIX)
 
-    def _english_gold(self, request: Request) -> None:
-        """Its gold is English: the store's split and version, or a file of the user's
-        (``--gold-file``), which is one split of one version."""
-        if request.lang != "en":
-            raise BenchieError(
-                f"--benchmark {self.benchmark} scores English only; --lang {request.lang} does "
-                "not apply"
-            )
+    def _gold_language(self, request: Request) -> None:
+        """Its gold is of one of its languages: the store's split and version, or a file
+        of the user's (``--gold-file``), which is one split of one version."""
+        check_language(request)
         check_gold_file_alone(request)
 
     def _corpus(self, request: Request) -> tuple[Corpus, Path | None]:
         """The gold a run scores against, and the store it came from (None: a file)."""
         if request.gold_file is not None:
-            return load_file(self.benchmark, request.gold_file), None
+            return load_file(self.benchmark, request.gold_file, request.lang), None
         split = check_split(request)
         root, _ = resolve_gold_dir(request.gold_dir)
-        return load(root, self.benchmark, request.gold_version, split), root
+        return load(root, self.benchmark, request.gold_version, split, request.lang), root
 
     def sentences(self, request: Request, hooks: Hooks) -> Sentences:
         """The gold's sentences of the split, in gold order: those its original scorer
         scores (a sentence without gold tuples counts for nothing)."""
-        self._english_gold(request)
+        self._gold_language(request)
         corpus, root = self._corpus(request)
         own = entry(self.benchmark).sentences
         if own is not None:
@@ -907,11 +914,12 @@ class CorpusRunner:
                 f"{gold['version']} ({gold['split']}); --gold-file does not apply (give "
                 "--gold-dir)"
             )
+        language = str(gold.get("language", "en"))
         if gold_file is not None:
-            corpus = load_file(benchmark, gold_file)
+            corpus = load_file(benchmark, gold_file, language)
         else:
             root, _ = resolve_gold_dir(gold_dir)
-            corpus = load(root, benchmark, gold["version"], gold["split"])
+            corpus = load(root, benchmark, gold["version"], gold["split"], language)
         runs: list[Run] = []
         read: set[str] = set()
         for system, path in zip(systems, submissions, strict=True):

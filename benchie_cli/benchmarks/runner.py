@@ -341,11 +341,33 @@ def check_metric(request: Request) -> None:
         raise BenchieError(f"--metric: {exc}") from None
 
 
+def check_language(request: Request) -> None:
+    """The language asked for is one the benchmark has gold in; if not, the message names
+    the benchmarks that have."""
+    b = BENCHMARKS[request.benchmark]
+    if request.lang in b.languages:
+        return
+    having = [o for o in BENCHMARKS.values() if request.lang in o.languages]
+    only = "English only" if b.languages == ("en",) else f"in {', '.join(b.languages)} only"
+    raise BenchieError(
+        f"--lang {request.lang}: {b.label}'s gold is {only}; "
+        + (
+            " and ".join(o.label for o in having)
+            + f" {'has' if len(having) == 1 else 'have'} {request.lang} gold (give "
+            + " or ".join(f"--benchmark {o.name}" for o in having)
+            + ")"
+            if having
+            else f"no benchmark has {request.lang} gold"
+        )
+    )
+
+
 def check(request: Request) -> None:
     """Every check of the options made before anything is read, in the order a user meets
-    them: the metrics are the benchmark's, the split is one of its own, and the options
-    its runner refuses (:meth:`Runner.check`)."""
+    them: the metrics are the benchmark's, the language and the split are among its own,
+    and the options its runner refuses (:meth:`Runner.check`)."""
     check_metric(request)
+    check_language(request)
     check_split(request)
     runner(request.benchmark).check(request)
 

@@ -13,7 +13,7 @@ from benchie_cli import default_gold_version
 from benchie_cli.cli.common import say
 from benchie_cli.cli.group import EPILOG_EXIT, BenchieGroup
 from benchie_cli.errors import BenchieError
-from benchie_cli.gold.external import added_versions, get, store
+from benchie_cli.gold.external import External, added_versions, parts, store
 from benchie_cli.gold.store import (
     MANIFEST,
     GoldStore,
@@ -33,8 +33,8 @@ from benchie_cli.textio import display_name
 def benchmark() -> None:
     """The benchmarks: the ones benchie ships, and the external ones you add yourself.
 
-    Re-OIE2016 and WiRe57 are published without a licence, so benchie does not ship them:
-    download the published file and add it to your gold store with `benchmark add`.
+    Re-OIE2016, WiRe57 and the others published without a licence are not shipped:
+    download the published files and add them to your gold store with `benchmark add`.
 
     \b
     Example:
@@ -52,24 +52,24 @@ gold_dir_option = click.option(
 
 
 @benchmark.command(
-    "add", epilog=EPILOG_EXIT, short_help="Add an external benchmark from its published file."
+    "add", epilog=EPILOG_EXIT, short_help="Add an external benchmark from its published files."
 )
 @click.argument("name", type=click.Choice(tuple(EXTERNAL)))
-@click.argument("file", metavar="FILE")
+@click.argument("files", metavar="FILE...", nargs=-1, required=True)
 @gold_dir_option
-def benchmark_add(name: str, file: str, gold_dir: str | None) -> None:
-    """Add the external benchmark NAME to the gold store from FILE, its published file.
+def benchmark_add(name: str, files: tuple[str, ...], gold_dir: str | None) -> None:
+    """Add published files of the benchmark NAME to the gold store: each FILE is
+    recognised by its sha256 (which language, split and file of NAME it is).
 
-    \b
-      reoie2016  Re-OIE2016.json, https://github.com/zhanjunlang/Span_OIE (evaluate/)
-      wire57     WiRe57_343-manual-oie.json, https://github.com/rali-udem/WiRe57 (data/)
-
-    FILE must be the published file byte for byte (its sha256 is checked: another file is
-    refused, exit 1) and must read (exit 2 if not). It is kept as version 1.0.0 of NAME in
-    the gold store, with a manifest pinned like any gold's; GOLD/NAME/.gitignore keeps the
-    copy out of git. Nothing is written unless all of it is. Adding the same file again
-    writes nothing (exit 0), also when another run adds it at the same time; a different
-    copy already there is refused (exit 2).
+    FILE must be a published file byte for byte (another is refused, exit 1, naming the
+    file expected and its sha256) and must read (exit 2 if not). A gold that needs another
+    file beside it (CaRB's sentences, LSOIE's heads) is added with it, in one command. Each
+    is kept as version 1.0.0 of its part of NAME in the gold store, with a manifest pinned
+    like any gold's; a .gitignore keeps the copy out of git. Nothing is written unless all
+    of a part is. Adding the same files again writes nothing (exit 0), also when another
+    run adds them at the same time; a different copy already there is refused (exit 2).
+    `benchie benchmark list` names every published file, where to download it and the
+    command that adds it.
 
     \b
     Examples:
@@ -79,7 +79,7 @@ def benchmark_add(name: str, file: str, gold_dir: str | None) -> None:
     from benchie_cli.gold.external import add
 
     root, _ = resolve_gold_dir(gold_dir)
-    add(name, Path(file), root, say=say)
+    add(name, [Path(f) for f in files], root, say=say)
 
 
 @benchmark.command(
@@ -141,13 +141,26 @@ def _list_shipped(root: Path, name: str, doc: list[dict[str, Any]], rows: list[l
 
 
 def _list_external(root: Path, name: str, doc: list[dict[str, Any]], rows: list[list[str]]) -> None:
-    """An external benchmark's rows: each version added, checked against its manifest (and
-    the manifest against its pin) as every run that reads it does, with its gold file's
-    sha256; ``damaged`` when a file or the manifest was changed since (with the command
-    that says what); or one row ``missing`` with where to get the file and the command."""
-    e = get(name)
-    base = {"benchmark": name, "label": e.label, "external": True}
-    versions = added_versions(root, name)
+    """An external benchmark's rows, a part of its published files each: each version
+    added, checked against its manifest (and the manifest against its pin) as every run
+    that reads it does, with its gold file's sha256; ``damaged`` when a file or the
+    manifest was changed since (with the command that says what); or one row ``missing``
+    with where to get the files and the command."""
+    for e in parts(name):
+        _list_part(root, e, doc, rows)
+
+
+def _list_part(root: Path, e: External, doc: list[dict[str, Any]], rows: list[list[str]]) -> None:
+    name = e.name
+    shown = name if not e.part else f"{name} ({e.published.language}, {e.published.split})"
+    base = {
+        "benchmark": name,
+        "label": e.label,
+        "external": True,
+        "language": e.published.language,
+        "split": e.published.split,
+    }
+    versions = added_versions(root, name, e.part)
     if not versions:
         doc.append(
             {
@@ -155,14 +168,15 @@ def _list_external(root: Path, name: str, doc: list[dict[str, Any]], rows: list[
                 "version": None,
                 "state": "missing",
                 "file": e.published.file,
+                "files": [f.file for f in e.files],
                 "url": e.published.url,
                 "download_url": e.published.download_url,
                 "add": e.add_command,
             }
         )
-        rows.append([name, "-", "missing", f"`{e.add_command}` (from {e.published.url})"])
+        rows.append([shown, "-", "missing", f"`{e.add_command}` (from {e.published.url})"])
         return
-    gold_store = store(root, name)
+    gold_store = store(root, name, e.part)
     verify = f"benchie gold verify --benchmark {name}"
     for version in versions:
         try:
@@ -173,9 +187,9 @@ def _list_external(root: Path, name: str, doc: list[dict[str, Any]], rows: list[
         except (BenchieError, StopIteration) as exc:
             problem = exc.message if isinstance(exc, BenchieError) else "no gold file listed"
             doc.append({**base, "version": version, "state": "unusable", "problem": problem})
-            rows.append([name, version, "unusable", problem])
+            rows.append([shown, version, "unusable", problem])
             continue
-        path = f"{name}/{version}/{entry.path}"
+        where = (e.directory(Path()) / version / entry.path).as_posix()
         detail = f"added, but differs from its manifest: `{verify}`"
         try:
             problems = [f"{file}: {problem}" for file, problem in gold_store.verify([version])]
@@ -191,17 +205,17 @@ def _list_external(root: Path, name: str, doc: list[dict[str, Any]], rows: list[
                     **base,
                     "version": version,
                     "state": "damaged",
-                    "path": path,
+                    "path": where,
                     "problems": problems,
                     "verify": verify,
                 }
             )
-            rows.append([name, version, "damaged", detail])
+            rows.append([shown, version, "damaged", detail])
             continue
         doc.append(
-            {**base, "version": version, "state": "added", "sha256": entry.sha256, "path": path}
+            {**base, "version": version, "state": "added", "sha256": entry.sha256, "path": where}
         )
-        rows.append([name, version, "added", f"sha256 {entry.sha256}"])
+        rows.append([shown, version, "added", f"sha256 {entry.sha256}"])
 
 
 def _relative(path: Path) -> str:

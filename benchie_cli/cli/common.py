@@ -15,7 +15,7 @@ import orjson
 from benchie_cli import DEFAULT_GOLD_VERSION, LANGUAGES, default_gold_version, limits
 from benchie_cli.errors import BenchieError, ExitCode
 from benchie_cli.inputs.formats import INPUT_FORMATS
-from benchie_cli.registry import BASE_FACET, FACET_NAMES, FACETS
+from benchie_cli.registry import BASE_FACET, BENCHMARKS, FACET_NAMES, FACETS, SCORE_LANGUAGES
 from benchie_cli.tables import render
 from benchie_cli.textio import STDIN, display_name
 from benchie_cli.tokens import language_hint, mostly_implicit
@@ -29,17 +29,29 @@ F = TypeVar("F", bound=Callable[..., Any])
 GOLD_VERSION_SHOWN = f"{DEFAULT_GOLD_VERSION}, or $BENCHIE_GOLD_VERSION"
 
 
-def gold_options(*, facet: bool = True) -> Callable[[F], F]:
-    """The options every gold-reading command shares."""
+def gold_options(*, facet: bool = True, every_benchmark: bool = False) -> Callable[[F], F]:
+    """The options every gold-reading command shares; ``every_benchmark``: ``--lang`` takes
+    the languages of every benchmark (``score --benchmark``), not BenchIE's only."""
 
     def decorate(f: F) -> F:
         options = [
             click.option(
                 "--lang",
-                type=click.Choice(LANGUAGES),
+                type=click.Choice(SCORE_LANGUAGES if every_benchmark else LANGUAGES),
                 default="en",
                 show_default=True,
-                help="Language of the gold and the submissions.",
+                help="Language of the gold and the submissions"
+                + (
+                    " ("
+                    + "; ".join(
+                        f"{b.name}: {', '.join(b.languages)}"
+                        for b in BENCHMARKS.values()
+                        if len(b.languages) > 1
+                    )
+                    + "; the others: en)."
+                    if every_benchmark
+                    else "."
+                ),
             ),
             click.option(
                 "--gold-version",

@@ -44,7 +44,7 @@ if TYPE_CHECKING:
 
 @click.command(epilog=EPILOG_EXIT, short_help="Score submissions and print a leaderboard.")
 @click.argument("submissions", nargs=-1, required=True, metavar="SUBMISSION...")
-@gold_options()
+@gold_options(every_benchmark=True)
 @click.option(
     "--strip-implicit/--keep-implicit",
     default=True,

@@ -53,17 +53,33 @@ _TMP_PREFIX = ".add-"
 
 @dataclass(frozen=True, slots=True)
 class External:
-    """An external benchmark as adding it needs it: its registry entry's name and label, and
-    the file its authors publish (``registry.Published``)."""
+    """One part of a benchmark's published files (``registry.Published``): a language's or
+    a split's gold with the files it needs beside it, added together as one version of
+    their own, in the benchmark's store (part ``""``) or a directory under it."""
 
     name: str
     label: str
-    published: Published
+    part: str
+    #: Its files, the gold first.
+    files: tuple[Published, ...]
+
+    @property
+    def published(self) -> Published:
+        """Its gold file."""
+        return self.files[0]
+
+    @property
+    def what(self) -> str:
+        """The part in messages: "Re-OIE2016", "Re-OIE2016 (es, test)"."""
+        p = self.published
+        if self.part == "":
+            return self.label
+        return f"{self.label} ({p.language}, {p.split})"
 
     @property
     def add_command(self) -> str:
-        """The command that adds it, to paste (run where the downloaded file is)."""
-        return f"benchie benchmark add {self.name} {self.published.file}"
+        """The command that adds it, to paste (run where the downloaded files are)."""
+        return f"benchie benchmark add {self.name} {' '.join(f.file for f in self.files)}"
 
     @property
     def license(self) -> str:
@@ -72,8 +88,23 @@ class External:
             f"no licence: not redistributed by benchie; added by the user from {self.published.url}"
         )
 
+    def directory(self, root: Path) -> Path:
+        """Where its versions go in the gold directory ``root``."""
+        own = root / BENCHMARKS[self.name].store_dir
+        return own / self.part if self.part else own
+
+    def pins(self) -> Mapping[str, str]:
+        """The sha256 of the manifest ``add`` writes for its published files, by version:
+        the registry's pin for a benchmark's first part, else computed from the published
+        facts the registry holds (the same thing: a function of them)."""
+        if self.part == "":
+            return BENCHMARKS[self.name].shipped
+        p = self.published
+        manifest = manifest_bytes_for(self.name, p.sha256, p.size, p.sentences, part=self.part)
+        return {p.version: hashlib.sha256(manifest).hexdigest()}
+
     def read(self, path: str) -> Mapping[str, Sequence[Any]]:
-        """The benchmark's own reader of its published file (its package's
+        """The benchmark's own reader of its published gold file (its package's
         ``read_published``): a path in, its sentences' tuples out."""
         reader: Callable[[str], Mapping[str, Sequence[Any]]] = implementation(
             self.name
@@ -84,43 +115,80 @@ class External:
 Say = Callable[[str], None]
 
 
-def get(name: str) -> External:
-    """The external benchmark ``name``; an unknown name is an error (exit 2)."""
+def _known(name: str) -> None:
     entry = BENCHMARKS.get(name)
-    if entry is None or entry.published is None:
+    if entry is None or not entry.published:
         raise BenchieError(
             f"unknown external benchmark {printable_path(name)!r} (known: {', '.join(EXTERNAL)})"
         )
-    return External(entry.name, entry.label, entry.published)
 
 
-def store(root: Path, name: str) -> GoldStore:
-    """The external benchmark ``name``'s store inside the gold directory ``root``."""
-    get(name)
-    return GoldStore(root / name, benchmark=name)
+def part(name: str, part_name: str) -> External:
+    """The part ``part_name`` of ``name``'s published files."""
+    _known(name)
+    entry = BENCHMARKS[name]
+    return External(name, entry.label, part_name, entry.part_files(part_name))
 
 
-def added_versions(root: Path, name: str) -> list[str]:
-    """The versions of ``name`` added to the gold directory ``root`` (none: not added)."""
-    return store(root, name).versions()
+def parts(name: str) -> list[External]:
+    """Every part of ``name``'s published files, in the registry's order."""
+    _known(name)
+    names = dict.fromkeys(p.part for p in BENCHMARKS[name].published)
+    return [part(name, n) for n in names]
 
 
-def missing_message(name: str) -> str:
-    """What a command says when ``name`` is not in the gold store: why, where to get the
-    file, and the exact command that adds it."""
-    e = get(name)
+def get(name: str) -> External:
+    """The first part of the external benchmark ``name`` (its English default split's, for
+    a benchmark with one published file its only); an unknown name is an error (exit 2)."""
+    return parts(name)[0]
+
+
+def part_for(name: str, language: str, split: str) -> External | None:
+    """The part holding ``name``'s gold of ``language`` and ``split`` (None: none does)."""
+    if not BENCHMARKS[name].published:
+        return None
+    found = BENCHMARKS[name].part(language, split)
+    return None if found is None else part(name, found)
+
+
+def store(root: Path, name: str, part_name: str = "") -> GoldStore:
+    """The store of ``name``'s part ``part_name`` (default its first) in the gold
+    directory ``root``, its manifests checked against their pins."""
+    e = part(name, part_name) if part_name else get(name)
+    return GoldStore(e.directory(root), benchmark=name, pins=e.pins())
+
+
+def added_versions(root: Path, name: str, part_name: str = "") -> list[str]:
+    """The versions of a part of ``name`` added to ``root`` (none: not added)."""
+    return store(root, name, part_name).versions()
+
+
+def missing_message(name: str, language: str = "en", split: str | None = None) -> str:
+    """What a command says when a part of ``name`` is not in the gold store: why, where to
+    get its files, and the exact command that adds them."""
+    _known(name)
+    split = split or BENCHMARKS[name].splits[0]
+    e = part_for(name, language, split)
+    if e is None:
+        entry = BENCHMARKS[name]
+        return (
+            f"{entry.label} has no gold of --lang {language} and --split {split}: its published "
+            "gold is "
+            + ", ".join(f"{p.language} {p.split}" for p in entry.published if p.kind == "gold")
+        )
+    files = " and ".join(f.file for f in e.files)
+    paths = "; ".join(f"{f.upstream_path}: {f.download_url}" for f in e.files)
     return (
-        f"the {e.label} benchmark is not in the gold store: it has no licence, so benchie "
-        f"does not ship it; download {e.published.file} from {e.published.url} "
-        f"({e.published.upstream_path}; "
-        f"{e.published.download_url}) and add it with `{e.add_command}` (give the same --gold-dir "
-        "as to this command, if any)"
+        f"the {e.what} benchmark is not in the gold store: it has no licence, so benchie "
+        f"does not ship it; download {files} from {e.published.url} "
+        f"({paths}) and add {'them' if len(e.files) > 1 else 'it'} with `{e.add_command}` "
+        "(give the same --gold-dir as to this command, if any)"
     )
 
 
 def resolve(root: Path, name: str, version: str | None = None) -> ResolvedGold:
-    """The gold file of ``name`` (its ``test`` split) in the gold directory ``root``, read
-    once, hashed and checked against its manifest (and the manifest against its pin), as
+    """The gold file of ``name``'s first part in the gold directory ``root``, read once,
+    hashed and checked against its manifest (and the manifest against its pin), as
     :meth:`GoldStore.listed` does. ``version`` defaults to the table's (1.0.0). Not added:
     an error with :func:`missing_message` (exit 2)."""
     e = get(name)
@@ -166,122 +234,203 @@ def _parse(e: External, path: str, shown: str) -> Mapping[str, Sequence[Any]]:
         raise BenchieError(f"not {e.label}'s format: {message}", path=shown, line=line) from None
 
 
-def manifest_document(name: str, sha256: str, size: int, sentences: int) -> dict[str, Any]:
-    """The manifest of ``name``'s version holding a file with this sha256, size and number
-    of sentences: the CaRB benchmark's schema (docs/gold-store.md)."""
-    e = get(name)
+def manifest_document(
+    name: str, sha256: str, size: int, sentences: int, *, part: str = ""
+) -> dict[str, Any]:
+    """The manifest of the version of ``name``'s part ``part`` whose gold file has this
+    sha256, size and number of sentences (the part's other files as published): the CaRB
+    benchmark's schema (docs/gold-store.md)."""
+    e = globals()["part"](name, part) if part else get(name)
+    g = e.published
+    where = f"{g.split} split" if g.language == "en" else f"{g.split} split, {g.language}"
+    several = len(e.files) > 1
     return {
         "schema": MANIFEST_SCHEMA,
-        "version": e.published.version,
+        "version": g.version,
         "benchmark": e.name,
         "description": (
-            f"{e.label}'s gold ({e.published.split} split), the user's copy of the file its "
-            "authors "
-            f"published; benchie does not redistribute it"
+            f"{e.label}'s gold ({where}), the user's copy of the file{'s' if several else ''} "
+            f"its authors published; benchie does not redistribute {'them' if several else 'it'}"
         ),
         "license": e.license,
-        "splits": [e.published.split],
+        "splits": [g.split],
         "files": [
             {
-                "path": f"{e.published.split}/{e.published.file}",
-                "language": "en",
-                "facet": e.published.split,
-                "kind": "gold",
-                "sha256": sha256,
-                "bytes": size,
-                "sentences": sentences,
+                "path": f"{f.split}/{f.file}",
+                "language": f.language,
+                "facet": f.split,
+                "kind": f.kind,
+                "sha256": sha256 if f is g else f.sha256,
+                "bytes": size if f is g else f.size,
+                "sentences": sentences if f is g else f.sentences,
                 "synsets": None,
-                "upstream_path": e.published.upstream_path,
+                "upstream_path": f.upstream_path,
             }
+            for f in e.files
         ],
     }
 
 
-def manifest_bytes_for(name: str, sha256: str, size: int, sentences: int) -> bytes:
+def manifest_bytes_for(
+    name: str, sha256: str, size: int, sentences: int, *, part: str = ""
+) -> bytes:
     """:func:`manifest_document` as written: indented, keys in a fixed order, a trailing
-    newline, so the same file gives the same bytes wherever it is added. For the published
-    file, their sha256 is the registry's pin (``Benchmark.shipped``)."""
-    doc = manifest_document(name, sha256, size, sentences)
+    newline, so the same files give the same bytes wherever they are added. For the
+    published files, their sha256 is the part's pin (:meth:`External.pins`)."""
+    doc = manifest_document(name, sha256, size, sentences, part=part)
     return orjson.dumps(doc, option=orjson.OPT_INDENT_2) + b"\n"
 
 
-def attribution(name: str, sha256: str) -> bytes:
-    """``ATTRIBUTION.md`` of an added version: where the file comes from, whom to cite,
+def attribution(e: External, sha256: str) -> bytes:
+    """``ATTRIBUTION.md`` of an added version: where the files come from, whom to cite,
     and that this copy is the user's, not benchie's."""
-    e = get(name)
+    g = e.published
+    listed = "".join(
+        f"`{f.split}/{f.file}` (sha256 `{sha256 if f is g else f.sha256}`, `{f.upstream_path}`)\n"
+        if len(e.files) > 1
+        else ""
+        for f in e.files
+    )
+    if len(e.files) == 1:
+        head = (
+            f"`{g.split}/{g.file}` is the file the authors of {e.label} published, "
+            "byte for byte "
+            f"(sha256 `{sha256}`):\n"
+        )
+        source = f"> Data: {g.url} (`{g.upstream_path}`)\n"
+        these = "It has no licence"
+    else:
+        head = f"These are the files the authors of {e.label} published, byte for byte:\n\n{listed}"
+        source = f"> Data: {g.url}\n"
+        these = "They have no licence"
     return (
-        f"# {e.label} gold, version {e.published.version}\n"
+        f"# {e.what} gold, version {g.version}\n"
         "\n"
-        f"`{e.published.split}/{e.published.file}` is the file the authors of {e.label} published, "
-        "byte for byte "
-        f"(sha256 `{sha256}`):\n"
+        f"{head}"
         "\n"
-        f"> {e.published.citation}\n"
-        f"> Data: {e.published.url} (`{e.published.upstream_path}`)\n"
+        f"> {g.citation}\n"
+        f"{source}"
         "\n"
-        f"It has no licence. benchie does not redistribute it: this copy is yours, added "
-        f"with `{e.add_command}` from the file you downloaded. Do not commit it or put it in "
+        f"{these}. benchie does not redistribute {'it' if len(e.files) == 1 else 'them'}: this "
+        f"copy is yours, added "
+        f"with `{e.add_command}` from the file{'s' if len(e.files) > 1 else ''} you downloaded. "
+        "Do not commit it or put it in "
         "an image or an archive you share (the `.gitignore` beside this version keeps it "
         "out of git). Cite the paper above when you report scores on it.\n"
     ).encode()
 
 
-def add(name: str, source_path: Path, root: Path, *, say: Say | None = None) -> Path:
-    """Add the published file of ``name`` at ``source_path`` to the gold directory ``root``
-    as ``root/<name>/<version>``; return that directory.
+def _identify(name: str, shown: str, data: bytes) -> Published:
+    """The published file of ``name`` with the sha256 of ``data``; another file is refused
+    (exit 1: not a published file), naming the file expected and its sha256, and what the
+    file is when it is known (another benchmark's published file, a lookalike)."""
+    sha = hashlib.sha256(data).hexdigest()
+    entry = BENCHMARKS[name]
+    found = next((p for p in entry.published if p.sha256 == sha), None)
+    if found is not None:
+        return found
+    every = [(BENCHMARKS[n], p) for n in EXTERNAL for p in BENCHMARKS[n].published]
+    other = next(((b, p) for b, p in every if p.sha256 == sha), None)
+    lookalikes = {k: v for _, p in every for k, v in p.lookalikes.items()}
+    base = Path(shown).name
+    meant = [p for p in entry.published if p.file == base] or list(entry.published)
+    if other is not None:
+        hint = f"it is {other[0].label}'s: `benchie benchmark add {other[0].name} {shown}`"
+    elif sha in lookalikes:
+        # What the file is, then where the one asked for is (its upstream path).
+        hint = (
+            lookalikes[sha].format(file=shown)
+            + f"; {entry.label}'s is {meant[0].upstream_path} there"
+        )
+    elif len(meant) == 1:
+        hint = f"download it again from {meant[0].download_url}"
+    else:
+        hint = f"download the one you meant again from {meant[0].url}"
+    if len(meant) == 1:
+        expected = f"the published {meant[0].file} ({meant[0].sha256}, from {meant[0].url})"
+    else:
+        expected = (
+            f"any of {entry.label}'s published files ("
+            + ", ".join(f"{p.file} {p.sha256}" for p in meant)
+            + ")"
+        )
+    raise BenchieError(
+        f"sha256 {sha} is not that of {expected}: this file is not the published one "
+        f"({len(data):,} bytes); {hint}",
+        path=shown,
+        exit_code=ExitCode.FAILED,
+    )
 
-    The file is read once (bounded); a sha256 other than the published one's is refused
-    (exit 1: not the published file), as is a file the benchmark's reader cannot read (exit
-    2). The version is built in a temporary directory beside its place and renamed into it:
-    it appears whole or not at all, also on Ctrl-C. Already present with the same file
-    (or put in place meanwhile by another run with the same file and manifest): said,
-    nothing written; present with another: refused (exit 2). A file known to be mistaken
-    for the published one (``Published.lookalikes``) is named. ``say`` receives the
-    one-line outcome."""
+
+def add(name: str, sources: Path | Sequence[Path], root: Path, *, say: Say | None = None) -> Path:
+    """Add published files of ``name`` (each recognised by its sha256: language, split,
+    what it is) to the gold directory ``root``, a version of each part they complete;
+    return the version directory of the first file's part.
+
+    Each file is read once (bounded); a sha256 that is none of ``name``'s published files
+    is refused (exit 1: not a published file), as is a file the benchmark's reader cannot
+    read (exit 2), and a part given without all its files (exit 2, naming the missing
+    ones). Each version is built in a temporary directory beside its place and renamed
+    into it: it appears whole or not at all, also on Ctrl-C. Already present with the same
+    files (or put in place meanwhile by another run with the same files and manifest):
+    said, nothing written; present with others: refused (exit 2). A file known to be
+    mistaken for a published one (``Published.lookalikes``) is named. ``say`` receives one
+    line for each part."""
     from benchie_cli.gold.lifecycle import check_store_root
 
-    e = get(name)
+    _known(name)
     check_store_root(root)  # never into a version (`--gold-dir gold/1.1.0`)
-    source = str(source_path)
-    shown = display_name(source)
-    data = read_whole(source, what=f"{e.label} file")
-    sha = hashlib.sha256(data).hexdigest()
-    pinned = e.published.sha256
-    if sha != pinned:
-        externals = [get(n) for n in EXTERNAL]
-        other = next((x for x in externals if x.published.sha256 == sha), None)
-        lookalikes = {k: v for x in externals for k, v in x.published.lookalikes.items()}
-        if other is not None:
-            hint = f"it is {other.label}'s: `benchie benchmark add {other.name} {shown}`"
-        elif sha in lookalikes:
-            # What the file is, then where the one asked for is (its upstream path).
-            hint = (
-                lookalikes[sha].format(file=shown)
-                + f"; {e.label}'s is {e.published.upstream_path} there"
+    given = [sources] if isinstance(sources, Path) else list(sources)
+    found: dict[str, dict[str, tuple[Published, bytes, str]]] = {}
+    for source_path in given:
+        source = str(source_path)
+        shown = display_name(source)
+        data = read_whole(source, what=f"{BENCHMARKS[name].label} file")
+        p = _identify(name, shown, data)
+        found.setdefault(p.part, {})[p.file] = (p, data, shown)
+    targets: list[Path] = []
+    for part_name, files in found.items():
+        e = part(name, part_name)
+        target = e.directory(root) / e.published.version
+        missing = [f.file for f in e.files if f.file not in files]
+        if missing and not os.path.lexists(target):
+            raise BenchieError(
+                f"{e.what} is added with all its files together: give "
+                f"{' and '.join(missing)} too (`{e.add_command}`)"
             )
-        else:
-            hint = f"download it again from {e.published.download_url}"
-        raise BenchieError(
-            f"sha256 {sha} is not that of the published {e.published.file} ({pinned}, from "
-            f"{e.published.url}): this file is not the published one ({len(data):,} bytes); {hint}",
-            path=shown,
-            exit_code=ExitCode.FAILED,
-        )
-    bench_dir = root / name
-    target = bench_dir / e.published.version
+        targets.append(_add_part(e, files, root, target, say))
+    return targets[0]
+
+
+def _add_part(
+    e: External,
+    files: Mapping[str, tuple[Published, bytes, str]],
+    root: Path,
+    target: Path,
+    say: Say | None,
+) -> Path:
+    """One part added (or found in place), as :func:`add` says."""
+    gold_file = files.get(e.published.file)
+    sha = e.published.sha256 if gold_file is None else hashlib.sha256(gold_file[1]).hexdigest()
+    bench_dir = target.parent
     if os.path.lexists(target):
-        _check_present(e, root, target, sha)
+        _check_present(
+            e, root, target, {f: hashlib.sha256(d).hexdigest() for f, (_, d, _) in files.items()}
+        )
         _say_present(e, target, sha, say)
         return target
+    assert gold_file is not None  # a part not in place comes with all its files
     _check_writable(root, bench_dir)
-    counts = _write(e, data, sha, shown, root, bench_dir, target)
-    if counts is None:  # another run added the same file meanwhile: it is in place
+    counts = _write(
+        e, {f: d for f, (_, d, _) in files.items()}, sha, gold_file[2], root, bench_dir, target
+    )
+    if counts is None:  # another run added the same files meanwhile: they are in place
         _say_present(e, target, sha, say)
         return target
     if say is not None:
         sentences, tuples = counts
         say(
-            f"added {e.label} {e.published.version} to {display_name(str(target))}: "
+            f"added {e.what} {e.published.version} to {display_name(str(target))}: "
             f"{sentences:,} sentences, {tuples:,} tuples, sha256 {sha}; your copy, kept out of "
             f"git by {display_name(str(bench_dir / GITIGNORE))}"
         )
@@ -291,50 +440,59 @@ def add(name: str, source_path: Path, root: Path, *, say: Say | None = None) -> 
 def _say_present(e: External, target: Path, sha: str, say: Say | None) -> None:
     if say is not None:
         say(
-            f"{e.label} {e.published.version} is already in {display_name(str(target))} with "
-            f"the same file (sha256 {sha}); nothing written"
+            f"{e.what} {e.published.version} is already in {display_name(str(target))} with "
+            f"the same file{'s' if len(e.files) > 1 else ''} (sha256 {sha}); nothing written"
         )
 
 
 def _check_present(
-    e: External, root: Path, target: Path, sha: str, manifest: bytes | None = None
+    e: External,
+    root: Path,
+    target: Path,
+    shas: Mapping[str, str],
+    manifest: bytes | None = None,
 ) -> None:
-    """A version already in place: the same published file, intact (return), or refused.
+    """A version already in place: the same published files, intact (return), or refused.
     ``manifest``, if given, must be the bytes of the manifest in place, too (the manifest
-    pin checks them otherwise: the same thing, for the published file)."""
+    pin checks them otherwise: the same thing, for the published files)."""
     where = display_name(str(target))
+    gold_store = GoldStore(target.parent, benchmark=e.name, pins=e.pins())
     try:
-        present = store(root, e.name).listed(e.published.version, "gold", e.published.split)
+        present = {f.file: gold_store.listed(f.version, f.kind, f.split).sha256 for f in e.files}
         same_manifest = manifest is None or (target / MANIFEST).read_bytes() == manifest
     except OSError as exc:
         raise BenchieError(
-            f"{e.label} {e.published.version} is already added but cannot be used "
+            f"{e.what} {e.published.version} is already added but cannot be used "
             f"({exc.strerror or exc}); remove it and run `{e.add_command}` again",
             path=where,
         ) from None
     except BenchieError as exc:
         problem = f"{exc.path}: {exc.message}" if exc.path else exc.message
         raise BenchieError(
-            f"{e.label} {e.published.version} is already added but cannot be used "
+            f"{e.what} {e.published.version} is already added but cannot be used "
             f"({problem}); remove it and run `{e.add_command}` again",
             path=where,
         ) from None
-    if present.sha256 != sha or not same_manifest:
+    differing = [f for f, sha in shas.items() if present.get(f) != sha]
+    if differing or not same_manifest:
         what = (
-            f"another file (sha256 {present.sha256}, not the published {sha})"
-            if present.sha256 != sha
-            else "the same file but another manifest"
+            f"another file{'' if len(e.files) == 1 else ' as ' + differing[0]} (sha256 "
+            f"{present.get(differing[0])}, not the published {shas[differing[0]]})"
+            if differing
+            else "the same files but another manifest"
         )
         raise BenchieError(
-            f"{e.label} {e.published.version} is already added with {what}: a version is never "
-            f"replaced; remove it to add the published file",
+            f"{e.what} {e.published.version} is already added with {what}: a version is never "
+            f"replaced; remove it to add the published files",
             path=where,
         )
 
 
 def _check_writable(root: Path, bench_dir: Path) -> None:
     """Before anything is written: the directory the version goes into can be written."""
-    directory = bench_dir if os.path.lexists(bench_dir) else root
+    directory = next(
+        (d for d in (bench_dir, bench_dir.parent) if os.path.lexists(d) and d != root), root
+    )
     where = display_name(str(directory))
     if not directory.is_dir():
         raise BenchieError(
@@ -349,40 +507,51 @@ def _check_writable(root: Path, bench_dir: Path) -> None:
 
 
 def _write(
-    e: External, data: bytes, sha: str, shown: str, root: Path, bench_dir: Path, target: Path
+    e: External,
+    files: Mapping[str, bytes],
+    sha: str,
+    shown: str,
+    root: Path,
+    bench_dir: Path,
+    target: Path,
 ) -> tuple[int, int] | None:
     """Build the version in a temporary directory, check that the benchmark's reader reads
-    the bytes kept, and rename it into place; ``(sentences, tuples)`` read, or ``None`` when
-    another run put the same version in place meanwhile (same file, same manifest: nothing
-    of this one is kept; another file there is refused).
+    the gold bytes kept, and rename it into place; ``(sentences, tuples)`` read, or
+    ``None`` when another run put the same version in place meanwhile (same files, same
+    manifest: nothing of this one is kept; other files there are refused).
 
-    A first add builds the whole ``<name>/`` directory (with its ``.gitignore``) beside it
-    in ``root`` and renames it; a later one builds the version inside ``<name>/``. The
-    temporary directory holds a ``.gitignore`` of its own from the start, so that even one
-    left by a killed run (SIGKILL) is never committed. It is created and recorded with the
-    stop signals held back, so that a Ctrl-C never falls between the two (the ``finally``
-    removes whatever is recorded)."""
+    A first add builds the whole part directory (with its ``.gitignore``) beside it and
+    renames it; a later one builds the version inside it. The temporary directory holds a
+    ``.gitignore`` of its own from the start, so that even one left by a killed run
+    (SIGKILL) is never committed. It is created and recorded with the stop signals held
+    back, so that a Ctrl-C never falls between the two (the ``finally`` removes whatever
+    is recorded)."""
     from benchie_cli.gold.lifecycle import signals_deferred
 
     fresh = not os.path.lexists(bench_dir)
-    parent = root if fresh else bench_dir
-    _remove_stale_temporaries(parent, e.name)
+    parent = bench_dir.parent if fresh else bench_dir
     tmp: Path | None = None
     try:
+        parent.mkdir(parents=True, exist_ok=True)  # a part's benchmark directory, first
+        _remove_stale_temporaries(parent, e.name)
         with signals_deferred():  # created and recorded together: a Ctrl-C cannot leak it
             tmp = Path(tempfile.mkdtemp(prefix=f"{_TMP_PREFIX}{e.name}-", dir=parent))
         (tmp / GITIGNORE).write_bytes(GITIGNORE_BYTES)
         version_dir = tmp / e.published.version if fresh else tmp
+        for f in e.files:
+            path = version_dir / f.split / f.file
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(files[f.file])
         gold_path = version_dir / e.published.split / e.published.file
-        gold_path.parent.mkdir(parents=True)
-        gold_path.write_bytes(data)
         parsed = _parse(e, str(gold_path), shown)  # the bytes kept, as they will be read
         sentences, tuples = len(parsed), sum(len(v) for v in parsed.values())
-        manifest = manifest_bytes_for(e.name, sha, len(data), sentences)
+        manifest = manifest_bytes_for(
+            e.name, sha, len(files[e.published.file]), sentences, part=e.part
+        )
         (version_dir / MANIFEST).write_bytes(manifest)
-        (version_dir / ATTRIBUTION).write_bytes(attribution(e.name, sha))
+        (version_dir / ATTRIBUTION).write_bytes(attribution(e, sha))
         if not fresh:
-            (tmp / GITIGNORE).unlink()  # <name>/.gitignore covers the version once renamed
+            (tmp / GITIGNORE).unlink()  # the part's .gitignore covers the version once renamed
         _make_readable(tmp)
         with signals_deferred():  # the version and its .gitignore arrive together
             try:
@@ -390,15 +559,16 @@ def _write(
             except OSError:
                 if not os.path.lexists(target):
                     raise
-                placed = False  # another add of the same benchmark won the race
+                placed = False  # another add of the same part won the race
             else:
                 placed = True
                 if not fresh:
                     _ensure_gitignore(bench_dir)
         if not placed:
-            # What the other run put there arrived whole (a rename): the same file and
+            # What the other run put there arrived whole (a rename): the same files and
             # manifest is what this run wanted (exit 0); anything else is refused.
-            _check_present(e, root, target, sha, manifest)
+            shas = {f: hashlib.sha256(d).hexdigest() for f, d in files.items()}
+            _check_present(e, root, target, shas, manifest)
             return None
     except OSError as exc:
         where = exc.filename if isinstance(exc.filename, str) else str(root)

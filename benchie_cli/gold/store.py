@@ -318,12 +318,18 @@ class ResolvedGold:
 class GoldStore:
     """Read access to a gold directory. Manifests are parsed on first use."""
 
-    def __init__(self, root: Path, *, benchmark: str = "benchie") -> None:
+    def __init__(
+        self, root: Path, *, benchmark: str = "benchie", pins: Mapping[str, str] | None = None
+    ) -> None:
         self.root = root
         #: Whose versions these are: BenchIE's (``gold/``) or CaRB's (``gold/carb/``).
         self.benchmark = benchmark
-        #: The manifests of this benchmark's shipped versions, by version.
-        self.shipped: Mapping[str, str] = BENCHMARKS[benchmark].shipped
+        #: The sha256 of the manifests of the versions benchie ships (or, for published
+        #: files a user adds, of the manifest it writes for them), by version.
+        self.shipped: Mapping[str, str] = BENCHMARKS[benchmark].shipped if pins is None else pins
+        #: Whether its versions are published files a user added (``benchmark add``): an
+        #: external benchmark's store, or a part of published files under a shipped one's.
+        self.added = pins is not None or BENCHMARKS[benchmark].external
         self._manifests: dict[str, Manifest] = {}
         #: The sha256 of each manifest's bytes, as parsed (not read again to be checked).
         self._manifest_sha256: dict[str, str] = {}
@@ -363,9 +369,7 @@ class GoldStore:
         sha = self._manifest_sha256[version]
         if sha == pinned:
             return None
-        from benchie_cli.registry import BENCHMARKS  # (kept local: message only)
-
-        if self.benchmark in BENCHMARKS and BENCHMARKS[self.benchmark].external:
+        if self.added:
             where = printable_path(str(self.root / version))
             return (
                 f"manifest sha256 {sha} is not that of the manifest `benchie benchmark add` "

@@ -59,6 +59,7 @@ from benchie_cli.benchmarks.runner import (
     as_reported,
     brief,
     check_gold_file_alone,
+    check_language,
     check_pinned,
     check_split,
     check_split_shape,
@@ -514,11 +515,7 @@ def gold_stats(root: Path, version: str) -> tuple[list[dict[str, Any]], list[lis
 def _english_gold(request: Request) -> None:
     """CaRB's gold is English: the store's split and version, or a file of the user's
     (``--gold-file``), which is one split of one version."""
-    if request.lang != "en":
-        raise BenchieError(
-            f"--benchmark carb scores English only (CaRB's gold); --lang {request.lang} "
-            "does not apply"
-        )
+    check_language(request)
     check_gold_file_alone(request)
 
 
