@@ -242,6 +242,40 @@ class Benchmark:
         return tuple(sorted(files, key=lambda p: p.kind != "gold"))
 
 
+_MULTI2OIE = "https://github.com/youngbin-ro/Multi2OIE"
+_MULTI2OIE_CITATION = (
+    "Youngbin Ro, Yukyung Lee and Pilsung Kang. 2020. Multi^2OIE: Multilingual Open "
+    "Information Extraction Based on Multi-Head Attention with BERT. In Findings of the "
+    "Association for Computational Linguistics: EMNLP 2020, pages 1107-1117."
+)
+
+
+def _multi2oie(
+    file: str, sha256: str, language: str, split: str, counts: tuple[int, int, int]
+) -> Published:
+    """One of Multi2OIE's Re-OIE2016 files (``evaluate/``): Spanish, Portuguese, or a
+    binary variant (arg2, arg3, temp, loc and context emptied); ``counts``: sentences,
+    tuples, bytes."""
+    sentences, tuples, size = counts
+    return Published(
+        file=file,
+        sha256=sha256,
+        url=_MULTI2OIE,
+        upstream_path=f"evaluate/{file}",
+        download_url=(
+            f"https://raw.githubusercontent.com/youngbin-ro/Multi2OIE/master/evaluate/{file}"
+        ),
+        citation=_MULTI2OIE_CITATION,
+        sentences=sentences,
+        tuples=tuples,
+        size=size,
+        extent=f"{sentences} sentences",
+        split=split,
+        language=language,
+        part=language if split == "test" else f"{language}-{split}",
+    )
+
+
 def implementation(name: str) -> ModuleType:
     """The package implementing benchmark ``name``, imported on first use (a run of one
     benchmark loads no other's code)."""
@@ -340,7 +374,7 @@ BENCHMARKS: dict[str, Benchmark] = {
             "reoie2016",
             ("reoie2016",),
             "benchie_cli.benchmarks.reoie2016.benchmark",
-            ("test",),
+            ("test", "binary"),
             formats=(
                 "carb",
                 "openie4",
@@ -388,7 +422,43 @@ BENCHMARKS: dict[str, Benchmark] = {
                         ),
                     },
                 ),
+                _multi2oie(
+                    "Re-OIE2016-Binary.json",
+                    "41ee5b9efc56d75ca1a32e5e81a5bf63a051b300ad95c4ae24b91ff4382a5846",
+                    "en",
+                    "binary",
+                    (595, 1508, 562489),
+                ),
+                _multi2oie(
+                    "Re-OIE2016-Spanish.json",
+                    "c830e8a837c9a2874f505e65fa5c9a411ec939cfa2406988d6137565b0d29374",
+                    "es",
+                    "test",
+                    (595, 1496, 631153),
+                ),
+                _multi2oie(
+                    "Re-OIE2016-Spanish-Binary.json",
+                    "64a8d0fc1e584531d763d27f402c70fcf1137ee80d8ceeea6a604f379e47fa88",
+                    "es",
+                    "binary",
+                    (595, 1496, 593874),
+                ),
+                _multi2oie(
+                    "Re-OIE2016-Portuguese.json",
+                    "0694e5b4eee1b9ade309ce85a7c4e19721c26dcb784aadec6d5ee5866523b957",
+                    "pt",
+                    "test",
+                    (594, 1503, 628260),
+                ),
+                _multi2oie(
+                    "Re-OIE2016-Portuguese-Binary.json",
+                    "1818307ced00312e213bf35706f8dfa090c25d4ad38b9e07d351850e4cbeb8ce",
+                    "pt",
+                    "binary",
+                    (594, 1503, 591073),
+                ),
             ),
+            languages=("en", "es", "pt"),
         ),
         Benchmark(
             "wire57",

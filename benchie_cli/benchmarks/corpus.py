@@ -99,6 +99,9 @@ class Corpus:
     sentences: tuple[str, ...] = ()
     #: The language of its sentences.
     language: str = "en"
+    #: Its store's directory under the gold directory, as a report names its files (""
+    #: the benchmark's ``store_dir``; a part of published files has one of its own).
+    where: str = ""
 
     @property
     def metric(self) -> str:
@@ -180,7 +183,8 @@ def load(
     if not is_version(version):
         raise BenchieError(f"--gold-version: {version!r} is not a version (MAJOR.MINOR.PATCH)")
     corpus = entry(benchmark).load(gold_store, version, split)
-    return replace(corpus, language=language) if language != "en" else corpus
+    where = gold_store.root.relative_to(root).as_posix()
+    return replace(corpus, language=language, where=where)
 
 
 # --------------------------------------------------------------------------- reading
@@ -666,7 +670,7 @@ def _f1(run: Run) -> float:
 
 def gold_json(corpus: Corpus) -> dict[str, Any]:
     """The ``gold`` object of a report: which files, byte for byte."""
-    store_dir = BENCHMARKS[corpus.benchmark].store_dir
+    store_dir = corpus.where or BENCHMARKS[corpus.benchmark].store_dir
     return {
         "benchmark": corpus.benchmark,
         "version": corpus.version,
@@ -848,8 +852,9 @@ class CorpusRunner:
         report = build_report(
             corpus, runs, failures=failures, input_format=recorded, retokenize=request.retokenize
         )
+        language = "" if corpus.language == "en" else f", {corpus.language}"
         gold = (
-            f"{benchmark} gold {corpus.version} ({split})"
+            f"{benchmark} gold {corpus.version} ({split}{language})"
             if request.gold_file is None
             else f"{benchmark} gold file {corpus.files[0].display_path}"
         )

@@ -849,46 +849,34 @@ def test_list_shows_versions_dvc_tracks_but_not_pulled(cli: RunCli, tmp_path: Pa
 # --------------------------------------------------------------------------- the real files
 
 
+#: Every published file of every benchmark: (benchmark, part, file).
+EVERY_PUBLISHED = [(n, p.part, p.file) for n in EXTERNAL for p in BENCHMARKS[n].published]
+
+
 @pytest.mark.skipif(
     not os.environ.get(ENV_DATA),
-    reason=f"${ENV_DATA} does not name a directory with Re-OIE2016.json and "
-    "WiRe57_343-manual-oie.json (the published files, which may not be redistributed)",
+    reason=f"${ENV_DATA} does not name a directory with the published files (which may not "
+    "be redistributed: Re-OIE2016.json, WiRe57_343-manual-oie.json, Multi2OIE's, ...)",
 )
-@pytest.mark.parametrize(
-    ("name", "sentences", "tuples"), [("reoie2016", 595, 1508), ("wire57", 57, 343)]
-)
-def test_the_published_files(
-    cli: RunCli, tmp_path: Path, name: str, sentences: int, tuples: int
-) -> None:
-    e = _published(name)
-    src = Path(os.environ[ENV_DATA]) / e.file
-    if not src.is_file():
-        pytest.skip(f"no {e.file} in ${ENV_DATA}")
+@pytest.mark.parametrize(("name", "part", "file"), EVERY_PUBLISHED)
+def test_the_published_files(cli: RunCli, tmp_path: Path, name: str, part: str, file: str) -> None:
+    """Each published file the registry names, added with the files of its part, reads as
+    the registry says (sentences, tuples, bytes), and its manifest is the part's pin."""
+    e = external.part(name, part)
+    sources = [Path(os.environ[ENV_DATA]) / f.file for f in e.files]
+    if not all(src.is_file() for src in sources):
+        pytest.skip(f"not every file of {e.add_command} is in ${ENV_DATA}")
+    g = e.published
     root = _gold(tmp_path)
-    res = cli("benchmark", "add", name, src, "--gold-dir", root)
+    res = cli("benchmark", "add", name, *sources, "--gold-dir", root)
     assert res.exit_code == 0, res.stderr
-    assert f"{sentences:,} sentences, {tuples:,} tuples" in res.stderr
-    manifest = (root / name / "1.0.0" / "manifest.json").read_bytes()
-    assert _sha(manifest) == BENCHMARKS[name].shipped["1.0.0"]  # the pin, unpatched
-    gold = external.resolve(root, name)
-    assert gold.sha256 == _published(name).sha256 and len(gold.data) == e.size
-    parsed = external.read_gold(name, gold)
-    assert (len(parsed), sum(len(v) for v in parsed.values())) == (sentences, tuples)
-    again = cli("benchmark", "add", name, src, "--gold-dir", root)
+    assert f"{g.sentences:,} sentences, {g.tuples:,} tuples" in res.stderr
+    version_dir = e.directory(root) / g.version
+    manifest = (version_dir / "manifest.json").read_bytes()
+    assert _sha(manifest) == e.pins()[g.version]  # the pin, unpatched
+    gold = external.store(root, name, part).listed(g.version, "gold", g.split)
+    assert gold.sha256 == g.sha256 and len(gold.data) == g.size
+    again = cli("benchmark", "add", name, *sources, "--gold-dir", root)
     assert again.exit_code == 0 and "nothing written" in again.stderr
     listed = cli("benchmark", "list", "--gold-dir", root).stdout
-    assert f"sha256 {_published(name).sha256}" in listed
-
-
-def test_temporaries_of_killed_adds_are_removed_after_an_hour(
-    cli: RunCli, tmp_path: Path, stand_in: Callable[[str], tuple[Path, bytes]]
-) -> None:
-    src, _ = stand_in("wire57")
-    root = _gold(tmp_path)
-    old, recent = root / ".add-wire57-old", root / ".add-wire57-recent"
-    for directory in (old, recent):
-        directory.mkdir()
-        (directory / ".gitignore").write_bytes(b"*\n")
-    os.utime(old, (0, 0))
-    assert cli("benchmark", "add", "wire57", src, "--gold-dir", root).exit_code == 0
-    assert not old.exists() and recent.exists()  # another run's, perhaps still under way
+    assert f"sha256 {g.sha256}" in listed
