@@ -756,7 +756,10 @@ def test_list_shows_added_and_missing_benchmarks(
     assert res.exit_code == 0, res.stderr
     lines = res.stdout.splitlines()
     assert lines[0].split() == ["benchmark", "version", "state", "detail"]
-    rows = {line.split()[0]: line.split() for line in lines[2:]}
+    rows = {line.split()[0]: line.split() for line in reversed(lines[2:])}  # first row kept
+    assert "reoie2016 (es, test)    -        missing  `benchie benchmark add reoie2016 " in (
+        res.stdout
+    )
     assert rows["benchie"][:3] == ["benchie", "-", "absent"]
     assert rows["carb"][:3] == ["carb", "-", "absent"]
     assert rows["oie2016"][:3] == ["oie2016", "-", "absent"]
@@ -766,7 +769,7 @@ def test_list_shows_added_and_missing_benchmarks(
 
     res = cli("benchmark", "list", "--gold-dir", root, "--format", "json")
     assert res.exit_code == 0, res.stderr
-    doc = {(d["benchmark"], d["version"]): d for d in json.loads(res.stdout)}
+    doc = {(d["benchmark"], d["version"]): d for d in reversed(json.loads(res.stdout))}
     assert doc["reoie2016", "1.0.0"] == {
         "benchmark": "reoie2016",
         "label": "Re-OIE2016",
