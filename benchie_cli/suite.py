@@ -32,12 +32,14 @@ from benchie_cli.benchmarks import corpus as bm
 from benchie_cli.benchmarks.runner import SINGLE_THRESHOLD, Row, SuiteInput, runner
 from benchie_cli.benchmarks.runner import none_of_its as none_of_its
 from benchie_cli.errors import BenchieError
-from benchie_cli.registry import BENCHMARKS, METRICS
+from benchie_cli.registry import BENCHMARKS, METRICS, SCORE_LANGUAGES
 from benchie_cli.tables import render
 from benchie_cli.textio import display_name
 
 #: The formats the suite reads (each benchmark's reader of it is named above).
 FORMATS = tuple(bm.CARB_READ)
+#: The order of the suite's languages: English, then as the registry names them.
+_LANGUAGE_ORDER = ("en", *(lang for lang in SCORE_LANGUAGES if lang != "en"))
 #: A row whose benchmark has output for fewer of its gold sentences than this share is
 #: said on stderr: the file was probably run on another benchmark's sentences.
 LOW_COVERAGE = 0.5
@@ -128,6 +130,9 @@ def run(
         for name in BENCHMARKS:
             reason = absent(root, name)
             rows.extend(_skipped(name, reason) if reason else runner(name).rows(given))
+            rows.extend(runner(name).other_rows(given))
+        # Grouped by language, English first, each benchmark's rows in order within.
+        rows.sort(key=lambda r: _LANGUAGE_ORDER.index(r.language))
         # Lines the readers skip (a slot empty or missing), as each benchmark's own command
         # says them: every reader of these formats skips the same lines.
         extractions = sum(len(xs) for xs in given.texts().values())
@@ -191,13 +196,17 @@ def _table_rows(report: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
         cover = f"{sentences['with_output']}/{sentences['gold']}" if sentences else "-"
         if "skipped" in r:
             cells = ["-", "-", "-", "-"]
-        rows.append([BENCHMARKS[r["benchmark"]].label, label, r["split"], *cells, cover])
+        language = r.get("language", "en")
+        name = BENCHMARKS[r["benchmark"]].label + ("" if language == "en" else f" [{language}]")
+        rows.append([name, label, r["split"], *cells, cover])
     return columns, rows
 
 
 def _notes(report: dict[str, Any]) -> list[str]:
     notes = [
-        f"{BENCHMARKS[r['benchmark']].label}: {r['skipped']}"
+        f"{BENCHMARKS[r['benchmark']].label}"
+        + (f" [{r['language']}]" if "language" in r else "")
+        + f": {r['skipped']}"
         for r in report["rows"]
         if "skipped" in r
     ]

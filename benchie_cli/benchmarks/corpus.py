@@ -190,9 +190,10 @@ def load(
 # --------------------------------------------------------------------------- reading
 
 
-def present(root: Path, benchmark: str) -> bool:
-    """Whether the store has some version of the benchmark (the suite skips one without)."""
-    gold_store = store(root, benchmark)
+def present(root: Path, benchmark: str, language: str = "en", split: str | None = None) -> bool:
+    """Whether the store has some version of the benchmark's gold of ``language`` and
+    ``split`` (default: its first; the suite skips one without)."""
+    gold_store = store(root, benchmark, language, split)
     return gold_store.root.is_dir() and bool(gold_store.versions())
 
 
@@ -941,10 +942,24 @@ class CorpusRunner:
     def rows(self, given: SuiteInput) -> list[Row]:
         """The benchmark's row: its default split, read by its own reader of the format
         when it has one, else by CaRB's."""
+        return [self._row(given, "en", BENCHMARKS[self.benchmark].splits[0])]
+
+    def other_rows(self, given: SuiteInput) -> list[Row]:
+        """A row for each published part of another language or split that the store has
+        (``benchmark add``): Spanish Re-OIE2016, LSOIE's science split."""
+        b = BENCHMARKS[self.benchmark]
+        default = ("en", b.splits[0])
+        golds = dict.fromkeys((p.language, p.split) for p in b.published if p.kind == "gold")
+        return [
+            self._row(given, language, split)
+            for language, split in golds
+            if (language, split) != default and present(given.root, self.benchmark, language, split)
+        ]
+
+    def _row(self, given: SuiteInput, language: str, split: str) -> Row:
         benchmark = self.benchmark
-        split = BENCHMARKS[benchmark].splits[0]
-        row = Row(benchmark, BENCHMARKS[benchmark].metrics[0], split)
-        corpus = load(given.root, benchmark, None, split)
+        row = Row(benchmark, BENCHMARKS[benchmark].metrics[0], split, language=language)
+        corpus = load(given.root, benchmark, None, split, language)
         own = entry(benchmark)
         try:
             if given.fmt in own.own and own.score_own is not None:
@@ -955,14 +970,14 @@ class CorpusRunner:
             if "none of its" not in exc.message:
                 raise
             row.skipped = none_of_its(benchmark)
-            return [row]
+            return row
         row.numbers = scored.numbers
         row.coverage = scored.coverage
         row.warnings = scored.warnings
         row.known = scored.known
         row.signature = signature(corpus)
         row.gold = {"version": corpus.version, "sha256": corpus.sha256}
-        return [row]
+        return row
 
     def absent(self, root: Path) -> str | None:
         return None if present(root, self.benchmark) else missing(self.benchmark)

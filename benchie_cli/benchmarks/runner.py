@@ -150,11 +150,14 @@ class Row:
     known: frozenset[str] = frozenset()
     #: A gold with errors its reader skipped or repaired: what ``score`` reports of it.
     findings: dict[str, Any] | None = None
+    #: The language of the gold (the suite groups its rows by it).
+    language: str = "en"
 
     @property
     def label(self) -> str:
         label = METRICS[self.metric].label
-        return f"{label} ({self.facet})" if self.facet else label
+        label = f"{label} ({self.facet})" if self.facet else label
+        return label if self.language == "en" else f"{label} [{self.language}]"
 
     def as_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -162,6 +165,8 @@ class Row:
             "metric": self.metric,
             **({"facet": self.facet} if self.facet else {}),
             "split": self.split,
+            # (only when not English: reports of English rows keep their bytes)
+            **({"language": self.language} if self.language != "en" else {}),
         }
         if self.skipped is not None:
             out["skipped"] = self.skipped
@@ -249,6 +254,11 @@ class Runner(Protocol):
         jobs: int | None,
     ) -> dict[str, Any]:
         """The report rebuilt from its gold and ``submissions`` (one per system)."""
+        ...
+
+    def other_rows(self, given: SuiteInput) -> list[Row]:
+        """The suite's rows of its other gold in the store: the published parts of other
+        languages and splits a user added (none for a benchmark without them)."""
         ...
 
     def rows(self, given: SuiteInput) -> list[Row]:

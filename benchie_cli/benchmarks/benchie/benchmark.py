@@ -129,6 +129,10 @@ class BenchieRunner:
             report, submissions, gold_dir=gold_dir, gold_file=gold_file, jobs=jobs
         )
 
+    def other_rows(self, given: SuiteInput) -> list[Row]:
+        """None: the suite scores its English gold only (:meth:`rows`)."""
+        return []
+
     def rows(self, given: SuiteInput) -> list[Row]:
         """Every facet of the default gold: the file converted once (aligned to the gold's
         sentences by text), then scored per facet with the default options, as

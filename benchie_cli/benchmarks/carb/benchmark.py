@@ -681,6 +681,10 @@ class CarbRunner:
         )
         return as_reported(report, rebuilt)
 
+    def other_rows(self, given: SuiteInput) -> list[Row]:
+        """None: the suite scores its English gold only (:meth:`rows`)."""
+        return []
+
     def rows(self, given: SuiteInput) -> list[Row]:
         """CaRB (s,m) and (s,s) on the test split: every line read as CaRB's scorer and
         ``score --benchmark carb`` read the file (those of other sentences add their

@@ -98,6 +98,13 @@ def test_a_language_is_added_and_scored_by_span_oie_s_metric(
     assert "|split:test|lang:es|metric:reoie2016|gold:1.0.0@" in report["signature"]
     verified = cli("verify", out, system, "--gold-dir", root)
     assert verified.exit_code == 0, verified.stderr
+    # the suite has a row of each part present, grouped by language, with the same numbers
+    suite = cli("score", "--suite", "--gold-dir", root, system, "--format", "json")
+    assert suite.exit_code == 0, suite.stderr
+    rows = [r for r in orjson.loads(suite.stdout)["rows"] if r.get("language") == "es"]
+    assert [(r["benchmark"], r["split"]) for r in rows] == [("reoie2016", "test")]
+    assert rows[0]["reoie2016"] == report["systems"][0]["reoie2016"]
+    assert rows[0]["signature"] == report["signature"]
     # English is another part: still missing
     english = cli("score", "--benchmark", "reoie2016", "--gold-dir", root, system)
     assert english.exit_code == 2 and "Re-OIE2016.json" in english.stderr
