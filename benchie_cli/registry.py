@@ -115,8 +115,10 @@ class Metric:
     benchie_options: bool
     #: The page of docs/ that defines it.
     doc: str
-    #: The original scorer it reproduces, as its signature's ``metric:`` names it.
-    original: str = ""
+    #: The version of the original scorer it reproduces, for a metric whose original
+    #: changed its numbers over time: its signature names it (``|scorer:2019-07|``), so
+    #: that numbers of another version are not read as comparable ("": one version).
+    scorer: str = ""
 
 
 METRICS: dict[str, Metric] = {
@@ -125,7 +127,7 @@ METRICS: dict[str, Metric] = {
         Metric("benchie", "BenchIE", None, None, True, "docs/metric.md"),
         Metric("carb", "CaRB", ("en",), "carb_explicit.txt", False, "docs/carb.md"),
         Metric("carb-ss", "CaRB (s,s)", ("en",), "carb_explicit.txt", False, "docs/carb.md"),
-        Metric("oie2016", "OIE2016", ("en",), None, False, "docs/oie2016.md"),
+        Metric("oie2016", "OIE2016", ("en",), None, False, "docs/oie2016.md", scorer="2019-07"),
         Metric("reoie2016", "Re-OIE2016", ("en",), None, False, "docs/reoie2016.md"),
         Metric("wire57", "WiRe57", ("en",), None, False, "docs/wire57.md"),
     )

@@ -68,7 +68,7 @@ from benchie_cli.inputs.formats import BENCHIE_TSV, VERSIONS, signed
 from benchie_cli.inputs.native_layouts import read_by_original
 from benchie_cli.inputs.submission import FileFacts
 from benchie_cli.outputs import check_output
-from benchie_cli.registry import BENCHMARKS, implementation
+from benchie_cli.registry import BENCHMARKS, METRICS, implementation
 from benchie_cli.tables import render
 from benchie_cli.textio import (
     check_line_lengths,
@@ -659,6 +659,7 @@ def signature(corpus: Corpus, input_format: str = "auto", retokenize: bool = Fal
     return (
         f"benchie|benchmark:{corpus.benchmark}|split:{corpus.split}"
         f"{'' if corpus.language == 'en' else f'|lang:{corpus.language}'}|metric:{corpus.metric}"
+        f"{f'|scorer:{scorer}' if (scorer := METRICS[corpus.metric].scorer) else ''}"
         f"|gold:{corpus.version}@{corpus.sha256[:12]}{'|retokenize' if retokenize else ''}"
         f"{versioned}|v:{__version__}"
     )

@@ -177,7 +177,11 @@ def missing_message(name: str, language: str = "en", split: str | None = None) -
             + ", ".join(f"{p.language} {p.split}" for p in entry.published if p.kind == "gold")
         )
     files = " and ".join(f.file for f in e.files)
-    paths = "; ".join(f"{f.upstream_path}: {f.download_url}" for f in e.files)
+    paths = (
+        f"{e.published.upstream_path}; {e.published.download_url}"
+        if len(e.files) == 1
+        else "; ".join(f"{f.upstream_path}: {f.download_url}" for f in e.files)
+    )
     return (
         f"the {e.what} benchmark is not in the gold store: it has no licence, so benchie "
         f"does not ship it; download {files} from {e.published.url} "

@@ -54,7 +54,7 @@ def test_oie2016_scores_the_published_curve_of_openie4(cli: RunCli, tmp_path: Pa
     assert numbers["auc"] == OPENIE4_AUC
     assert (numbers["precision"], numbers["recall"], numbers["f1"]) == OPENIE4_BEST
     assert report["signature"] == (
-        "benchie|benchmark:oie2016|split:all|metric:oie2016|gold:2.0.0@187d722cebcf|v:0.2.0"
+        "benchie|benchmark:oie2016|split:all|metric:oie2016|scorer:2019-07|gold:2.0.0@187d722cebcf|v:0.2.0"
     )
     gold = report["gold"]
     assert gold["sha256"].startswith("187d722cebcf")  # type: ignore[index]
@@ -303,7 +303,7 @@ def test_the_suite_rows_equal_each_benchmark_scored_alone(
     table = cli("score", "--suite", suite_input)
     assert table.exit_code == 0
     assert (
-        "benchie|benchmark:oie2016|split:all|metric:oie2016|gold:2.0.0@187d722cebcf" in table.stdout
+        "benchie|benchmark:oie2016|split:all|metric:oie2016|scorer:2019-07|gold:2.0.0@187d722cebcf" in table.stdout
     )
 
 
