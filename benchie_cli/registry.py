@@ -220,6 +220,9 @@ class Benchmark:
     #: Whether ``--gold-version`` defaults to the package's default gold version (or
     #: ``$BENCHIE_GOLD_VERSION``), not to the latest released version of its store.
     default_from_env: bool = False
+    #: Whether a Codabench competition may score it (``benchmark`` in the reference file,
+    #: docs/platform.md): one system a submission, numbers with a curve's AUC.
+    platform: bool = False
 
     @property
     def by_language(self) -> bool:
@@ -339,6 +342,7 @@ BENCHMARKS: dict[str, Benchmark] = {
                 "openie6",
                 "stanford",
             ),
+            platform=True,
             shipped={
                 "1.0.0": "77602de653b6d60a4631d1da501239374f4157625f1ad3a3cf8b6b4b7c2bc909",
             },
@@ -365,6 +369,7 @@ BENCHMARKS: dict[str, Benchmark] = {
                 "allennlp",
                 "openie6",
             ),
+            platform=True,
             shipped={
                 "1.0.0": "9116aa51e46d3507aa43b150bbd19ca38064264a1475ef052859e0cb5686d5f1",
                 "2.0.0": "83d51a5bf4f26afdbd3d3d294ef6459aa23855bcde963155bb4b3214e100baee",
@@ -392,6 +397,7 @@ BENCHMARKS: dict[str, Benchmark] = {
                 "openie6",
                 "stanford",
             ),
+            platform=True,
             shipped={
                 "1.0.0": "57268d3f1f49609a305856b4dc216a1dd8df3bde546a5f3d9810f82388149842",
             },

@@ -945,6 +945,11 @@ class CorpusRunner:
         when it has one, else by CaRB's."""
         return [self._row(given, "en", BENCHMARKS[self.benchmark].splits[0])]
 
+    def gold(self, request: Request) -> tuple[str, str]:
+        corpus, _ = self._corpus(request)
+        shown = ", ".join(f.display_path for f in corpus.files)
+        return corpus.sha256, f"{corpus.where or BENCHMARKS[self.benchmark].store_dir}/{shown}"
+
     def other_rows(self, given: SuiteInput) -> list[Row]:
         """A row for each published part of another language or split that the store has
         (``benchmark add``): Spanish Re-OIE2016, LSOIE's science split."""

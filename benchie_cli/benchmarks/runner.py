@@ -256,6 +256,12 @@ class Runner(Protocol):
         """The report rebuilt from its gold and ``submissions`` (one per system)."""
         ...
 
+    def gold(self, request: Request) -> tuple[str, str]:
+        """The sha256 of the gold a run of ``request`` scores against, read and checked as
+        the run reads it, and how messages name it (a Codabench task checks its pin before
+        any submission is read)."""
+        ...
+
     def other_rows(self, given: SuiteInput) -> list[Row]:
         """The suite's rows of its other gold in the store: the published parts of other
         languages and splits a user added (none for a benchmark without them)."""

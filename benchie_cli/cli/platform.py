@@ -47,7 +47,8 @@ def platform_score(input_dir: Path, output_dir: Path) -> None:
     Example:
       benchie platform score /app/input /app/output
     """
-    from benchie_cli.platform.score import SCORES_NAME, SubmissionFailed, score_platform
+    from benchie_cli.platform.program import score_platform
+    from benchie_cli.platform.score import SCORES_NAME, SubmissionFailed
 
     try:
         scores = score_platform(input_dir, output_dir, say=say)

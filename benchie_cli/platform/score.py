@@ -32,11 +32,13 @@ from benchie_cli.errors import BenchieError, ExitCode, printable_path
 from benchie_cli.outputs import check_output
 from benchie_cli.registry import (
     BASE_FACET,
+    BENCHMARKS,
     DEFAULT_BENCHMARK,
     DEFAULT_METRIC,
     FACET_NAMES,
     METRICS,
     PLATFORM_METRICS,
+    SCORE_LANGUAGES,
 )
 from benchie_cli.textio import atomic_write, temporary_directory, without_bom
 
@@ -69,7 +71,7 @@ MAX_ZIP_DEPTH = 8
 #: A reference file is a few lines: anything larger is not one.
 MAX_SPEC_BYTES = 64 * 1024
 
-SPEC_KEYS = ("gold_version", "gold_sha256", "languages", "facets", "metrics")
+SPEC_KEYS = ("gold_version", "gold_sha256", "languages", "facets", "metrics", "benchmark", "split")
 _SHA256 = re.compile(r"[0-9a-f]{64}")
 _CHUNK = 1 << 16
 
@@ -93,6 +95,15 @@ class PlatformSpec:
     languages: tuple[str, ...]
     facets: tuple[str, ...] = (BASE_FACET,)
     metrics: tuple[str, ...] = ("benchie",)
+    #: The benchmark scored: BenchIE's (facets, CaRB beside it), or another the registry
+    #: lets a competition score (``Benchmark.platform``), against its ``split``.
+    benchmark: str = DEFAULT_BENCHMARK
+    split: str | None = None
+
+    @property
+    def by_facets(self) -> bool:
+        """Whether it scores BenchIE's gold (by language and facet, the analysis page)."""
+        return BENCHMARKS[self.benchmark].by_language
 
     @property
     def carb(self) -> bool:
@@ -111,11 +122,26 @@ class PlatformSpec:
         return BASE_FACET if BASE_FACET in self.facets else self.facets[0]
 
 
+def metric_key(metric: str) -> str:
+    """A metric's part of a score key (``carb-ss`` -> ``carb_ss``)."""
+    return metric.replace("-", "_")
+
+
 def score_keys(spec: PlatformSpec) -> list[str]:
     """The keys of ``scores.json`` for ``spec``, in order (the leaderboard's columns):
     ``L_F_precision``, ``L_F_recall``, ``L_F_f1`` for each language L and facet F, then
-    ``en_carb_*`` when CaRB's metric is chosen, then ``mean_f1``."""
+    ``en_carb_*`` when CaRB's metric is chosen, then ``mean_f1``; for another benchmark,
+    ``L_M_precision``, ``L_M_recall``, ``L_M_f1``, ``L_M_auc`` for each language L and
+    metric M, then ``mean_f1`` (of the first metric)."""
     keys: list[str] = []
+    if not spec.by_facets:
+        for lang in spec.languages:
+            for metric in spec.metrics:
+                keys += [
+                    f"{lang}_{metric_key(metric)}_{m}" for m in ("precision", "recall", "f1", "auc")
+                ]
+        keys.append("mean_f1")
+        return keys
     for lang in spec.languages:
         for facet in spec.facets:
             keys += [f"{lang}_{facet}_{m}" for m in ("precision", "recall", "f1")]
@@ -190,6 +216,10 @@ def parse_spec(data: bytes) -> PlatformSpec:
         raise ValueError(
             f"'gold_version': a version such as '1.1.0', not {json.dumps(version)[:60]}"
         )
+    benchmark = doc.get("benchmark", DEFAULT_BENCHMARK)
+    known = isinstance(benchmark, str) and benchmark in BENCHMARKS
+    if not (known and BENCHMARKS[benchmark].by_language) or "split" in doc:
+        return _other_spec(doc, version, benchmark)
     languages = _names(doc, "languages", LANGUAGES, ())
     facets = _names(doc, "facets", FACET_NAMES, (BASE_FACET,))
     metrics = _names(doc, "metrics", PLATFORM_METRICS, ("benchie",))
@@ -200,6 +230,34 @@ def parse_spec(data: bytes) -> PlatformSpec:
             raise ValueError(
                 f"'metrics': {m!r} scores {', '.join(_carb_languages())} only, not chosen"
             )
+    return PlatformSpec(version, _pins(doc, languages), languages, facets, metrics)
+
+
+def _other_spec(doc: dict[str, Any], version: str, benchmark: Any) -> PlatformSpec:
+    """The reference file of a competition on another benchmark than BenchIE's: its
+    languages, split and metrics among the benchmark's; no facets."""
+    allowed = tuple(b.name for b in BENCHMARKS.values() if b.platform)
+    if benchmark not in allowed:
+        raise ValueError(
+            f"'benchmark': {json.dumps(benchmark)[:40]} is not one a competition scores "
+            f"(available: {', '.join((DEFAULT_BENCHMARK, *allowed))})"
+        )
+    b = BENCHMARKS[benchmark]
+    if "facets" in doc:
+        raise ValueError(f"'facets': BenchIE's; {b.label}'s gold has none")
+    languages = _names(doc, "languages", b.languages, ())
+    metrics = _names(doc, "metrics", b.metrics, (b.metrics[0],))
+    split = doc.get("split", b.splits[0])
+    if split not in b.splits:
+        raise ValueError(
+            f"'split': {json.dumps(split)[:40]} is not one of {b.label}'s ({', '.join(b.splits)})"
+        )
+    pins = _pins(doc, languages)
+    return PlatformSpec(version, pins, languages, (), metrics, benchmark, split)
+
+
+def _pins(doc: dict[str, Any], languages: tuple[str, ...]) -> dict[str, str]:
+    """``gold_sha256``: a sha256 for each language chosen, and no other."""
     pins = doc["gold_sha256"]
     if not isinstance(pins, dict):
         raise ValueError("'gold_sha256': an object of language -> sha256")
@@ -213,7 +271,7 @@ def parse_spec(data: bytes) -> PlatformSpec:
     missing = [lang for lang in languages if lang not in pins]
     if missing:
         raise ValueError(f"'gold_sha256': no sha256 for {missing[0]!r}")
-    return PlatformSpec(version, dict(pins), languages, facets, metrics)
+    return dict(pins)
 
 
 def read_spec(ref_dir: Path) -> PlatformSpec:
@@ -287,7 +345,7 @@ def _language_files(
         where = f"{shown}/{printable_path(entry.name)}"
         lang, dot, ext = entry.name.partition(".")
         info = entry.lstat()
-        if not stat.S_ISREG(info.st_mode) or lang not in LANGUAGES or not dot or not ext:
+        if not stat.S_ISREG(info.st_mode) or lang not in SCORE_LANGUAGES or not dot or not ext:
             what = "a directory" if stat.S_ISDIR(info.st_mode) else "a file"
             if stat.S_ISLNK(info.st_mode):
                 what = "a symbolic link"
@@ -569,12 +627,10 @@ def _scores(spec: PlatformSpec, results: list[LanguageResult]) -> dict[str, floa
     return scores
 
 
-def score_platform(input_dir: Path, output_dir: Path, *, say: Say = _quiet) -> dict[str, float]:
-    """Score a Codabench submission: read ``input_dir/ref`` and ``input_dir/res``, write
-    ``output_dir/detailed_results.html`` then ``output_dir/scores.json`` (never
-    ``metadata``), and return the scores. Any failure raises :class:`BenchieError` (a
-    participant's file that cannot be scored: :class:`SubmissionFailed`, said already) and
-    leaves no ``scores.json``."""
+def prepare(input_dir: Path, output_dir: Path) -> tuple[PlatformSpec, Path | None]:
+    """What every task checks before scoring: the output directory (writable, outside the
+    input, never a gold store, an earlier run's files removed), the reference file, and
+    the gold store it brings (``ref/gold/``, or None for the usual one)."""
     input_dir, output_dir = Path(input_dir), Path(output_dir)
     if not output_dir.is_dir():
         raise BenchieError("the output directory does not exist", path=str(output_dir))
@@ -609,6 +665,14 @@ def score_platform(input_dir: Path, output_dir: Path, *, say: Say = _quiet) -> d
         raise BenchieError(
             "not a directory: a gold store is a directory", path=f"ref/{GOLD_STORE_NAME}"
         )
+    return spec, gold_dir
+
+
+def score_benchie(
+    spec: PlatformSpec, input_dir: Path, output_dir: Path, gold_dir: Path | None, say: Say
+) -> dict[str, float]:
+    """A task on BenchIE's gold (languages, facets, CaRB beside it): every pin checked,
+    each language's file scored and profiled; the page, then ``scores.json``."""
     with temporary_directory("benchie-platform-") as tmp:
         # Every pin checked before any work (each gold file read and hashed once).
         bases = {lang: check_gold(spec, lang, gold_dir, say) for lang in spec.languages}
@@ -625,7 +689,7 @@ def score_platform(input_dir: Path, output_dir: Path, *, say: Say = _quiet) -> d
     page = render_html(spec, results, submission.ignored, private=gold_dir is not None)
     atomic_write(str(output_dir / DETAILS_NAME), page.encode("utf-8"))
     data = json.dumps(scores, indent=2, allow_nan=False) + "\n"
-    atomic_write(str(scores_path), data.encode("utf-8"))  # last: its presence means success
+    atomic_write(str(output_dir / SCORES_NAME), data.encode("utf-8"))  # last: success
     return scores
 
 

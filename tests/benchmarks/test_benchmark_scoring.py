@@ -303,7 +303,8 @@ def test_the_suite_rows_equal_each_benchmark_scored_alone(
     table = cli("score", "--suite", suite_input)
     assert table.exit_code == 0
     assert (
-        "benchie|benchmark:oie2016|split:all|metric:oie2016|scorer:2019-07|gold:2.0.0@187d722cebcf" in table.stdout
+        "benchie|benchmark:oie2016|split:all|metric:oie2016|scorer:2019-07|gold:2.0.0@187d722cebcf"
+        in table.stdout
     )
 
 

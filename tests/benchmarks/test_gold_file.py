@@ -64,9 +64,9 @@ def test_the_store_s_gold_as_a_file_gives_the_store_s_numbers(
     assert own["gold"]["version"] == own["gold"]["split"] == "file"  # type: ignore[index]
     assert files[0]["path"] == str(gold)  # as given
     assert files[0]["sha256"] == store["gold"]["files"][0]["sha256"]  # type: ignore[index]
-    assert f"|split:file|metric:{benchmark}|gold:file@{files[0]['sha256'][:12]}|" in str(
-        own["signature"]
-    )
+    signature = str(own["signature"])
+    assert f"|split:file|metric:{benchmark}|" in signature
+    assert f"|gold:file@{files[0]['sha256'][:12]}|" in signature
     verified = cli("verify", "--gold-file", gold, tmp_path / "f.json", system)
     assert verified.exit_code == 0, verified.stderr
     # without the file, or with another, it is not re-derived

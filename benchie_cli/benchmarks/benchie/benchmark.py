@@ -129,6 +129,10 @@ class BenchieRunner:
             report, submissions, gold_dir=gold_dir, gold_file=gold_file, jobs=jobs
         )
 
+    def gold(self, request: Request) -> tuple[str, str]:
+        gold = _gold(request, Hooks(), request.facet)
+        return gold.sha256, gold.resolved.display_path
+
     def other_rows(self, given: SuiteInput) -> list[Row]:
         """None: the suite scores its English gold only (:meth:`rows`)."""
         return []

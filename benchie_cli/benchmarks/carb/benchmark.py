@@ -681,6 +681,16 @@ class CarbRunner:
         )
         return as_reported(report, rebuilt)
 
+    def gold(self, request: Request) -> tuple[str, str]:
+        if request.gold_file is not None:
+            gold = resolve_gold_tsv(request.gold_file)[0]
+        else:
+            root, _ = resolve_gold_dir(request.gold_dir)
+            store = carb_store(root)
+            version = request.gold_version or latest_version(store)
+            gold = resolve_split(store, version, check_split(request))[0]
+        return gold.sha256, stored(gold)
+
     def other_rows(self, given: SuiteInput) -> list[Row]:
         """None: the suite scores its English gold only (:meth:`rows`)."""
         return []

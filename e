@@ -1,1 +1,0 @@
-/dev/fd/3: line 58: benchie: command not found
