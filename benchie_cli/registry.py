@@ -128,6 +128,9 @@ METRICS: dict[str, Metric] = {
         Metric("carb", "CaRB", ("en",), "carb_explicit.txt", False, "docs/carb.md"),
         Metric("carb-ss", "CaRB (s,s)", ("en",), "carb_explicit.txt", False, "docs/carb.md"),
         Metric("oie2016", "OIE2016", ("en",), None, False, "docs/oie2016.md", scorer="2019-07"),
+        Metric(
+            "oie2016-2018", "OIE2016 (2018 scorer)", ("en",), None, False, "docs/oie2016-2018.md"
+        ),
         Metric("reoie2016", "Re-OIE2016", ("en",), None, False, "docs/reoie2016.md"),
         Metric("wire57", "WiRe57", ("en",), None, False, "docs/wire57.md"),
     )
@@ -376,6 +379,32 @@ BENCHMARKS: dict[str, Benchmark] = {
             },
         ),
         Benchmark(
+            "oie2016-2018",
+            "OIE2016 (2018 scorer)",
+            "oie2016-2018",
+            ("oie2016-2018",),
+            "benchie_cli.benchmarks.oie2016_2018.benchmark",
+            ("test",),
+            formats=(
+                "clausie",
+                "openie4",
+                "props",
+                "ollie",
+                "stanford",
+                "carb",
+                "openie5",
+                "llm-text",
+                "jsonl",
+                "json",
+                "allennlp",
+                "reverb",
+                "openie6",
+            ),
+            shipped={
+                "1.0.0": "68ff680e7877c11f812560974945f23d7fa2da11f20ddbf0d4b5a30b1701d627",
+            },
+        ),
+        Benchmark(
             "reoie2016",
             "Re-OIE2016",
             "reoie2016",
@@ -563,6 +592,11 @@ def metric_choice(choice: str, benchmark: str) -> str:
             raise ValueError(
                 f"--benchmark {benchmark} is scored with {BENCHMARKS[benchmark].label}'s "
                 f"metric only ({' or '.join(allowed)}); {name} does not apply"
+                + (
+                    f": it is the metric of --benchmark {home[0]}, give that instead"
+                    if len(home) == 1
+                    else ""
+                )
             )
     if len(set(names)) != len(names):
         raise ValueError(f"a metric is named twice in {choice!r}")

@@ -284,7 +284,8 @@ def test_carb_metric_refusals(tiny_gold: Path) -> None:
     with pytest.raises(
         BenchieError,
         match=re.escape(
-            "unknown metric 'nope' (available: benchie, carb, carb-ss, oie2016, reoie2016, wire57)"
+            "unknown metric 'nope' (available: benchie, carb, carb-ss, oie2016, oie2016-2018, "
+            "reoie2016, wire57)"
         ),
     ):
         api.score(en, "missing.tsv", metric="nope")

@@ -108,7 +108,7 @@ def test_every_benchmark_names_a_module_that_implements_it() -> None:
     for name, benchmark in BENCHMARKS.items():
         module = implementation(name)
         assert module.__name__ == benchmark.module
-        assert module.__name__ == f"benchie_cli.benchmarks.{name}.benchmark", name
+        assert module.__name__ == f"benchie_cli.benchmarks.{name.replace('-', '_')}.benchmark", name
         for method in ("score", "check_shape", "rederive", "rows", "absent", "gold_stats"):
             assert callable(getattr(module.RUNNER, method)), (name, method)
         assert callable(module.to_table) and callable(module.to_markdown), name

@@ -26,6 +26,7 @@ from tests.conftest import GOLD_DIR, RunCli
 
 CARB_TEST = GOLD_DIR / "carb" / "1.0.0" / "test" / "carb_test.tsv"
 OIE2016_TEST = GOLD_DIR / "oie2016" / "2.0.0" / "test" / "test.oie"
+OIE2016_2018_TEST = GOLD_DIR / "oie2016-2018" / "1.0.0" / "test" / "test.oie.orig"
 
 
 def _first_sentence_as_carb_tab(gold: Path) -> tuple[str, int, int]:
@@ -37,6 +38,17 @@ def _first_sentence_as_carb_tab(gold: Path) -> tuple[str, int, int]:
     mine = [line.split("\t") for line in lines if line.split("\t")[0] == first]
     text = "".join("\t".join([cols[0], "1.0", *cols[1:]]) + "\n" for cols in mine)
     return text, len(mine), len(lines)
+
+
+def _missed_squares(gold: Path) -> int:
+    """The sum of n * n over the gold's sentences but the first (n: its tuples): what the
+    scorer of before July 2019 counts for sentences without predictions."""
+    counts: dict[str, int] = {}
+    for line in gold.read_text("utf-8").splitlines():
+        text = line.split("\t")[0]
+        counts[text] = counts.get(text, 0) + 1
+    first = next(iter(counts))
+    return sum(n * n for text, n in counts.items() if text != first)
 
 
 def _prf(p: float, r: float) -> dict[str, float]:
@@ -65,6 +77,8 @@ class Case:
 def _cases() -> dict[str, Case]:
     carb_text, carb_k, carb_n = _first_sentence_as_carb_tab(CARB_TEST)
     oie_text, oie_k, oie_n = _first_sentence_as_carb_tab(OIE2016_TEST)
+    old_text, old_k, _ = _first_sentence_as_carb_tab(OIE2016_2018_TEST)
+    old_counted = old_k + _missed_squares(OIE2016_2018_TEST)
     return {
         # Sentence 1's synset 1 ("He --> served as --> [the] [first] Prime Minister [of
         # Australia]") matched once, and one line of the sentence's own words (explicit, so
@@ -99,6 +113,18 @@ def _cases() -> dict[str, Case]:
             oie_text.replace("\t1.0\t", "\tone\t", 1),
             key="oie2016",
             extra={"k": oie_k, "n": oie_n},
+        ),
+        # The 2018 scorer's gold (its format has no base-verb column): the first sentence's
+        # three extractions, each taking its own copy; the 602 sentences without predictions
+        # count n * n gold extractions each, so recall is 3 of 3 + 7,657.
+        "oie2016-2018": Case(
+            "oie18.txt",
+            old_text,
+            ("--metric", "oie2016-2018", "--input-format", "carb"),
+            {**_prf(1.0, old_k / old_counted), "auc": old_k / old_counted},
+            old_text.replace("\t1.0\t", "\tone\t", 1),
+            key="oie2016-2018",
+            extra={"k": old_k, "n": old_counted},
         ),
         # The stand-in's "likes(Ann, Bob)", exactly: one of its four gold tuples.
         "reoie2016": Case(

@@ -25,6 +25,7 @@ SHIPPED = {
     "gold/carb/1.0.0": "1dd882b85b36778cc20c1e7b60e4bcf4.dir",
     "gold/oie2016/1.0.0": "890a42e3d4513b75c9390a7ae90459e7.dir",
     "gold/oie2016/2.0.0": "a2c6092a8f2b03409cc76de5dba2f1e6.dir",
+    "gold/oie2016-2018/1.0.0": "ec0907c37635fe3337b4a5601ede9060.dir",
 }
 
 

@@ -109,7 +109,7 @@ def test_version_names_package_and_default_gold(cli: RunCli, flag: str) -> None:
 def test_gold_list_table(cli: RunCli) -> None:
     result = cli("gold", "list")
     assert result.exit_code == 0
-    header, rule, *rows, carb, oie2016_paper, oie2016 = result.stdout.splitlines()
+    header, rule, *rows, carb, oie2016_paper, oie2016, oie2016_2018 = result.stdout.splitlines()
     assert header.split() == ["version", "language", "facets"]
     assert set(rule) <= {"-", " "}
     assert carb.split() == ["carb", "1.0.0", "en", "splits:", "test,", "dev"]  # after BenchIE's
@@ -124,6 +124,8 @@ def test_gold_list_table(cli: RunCli) -> None:
             "dev,",
             "train",
         ]
+    # then OIE2016's as scored before July 2019
+    assert oie2016_2018.split() == ["oie2016-2018", "1.0.0", "en", "splits:", "test"]
     cells = [r.replace(" (default)", "").split()[:2] for r in rows]
     assert cells == [[v, lang] for v in VERSIONS for lang in ("en", "de", "zh")]
     assert [("(default)" in r) for r in rows] == [v == V for v in VERSIONS for _ in range(3)]
@@ -163,6 +165,13 @@ def test_gold_list_json(cli: RunCli) -> None:
             }
             for version in ("1.0.0", "2.0.0")
         ),
+        {
+            "benchmark": "oie2016-2018",
+            "version": "1.0.0",
+            "released": True,
+            "language": "en",
+            "splits": ["test"],
+        },
     ]
 
 
@@ -295,7 +304,8 @@ def test_verify_repository_gold(cli: RunCli) -> None:
         "carb 1.0.0: released, shipped with benchie-cli, 4 file(s)",
         "oie2016 1.0.0: released, shipped with benchie-cli, 4 file(s)",
         "oie2016 2.0.0: released, shipped with benchie-cli, 4 file(s)",
-        "ok: 20 file(s) in 5 version(s) of 3 benchmark(s) match their manifests",
+        "oie2016-2018 1.0.0: released, shipped with benchie-cli, 1 file(s)",
+        "ok: 21 file(s) in 6 version(s) of 4 benchmark(s) match their manifests",
     ]
 
 

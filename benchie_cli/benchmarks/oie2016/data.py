@@ -17,7 +17,9 @@ keyed by the text exactly as the file has it (a text met again adds to its list)
 them. Where the original would crash (a missing column, an unparseable confidence, a
 ClausIE extraction before any sentence, an empty ClausIE or PropS file) the reader raises a
 :class:`~benchie_cli.errors.BenchieError` naming the file and line. A confidence that is not
-finite is refused too: scikit-learn refuses it in the original whenever it is scored.
+finite is refused too: scikit-learn refuses it in the original whenever it is scored. The
+scorer of before July 2019 (docs/oie2016-2018.md) takes one and scores it as 0; its readers
+are these ones called with ``finite=False``.
 """
 
 from __future__ import annotations
@@ -93,16 +95,17 @@ def _columns(line: str) -> list[str]:
     return line.strip(WHITESPACE).split("\t")
 
 
-def _confidence(text: str, path: str, line: int) -> float:
+def _confidence(text: str, path: str, line: int, finite: bool = True) -> float:
     """``float(text)`` as Python 2 parses a byte string (no ``_`` between digits, ASCII
-    only), refusing values that are not finite."""
+    only), refusing values that are not finite unless ``finite`` is false (the scorer of
+    before July 2019 takes them: docs/oie2016-2018.md)."""
     try:
         if "_" in text or not text.isascii():
             raise ValueError
         value = float(text)
     except ValueError:
         raise _error(f"confidence {text[:40]!r} is not a number", path, line) from None
-    if not math.isfinite(value):
+    if finite and not math.isfinite(value):
         raise _error(f"confidence {text[:40]!r} is not finite", path, line)
     return value
 
@@ -151,7 +154,9 @@ def _openie_part(text: str, path: str, line: int) -> str:
         raise _error(f"expected Kind(text,List(...)), found {text[:60]!r}", path, line) from None
 
 
-def read_openie4(lines: Iterable[str], path: str = "<openie4>") -> Extractions:
+def read_openie4(
+    lines: Iterable[str], path: str = "<openie4>", *, finite: bool = True
+) -> Extractions:
     """OpenIE 4: ``conf, context, arg1, rel, arg2, sentence``. A line with an empty arg1,
     rel or arg2 column is skipped; the context is ignored (``openieFourReader.py``)."""
     d: Extractions = {}
@@ -162,11 +167,13 @@ def read_openie4(lines: Iterable[str], path: str = "<openie4>") -> Extractions:
         if len(cols) < 6:
             raise _error("need conf, context, arg1, rel, arg2, sentence", path, n)
         arg1, rel, arg2 = (_openie_part(c, path, n) for c in cols[2:5])
-        _add(d, cols[5], Extraction(rel, (arg1, arg2), _confidence(cols[0], path, n)))
+        _add(d, cols[5], Extraction(rel, (arg1, arg2), _confidence(cols[0], path, n, finite)))
     return d
 
 
-def read_clausie(lines: Iterable[str], path: str = "<clausie>") -> Extractions:
+def read_clausie(
+    lines: Iterable[str], path: str = "<clausie>", *, finite: bool = True
+) -> Extractions:
     """ClausIE: a one-column line is the current sentence (a blank line too: the empty
     sentence); a five-column line ``id, "arg1", "rel", "arg2", conf`` is an extraction whose
     slots lose their first and last character (the quotes); other lines are ignored.
@@ -181,11 +188,11 @@ def read_clausie(lines: Iterable[str], path: str = "<clausie>") -> Extractions:
             if text is None:
                 raise _error("extraction before any sentence line", path, n)
             arg1, rel, arg2 = (c[1:-1] for c in cols[1:4])
-            _add(d, text, Extraction(rel, (arg1, arg2), _confidence(cols[4], path, n)))
+            _add(d, text, Extraction(rel, (arg1, arg2), _confidence(cols[4], path, n, finite)))
     return _rescaled(d, path)
 
 
-def read_props(lines: Iterable[str], path: str = "<props>") -> Extractions:
+def read_props(lines: Iterable[str], path: str = "<props>", *, finite: bool = True) -> Extractions:
     """PropS: ``conf, sentence, rel, role, arg, role, arg, ...``; the arguments are every
     second column from the fifth, unstripped. Blank lines are skipped. Confidences are
     rescaled (module docstring) (``propsReader.py``)."""
@@ -196,11 +203,15 @@ def read_props(lines: Iterable[str], path: str = "<props>") -> Extractions:
         cols = _columns(line)
         if len(cols) < 3:
             raise _error("need confidence, sentence, relation[, role, argument...]", path, n)
-        _add(d, cols[1], Extraction(cols[2], tuple(cols[4::2]), _confidence(cols[0], path, n)))
+        _add(
+            d,
+            cols[1],
+            Extraction(cols[2], tuple(cols[4::2]), _confidence(cols[0], path, n, finite)),
+        )
     return _rescaled(d, path)
 
 
-def read_ollie(lines: Iterable[str], path: str = "<ollie>") -> Extractions:
+def read_ollie(lines: Iterable[str], path: str = "<ollie>", *, finite: bool = True) -> Extractions:
     """OLLIE: a header line, then ``conf, arg1, rel, arg2, enabler, attribution, sentence``
     (``ollieReader.py``)."""
     d: Extractions = {}
@@ -210,11 +221,17 @@ def read_ollie(lines: Iterable[str], path: str = "<ollie>") -> Extractions:
         cols = _columns(line)
         if len(cols) < 7:
             raise _error("need conf, arg1, rel, arg2, enabler, attribution, sentence", path, n)
-        _add(d, cols[6], Extraction(cols[2], (cols[1], cols[3]), _confidence(cols[0], path, n)))
+        _add(
+            d,
+            cols[6],
+            Extraction(cols[2], (cols[1], cols[3]), _confidence(cols[0], path, n, finite)),
+        )
     return d
 
 
-def read_stanford(lines: Iterable[str], path: str = "<stanford>") -> Extractions:
+def read_stanford(
+    lines: Iterable[str], path: str = "<stanford>", *, finite: bool = True
+) -> Extractions:
     """Stanford Open IE (ReVerb-style columns): arg1, rel, arg2 in columns 3-5, the
     confidence in column 12, the sentence in column 13 (``stanfordReader.py``)."""
     d: Extractions = {}
@@ -222,12 +239,20 @@ def read_stanford(lines: Iterable[str], path: str = "<stanford>") -> Extractions
         cols = _columns(line)
         if len(cols) < 13:
             raise _error(f"{len(cols)} columns; need 13 (arg1-arg2 at 3-5, conf 12)", path, n)
-        _add(d, cols[12], Extraction(cols[3], (cols[2], cols[4]), _confidence(cols[11], path, n)))
+        _add(
+            d,
+            cols[12],
+            Extraction(cols[3], (cols[2], cols[4]), _confidence(cols[11], path, n, finite)),
+        )
     return d
 
 
 def read_reverb(
-    lines: Iterable[str], path: str = "<reverb>", *, sentences: Sequence[str]
+    lines: Iterable[str],
+    path: str = "<reverb>",
+    *,
+    sentences: Sequence[str],
+    finite: bool = True,
 ) -> Extractions:
     """ReVerb: ``file, sentence number, arg1, rel, arg2, ..., conf`` (column 12). The
     sentence is ``sentences[number - 1]``, the lines of oie-benchmark's
@@ -246,7 +271,9 @@ def read_reverb(
             text = None
         if text is None:
             raise _error(f"sentence number {cols[1][:20]!r} is not in the sentences", path, n)
-        _add(d, text, Extraction(cols[3], (cols[2], cols[4]), _confidence(cols[11], path, n)))
+        _add(
+            d, text, Extraction(cols[3], (cols[2], cols[4]), _confidence(cols[11], path, n, finite))
+        )
     return d
 
 
@@ -282,7 +309,9 @@ def reverb_mismatches(lines: Iterable[str], sentences: Sequence[str]) -> tuple[i
     return mismatched, checked
 
 
-def read_tabbed(lines: Iterable[str], path: str = "<tabbed>") -> Extractions:
+def read_tabbed(
+    lines: Iterable[str], path: str = "<tabbed>", *, finite: bool = True
+) -> Extractions:
     """The tab format of later Open IE benchmarks (supervised-oie, CaRB): ``sentence, conf,
     rel, arg1, arg2, ...``; blank lines are skipped. oie-benchmark itself has no such
     reader: this is our addition, read with the same conventions as the others."""
@@ -293,7 +322,9 @@ def read_tabbed(lines: Iterable[str], path: str = "<tabbed>") -> Extractions:
             continue
         if len(cols) < 3:
             raise _error("need sentence, confidence, relation[, argument...]", path, n)
-        _add(d, cols[0], Extraction(cols[2], tuple(cols[3:]), _confidence(cols[1], path, n)))
+        _add(
+            d, cols[0], Extraction(cols[2], tuple(cols[3:]), _confidence(cols[1], path, n, finite))
+        )
     return d
 
 
