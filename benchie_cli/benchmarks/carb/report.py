@@ -163,7 +163,8 @@ def score_carb(
 ) -> CarbResult:
     """Score the BenchIE TSV submission at ``path`` with CaRB's metric against ``gold``
     (each of ``metrics``: ``carb``, ``carb-ss``; the file is read once), of sentences in
-    ``lang`` (``moie``: by moie's rules).
+    ``lang`` (``moie``: by moie's rules, without the test of words the sentence lacks,
+    which its gold's own tuples fail: Chinese relations hold a placeholder ``X``).
 
     An unusable line is an error (exit 2), as for BenchIE's metric; under ``strict`` so is
     a warning, a likely mistake, an extraction of an unknown sentence id, or a file most of
@@ -212,8 +213,14 @@ def score_carb(
             if len(unknown_ids) < 3:
                 unknown_ids.append(item.sent_id)
     test = ImplicitTest(texts, lang, case_sensitive=False)
-    implicit = sum(
-        1 for x in known if test.missing(x.sent_id, f"{x.subject} {x.relation} {x.object}".split())
+    implicit = (
+        0
+        if moie  # (moie's gold has words its sentences lack: zh relations' placeholder X)
+        else sum(
+            1
+            for x in known
+            if test.missing(x.sent_id, f"{x.subject} {x.relation} {x.object}".split())
+        )
     )
     total = len(known) + unknown
     if check is not None and (mostly_implicit(implicit, total) or 2 * unknown > total):
