@@ -284,6 +284,51 @@ def _multi2oie(
     )
 
 
+_MOIE = "https://github.com/dair-iitd/moie"
+_MOIE_CITATION = (
+    "Keshav Kolluru, Mohammed Muqeeth, Shubham Mittal, Soumen Chakrabarti and Mausam. 2022. "
+    "Alignment-Augmented Consistent Translation for Multilingual Open Information Extraction. "
+    "In Proceedings of the 60th Annual Meeting of the Association for Computational "
+    "Linguistics (ACL 2022)."
+)
+
+
+def _moie(
+    language: str, gold: tuple[str, int, int, int], sentences: tuple[str, int]
+) -> tuple[Published, Published]:
+    """The files of one language of multilingual CaRB, as dair-iitd/moie publishes them: its
+    gold (``code/carb/data/gold/<lang>_test.tsv``, CaRB's gold format; ``gold``: sha256,
+    sentences, tuples, bytes) and the sentences its system was run on
+    (``code/carb/data/<lang>_test.input``, one a line: the ids of a BenchIE TSV submission;
+    ``sentences``: sha256, bytes; as many lines as the gold has sentence texts, in every
+    language). Both are one part, the language's."""
+    sha, count, tuples, size = gold
+    input_sha, input_size = sentences
+    files = []
+    for path, kind, digest, n, m, nbytes in (
+        (f"code/carb/data/gold/{language}_test.tsv", "gold", sha, count, tuples, size),
+        (f"code/carb/data/{language}_test.input", "sentences", input_sha, count, 0, input_size),
+    ):
+        files.append(
+            Published(
+                file=path.rsplit("/", 1)[1],
+                sha256=digest,
+                url=_MOIE,
+                upstream_path=path,
+                download_url=f"https://raw.githubusercontent.com/dair-iitd/moie/main/{path}",
+                citation=_MOIE_CITATION,
+                sentences=n,
+                tuples=m,
+                size=nbytes,
+                extent=f"{n} sentences",
+                language=language,
+                kind=kind,
+                part=language,
+            )
+        )
+    return files[0], files[1]
+
+
 def implementation(name: str) -> ModuleType:
     """The package implementing benchmark ``name``, imported on first use (a run of one
     benchmark loads no other's code)."""
@@ -349,6 +394,61 @@ BENCHMARKS: dict[str, Benchmark] = {
             shipped={
                 "1.0.0": "77602de653b6d60a4631d1da501239374f4157625f1ad3a3cf8b6b4b7c2bc909",
             },
+            # Multilingual CaRB (moie): scored by moie's copy of CaRB's scorer
+            # (benchie_cli/benchmarks/carb/metric.py, ``moie=True``); English stays CaRB's.
+            published=(
+                *_moie(
+                    "es",
+                    (
+                        "c01b255a2f7083e4618688fad047695ac5d7aa63f4b22b031a9630f600a67d7f",
+                        595,
+                        1496,
+                        396730,
+                    ),
+                    ("1c9dcc7cbd5b0a80cfd55c93f3e3e07dd07f9de2f82fa293683236072db93cdb", 95280),
+                ),
+                *_moie(
+                    "pt",
+                    (
+                        "34c9ddfbe6a93aec285089d37d54b9ac54902da2391760547a3501902652f96e",
+                        594,
+                        1496,
+                        380203,
+                    ),
+                    ("2056251b5b346b4ff392934df11ae3fe69ac119a1c8da2a281afae8605988749", 89623),
+                ),
+                *_moie(
+                    "hi",
+                    (
+                        "0ba8b47cbc1a3c95ab8014a2c7b8ff63295932cc8b3ceb5785b7ddb1a6a971fa",
+                        298,
+                        931,
+                        480992,
+                    ),
+                    ("2a99da6ab052869ad8840e4020aed78e86421b4a6b970e8c105a186971467248", 93767),
+                ),
+                *_moie(
+                    "te",
+                    (
+                        "dc337d26b3f873168cfd519faf79a63a3c64ae22913b4e83f139b3cc2a97967f",
+                        302,
+                        877,
+                        476429,
+                    ),
+                    ("8dd9bbda7ce202b53bb4ca16471418d0f99fc77d146ad0d9cc3b4417d7eba650", 101099),
+                ),
+                *_moie(
+                    "zh",
+                    (
+                        "3c3dddff222c37c5fdda6525aadd6aac16ab3a6bd71af2cb7f130682535e90c8",
+                        4721,
+                        12629,
+                        3014543,
+                    ),
+                    ("e193caa4b397116b650d6e812d10976e3ba6ed30ae7acfd537b287dec1eb598f", 621955),
+                ),
+            ),
+            languages=("en", "es", "pt", "hi", "te", "zh"),
         ),
         Benchmark(
             "oie2016",

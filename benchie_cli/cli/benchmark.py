@@ -91,9 +91,10 @@ def benchmark_add(name: str, files: tuple[str, ...], gold_dir: str | None) -> No
 )
 def benchmark_list(gold_dir: str | None, fmt: str) -> None:
     """List every benchmark: the shipped ones with their versions (present, or tracked by
-    DVC and not pulled), and the external ones, added (version and sha256, each file checked
-    against its manifest: "damaged" if it differs) or missing (with the command that adds
-    them). A report: it exits 0 whatever it finds.
+    DVC and not pulled), and the published files benchie does not ship (the external
+    benchmarks, CaRB's languages but English), a row a part: added (version and sha256,
+    each file checked against its manifest: "damaged" if it differs) or missing (with the
+    command that adds them). A report: it exits 0 whatever it finds.
 
     \b
     Examples:
@@ -104,10 +105,10 @@ def benchmark_list(gold_dir: str | None, fmt: str) -> None:
     doc: list[dict[str, Any]] = []
     rows = [["benchmark", "version", "state", "detail"]]
     for name in BENCHMARKS:
-        if BENCHMARKS[name].external:
-            _list_external(root, name, doc, rows)
-        else:
+        if not BENCHMARKS[name].external:
             _list_shipped(root, name, doc, rows)
+        if BENCHMARKS[name].published:  # all its gold, or the languages it does not ship
+            _list_external(root, name, doc, rows)
     if fmt == "json":
         click.echo(orjson.dumps(doc, option=orjson.OPT_INDENT_2).decode())
         return

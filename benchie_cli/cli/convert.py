@@ -27,7 +27,7 @@ from benchie_cli.textio import (
 
 
 @click.command(epilog=EPILOG_EXIT, short_help="Print a benchmark's input sentences.")
-@gold_options(facet=False)
+@gold_options(facet=False, every_benchmark=True)
 @click.option(
     "--benchmark",
     type=click.Choice(tuple(BENCHMARKS)),

@@ -16,6 +16,17 @@ and meet the gold by sentence text, as in CaRB. A BenchIE TSV submission
 (``--input-format benchie``) names sentences by id: the id of a sentence is its line number
 (from 1) in the split's sentences file, and its extractions are placed as
 :func:`benchie_cli.benchmarks.carb.data.from_submission` places them.
+
+CaRB in Spanish, Portuguese, Hindi, Telugu and Chinese (``--lang es|pt|hi|te|zh``) is
+multilingual CaRB as github.com/dair-iitd/moie publishes it: its gold and input sentences
+of each language, published without a licence, are a part of the benchmark's published
+files (``registry.Published``) that the user adds (``benchie benchmark add carb
+es_test.tsv es_test.input``), kept at ``carb/<lang>/<version>/``. They are scored as moie's
+copy of the scorer scores them (``moie=True`` of :mod:`benchie_cli.benchmarks.carb.metric`,
+docs/carb.md, "Other languages (moie)"); a report says so in its signature
+(``lang:es``, ``scorer:moie``), its ``scorer`` and ``gold.language``, and gives what moie
+prints besides: the Zero Conf point of each metric and the number of gold sentences
+scored. English stays CaRB's own gold and scorer, its reports unchanged.
 """
 
 from __future__ import annotations
@@ -34,10 +45,12 @@ from benchie_cli.benchmarks.carb.data import (
     Extraction,
     Extractions,
     detect,
+    read_file,
+    read_gold,
     read_reverb,
     read_sentences,
 )
-from benchie_cli.benchmarks.carb.metric import outside, sentence_key
+from benchie_cli.benchmarks.carb.metric import group, outside, sentence_key
 from benchie_cli.benchmarks.carb.report import (
     CarbResult,
     carb_scores,
@@ -71,6 +84,7 @@ from benchie_cli.benchmarks.runner import (
     retokenize_refused,
 )
 from benchie_cli.errors import BenchieError, ExitCode
+from benchie_cli.gold.external import missing_message, part_for
 from benchie_cli.gold.store import (
     GoldStore,
     ResolvedGold,
@@ -126,6 +140,41 @@ def carb_store(root: Path) -> GoldStore:
     return GoldStore(root / CARB_DIR, benchmark="carb")
 
 
+#: The language of CaRB's own gold and scorer; every other language's gold is moie's.
+ENGLISH = "en"
+#: The scorer a signature names for the gold of another language.
+MOIE = "moie"
+
+
+def by_moie(language: str) -> bool:
+    """Whether gold of ``language`` is scored by moie's rules: every language but CaRB's
+    own English, whose gold benchie ships and whose numbers are CaRB's."""
+    return language != ENGLISH
+
+
+def where_in_store(language: str) -> str:
+    """The directory of the gold of ``language`` in the gold store, as a report's paths
+    name it: ``carb``, or the part of moie's files the user added (``carb/es``)."""
+    e = part_for("carb", language, SPLITS[0]) if by_moie(language) else None
+    return CARB_DIR if e is None else e.directory(Path()).as_posix()
+
+
+def language_store(root: Path, language: str, split: str) -> GoldStore:
+    """The store of CaRB's gold of ``language`` and ``split`` in the gold directory
+    ``root``: the shipped one for English, else the part of moie's published files the
+    user added, its manifests checked against their pins. Not added (or no such part, as
+    ``--split dev`` in Hindi): the message that says where to get it (exit 2)."""
+    if not by_moie(language):
+        return carb_store(root)
+    e = part_for("carb", language, split)
+    gold_store = (
+        None if e is None else GoldStore(e.directory(root), benchmark="carb", pins=e.pins())
+    )
+    if gold_store is None or not gold_store.versions():
+        raise BenchieError(missing_message("carb", language, split))
+    return gold_store
+
+
 def carb_versions(root: Path) -> list[str]:
     """The CaRB versions present under ``root`` (none when it has no ``carb/``)."""
     return carb_store(root).versions()
@@ -149,12 +198,15 @@ def resolve_split(store: GoldStore, version: str, split: str) -> tuple[ResolvedG
 GOLD_FILE = "file"
 
 
-def resolve_gold_tsv(path: str) -> tuple[ResolvedGold, ResolvedGold, Extractions]:
-    """A user's own gold in CaRB's gold format (``--gold-file``), read once and hashed, and
-    its sentences: those of its lines in order of first appearance, numbered from 1 (the
-    ids a BenchIE TSV line names), as a sentences file of its own would list them. A file
+def resolve_gold_tsv(
+    path: str, language: str = ENGLISH
+) -> tuple[ResolvedGold, ResolvedGold, Extractions]:
+    """A user's own gold in CaRB's gold format (``--gold-file``), of sentences in
+    ``language`` (scored as that language's gold is), read once and hashed, and its
+    sentences: those of its lines in order of first appearance, numbered from 1 (the ids a
+    BenchIE TSV line names), as a sentences file of its own would list them. A file
     without a tuple is refused: it would score every system 0."""
-    gold = resolve_gold_file(path, "en", "gold")
+    gold = resolve_gold_file(path, language, "gold")
     extractions = load_gold(gold)
     if not extractions:
         raise BenchieError(
@@ -245,11 +297,13 @@ def score_native(
     metrics: Sequence[str] = ("carb",),
     raw: Sequence[str] | None = None,
     retokenize: bool = False,
+    moie: bool = False,
 ) -> CarbResult:
     """A system's own output read by CaRB's reader of ``fmt`` (a key of
     :data:`CARB_READERS`), else by benchie's and met by sentence text, and scored with each
-    CaRB metric of ``metrics``; its bytes are read once and hashed.
-    ``raw``: the split's sentences (:func:`raw_sentences`), which ReVerb's lines number."""
+    CaRB metric of ``metrics`` (``moie``: by moie's rules); its bytes are read once and
+    hashed. ``raw``: the split's sentences (:func:`raw_sentences`), which ReVerb's lines
+    number."""
     from benchie_cli.benchmarks.corpus import native_texts, read_submission, skipped_lines
 
     shown = display_name(path)
@@ -335,8 +389,8 @@ def score_native(
                     exit_code=ExitCode.FAILED,
                 )
             notes.append(mismatch)
-    scores = carb_scores(gold, predicted, metrics)
-    return CarbResult(name, facts, 0, scores, unaligned, notes=tuple(notes))
+    scores = carb_scores(gold, predicted, metrics, moie=moie)
+    return CarbResult(name, facts, 0, scores, unaligned, notes=tuple(notes), moie=moie)
 
 
 def score_submission(
@@ -350,8 +404,10 @@ def score_submission(
     metrics: Sequence[str] = ("carb",),
     raw: Sequence[str] | None = None,
     retokenize: bool = False,
+    lang: str = ENGLISH,
 ) -> CarbResult:
-    """One submission in the CLI's format ``fmt`` (see :func:`reader_for`). A BenchIE TSV
+    """One submission in the CLI's format ``fmt`` (see :func:`reader_for`), of sentences in
+    ``lang`` (by moie's rules unless English: :func:`by_moie`). A BenchIE TSV
     file gets the likely-mistake checks of ``--metric carb`` (a native output read as TSV,
     ids shifted by one), and one most of whose extractions have words their sentence lacks
     is refused: its ids cannot be line numbers of CaRB's sentences. ``raw``: the split's
@@ -365,12 +421,22 @@ def score_submission(
             gold,
             ids,
             strict=strict,
-            check=MistakeCheck("en", ids),
+            check=MistakeCheck(lang, ids),
             misread=MISREAD_IDS,
             metrics=metrics,
+            lang=lang,
+            moie=by_moie(lang),
         )
     return score_native(
-        path, name, fmt, gold, strict=strict, metrics=metrics, raw=raw, retokenize=retokenize
+        path,
+        name,
+        fmt,
+        gold,
+        strict=strict,
+        metrics=metrics,
+        raw=raw,
+        retokenize=retokenize,
+        moie=by_moie(lang),
     )
 
 
@@ -381,12 +447,15 @@ def signature(
     input_format: str = "auto",
     retokenize: bool = False,
 ) -> str:
-    """What the numbers depend on: benchmark, split, metric, version and the gold's hash,
+    """What the numbers depend on: benchmark, split, language (another than English) and
+    the scorer of its gold (``scorer:moie``), metric, version and the gold's hash,
     ``--retokenize``, and the rules' version of a file read by versioned rules
     (``input:llm-text@1``)."""
     versioned = f"|input:{signed(input_format)}" if input_format in VERSIONS else ""
+    language = f"|lang:{gold.language}" if by_moie(gold.language) else ""
+    scorer = f"|scorer:{MOIE}" if by_moie(gold.language) else ""
     return (
-        f"benchie|benchmark:carb|split:{split}|metric:{metric}"
+        f"benchie|benchmark:carb|split:{split}{language}|metric:{metric}{scorer}"
         f"|gold:{gold.version}@{gold.sha256[:12]}{'|retokenize' if retokenize else ''}"
         f"{versioned}|v:{__version__}"
     )
@@ -402,17 +471,22 @@ def build_report(
     input_format: str = "auto",
     metrics: Sequence[str] = ("carb",),
     retokenize: bool = False,
+    gold_sentences: int = 0,
 ) -> dict[str, Any]:
     """The report: as ``--metric carb``'s (``carb_report.build_carb_report``, so its
     table and markdown views apply), naming the benchmark and the split; one object and
-    one signature per metric of ``metrics`` (``carb``, ``carb-ss``), ranked by the first."""
+    one signature per metric of ``metrics`` (``carb``, ``carb-ss``), ranked by the first.
+    Gold scored by moie's rules: the report names the scorer, and its ``gold`` the number
+    of gold sentences scored (``gold_sentences``, moie's "Num Final Sentences")."""
     f1s = [r.result.optimal[2] for r in results]
     choice = ",".join(metrics)
+    moie = by_moie(gold.language)
     report: dict[str, Any] = {
         "schema": REPORT_SCHEMA,
         "benchie_version": __version__,
         "benchmark": "carb",
         "metric": choice,
+        **({"scorer": MOIE} if moie else {}),
         "signature": signature(gold, split, metrics[0], input_format, retokenize),
         **{
             signature_key(m): signature(gold, split, m, input_format, retokenize)
@@ -425,6 +499,7 @@ def build_report(
             "language": gold.language,
             "files": [{"path": stored(gold), "sha256": gold.sha256}],
             "sentences": {"path": stored(sentences), "sha256": sentences.sha256},
+            **({"gold_sentences": gold_sentences} if moie else {}),
         },
         "options": {
             "benchmark": "carb",
@@ -453,14 +528,32 @@ def build_report(
 
 
 def stored(f: ResolvedGold) -> str:
-    """A gold file's path as a report names it: in the store (``carb/1.0.0/...``), or as
-    given (``--gold-file``; its sentences are its own, listed from it)."""
-    return f.display_path if f.manifest is None else f"{CARB_DIR}/{f.display_path}"
+    """A gold file's path as a report names it: in the store (``carb/1.0.0/...``,
+    ``carb/es/1.0.0/...``), or as given (``--gold-file``; its sentences are its own, listed
+    from it)."""
+    if f.manifest is None:
+        return f.display_path
+    return f"{where_in_store(f.language)}/{f.display_path}"
 
 
 def load_gold(gold: ResolvedGold) -> Extractions:
     """CaRB's gold from the checked bytes."""
     return load_reference(gold)
+
+
+def read_published(path: str) -> Extractions:
+    """A published CaRB gold file (moie's ``<lang>_test.tsv``) read as scoring reads it, for
+    ``benchie benchmark add carb`` to check that it reads: its tuples by sentence text. A
+    line the reader refuses, bytes that are not UTF-8, or a file without a tuple are a
+    ``ValueError`` naming ``path`` (and the line), as the other benchmarks' readers raise."""
+    try:
+        extractions = read_file(path, read_gold)
+    except BenchieError as exc:
+        where = f"{exc.path}:{exc.line}" if exc.line is not None else str(exc.path or path)
+        raise ValueError(f"{where}: {exc.message}") from None
+    if not extractions:
+        raise ValueError(f"{path}: no gold tuple in it (sentence, relation, arguments, tabs)")
+    return extractions
 
 
 @dataclass(frozen=True, slots=True)
@@ -512,11 +605,29 @@ def gold_stats(root: Path, version: str) -> tuple[list[dict[str, Any]], list[lis
     return doc, rows
 
 
-def _english_gold(request: Request) -> None:
-    """CaRB's gold is English: the store's split and version, or a file of the user's
-    (``--gold-file``), which is one split of one version."""
+def _gold_language(request: Request) -> None:
+    """CaRB's gold is of one of its languages: the store's split and version, or a file of
+    the user's (``--gold-file``), which is one split of one version."""
     check_language(request)
     check_gold_file_alone(request)
+
+
+def _store_gold(
+    root: Path, language: str, version: str | None, split: str
+) -> tuple[GoldStore, str, ResolvedGold, ResolvedGold]:
+    """The store of ``language``'s gold, the version (default: its latest), and the split's
+    gold and sentences files, checked against the version's manifest."""
+    gold_store = language_store(root, language, split)
+    version = version or latest_version(gold_store)
+    gold, sentences = resolve_split(gold_store, version, split)
+    return gold_store, version, gold, sentences
+
+
+def _shared_keys(extractions: Extractions) -> int:
+    """How many of the gold's sentence texts share CaRB's sentence key with an earlier one:
+    the scorer keeps the last text's tuples of each key, so the others' are never scored
+    (moie's Telugu gold has one such pair)."""
+    return len(extractions) - len(group(extractions))
 
 
 class CarbRunner:
@@ -531,27 +642,33 @@ class CarbRunner:
         check_stdin_once(request.gold_file, request.paths)
         expected = expected_prefix(request.expect_gold)
         stores: list[Path] = []
+        lang = request.lang
         if request.gold_file is not None:
-            gold, sentences, extractions = resolve_gold_tsv(request.gold_file)
+            gold, sentences, extractions = resolve_gold_tsv(request.gold_file, lang)
             version = split = GOLD_FILE
             shown_gold = gold.display_path
         else:
             split = check_split(request)
             root, _ = resolve_gold_dir(request.gold_dir)
             stores.append(root)
-            store = carb_store(root)
-            version = request.gold_version or latest_version(store)
-            gold, sentences = resolve_split(store, version, split)
+            store, version, gold, sentences = _store_gold(root, lang, request.gold_version, split)
             if not store.manifest(version).released:
                 hooks.tell(draft_warning(version))
             extractions = load_gold(gold)
-            shown_gold = f"carb/{gold.display_path}"
+            shown_gold = stored(gold)
         check_output(
             request.output, [*request.paths, *gold.inputs, *sentences.inputs], stores=stores
         )
         check_pinned(gold.sha256, expected, request.expect_gold, shown_gold)
         ids = sentence_ids(sentences)
         raw = raw_sentences(sentences)
+        shared = _shared_keys(extractions)
+        if shared:
+            hooks.say(
+                f"{shown_gold}: warning: {shared:,} of its sentence texts differ from another "
+                "only where CaRB's sentence key ignores (spaces, punctuation, bracket escapes): "
+                "as by the scorer, only the last one's tuples are scored"
+            )
 
         read_as: set[str] = set()
         where = "the gold file" if request.gold_file is not None else f"CaRB's {split} split"
@@ -570,6 +687,7 @@ class CarbRunner:
                 metrics=metrics,
                 raw=raw,
                 retokenize=request.retokenize,
+                lang=lang,
             )
             if scored.outside_sentences:
                 hooks.say(
@@ -591,14 +709,18 @@ class CarbRunner:
             input_format=recorded_input(request.input_format, read_as),
             metrics=metrics,
             retokenize=request.retokenize,
+            gold_sentences=len(extractions) - shared,
         )
+        language = f", {lang}" if by_moie(lang) else ""
         label = f"{len(results)} system(s), CaRB gold " + (
-            f"file {gold.display_path}" if version == GOLD_FILE else f"{version} ({split})"
+            f"file {gold.display_path}"
+            if version == GOLD_FILE
+            else f"{version} ({split}{language})"
         )
         return Outcome(report, label, failures, len(request.batch))
 
     def check(self, request: Request) -> None:
-        _english_gold(request)
+        _gold_language(request)
         refuse_benchie_options_of(
             request, "(CaRB scores every line as given); use --metric benchie,carb"
         )
@@ -616,9 +738,11 @@ class CarbRunner:
         jobs: int | None,
     ) -> dict[str, Any]:
         """A ``score --benchmark carb`` report rebuilt: the gold and sentences of the split
-        of the CaRB version the report names, each checked against that version's manifest
-        (a report naming other bytes then differs in ``gold``), and each submission read as
-        ``score`` read it, with the input format the report recorded.
+        and language of the CaRB version the report names (a language other than English:
+        the part of moie's files the user added, scored by moie's rules), each checked
+        against that version's manifest (a report naming other bytes then differs in
+        ``gold``), and each submission read as ``score`` read it, with the input format the
+        report recorded.
 
         The version is resolved by name, not searched for by hash as a BenchIE report's
         gold is: CaRB's gold has no ``--gold-file``, so a report's gold is always a store
@@ -632,6 +756,7 @@ class CarbRunner:
         if input_format not in INPUT_FORMATS:
             raise BenchieError(f"the report names an unknown input format {brief(input_format)}")
         version, split = gold["version"], gold["split"]
+        lang = str(gold.get("language", ENGLISH))
         if (version == GOLD_FILE) != (gold_file is not None):
             raise BenchieError(
                 f"the report was scored with --gold-file {gold['files'][0]['path']}: give "
@@ -641,10 +766,10 @@ class CarbRunner:
                 "does not apply (give --gold-dir)"
             )
         if gold_file is not None:
-            resolved, sentences, extractions = resolve_gold_tsv(gold_file)
+            resolved, sentences, extractions = resolve_gold_tsv(gold_file, lang)
         else:
             root, _ = resolve_gold_dir(gold_dir)
-            store = carb_store(root)
+            store = language_store(root, lang, split)
             if version not in store.versions() and version not in tracked_versions(store.root):
                 raise BenchieError(
                     f"the gold store {display_name(str(root))} has no CaRB gold version "
@@ -667,6 +792,7 @@ class CarbRunner:
                 metrics=metrics,
                 raw=raw,
                 retokenize=retokenize,
+                lang=lang,
             )
             for system, path in zip(systems, submissions, strict=True)
         ]
@@ -678,6 +804,7 @@ class CarbRunner:
             input_format=input_format,
             metrics=metrics,
             retokenize=retokenize,
+            gold_sentences=len(extractions) - _shared_keys(extractions),
         )
         return as_reported(report, rebuilt)
 
@@ -699,8 +826,6 @@ class CarbRunner:
         """CaRB (s,m) and (s,s) on the test split: every line read as CaRB's scorer and
         ``score --benchmark carb`` read the file (those of other sentences add their
         confidences as thresholds only)."""
-        from benchie_cli.benchmarks.carb.metric import group
-
         metrics = BENCHMARKS["carb"].metrics
         split = BENCHMARKS["carb"].splits[0]
         gold_store = carb_store(given.root)
@@ -741,12 +866,12 @@ class CarbRunner:
     def sentences(self, request: Request, hooks: Hooks) -> Sentences:
         """The split's input sentences, by their line number in its sentences file (the id
         a BenchIE TSV line names it by under ``--benchmark carb``)."""
-        _english_gold(request)
+        _gold_language(request)
         split = check_split(request)
         root, _ = resolve_gold_dir(request.gold_dir)
-        store = carb_store(root)
-        version = request.gold_version or latest_version(store)
-        gold, sentences = resolve_split(store, version, split)
+        store, version, gold, sentences = _store_gold(
+            root, request.lang, request.gold_version, split
+        )
         if not store.manifest(version).released:
             hooks.tell(draft_warning(version))
         items = list(sentence_ids(sentences).items())

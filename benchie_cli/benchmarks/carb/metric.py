@@ -33,6 +33,15 @@ recall over all the predictions admitted, the recalls of a second greedy one-to-
 matching, made like the precision one (highest recall first, the first pair in (gold,
 prediction) order on ties, at most min(#gold, #predictions) pairs) and independently of
 it. Precision numerators, counts, thresholds, curve, AUC and optimum are CaRB's.
+
+``moie=True`` (:func:`score`, :func:`corpus_stats`, :func:`corpus_stats_both`,
+:func:`sentence_stats`, :func:`match`) scores as the copy of OpenIE6's scorer in
+github.com/dair-iitd/moie (Kolluru et al., ACL 2022) scores multilingual CaRB, in both
+variants, checked against it bit for bit on its six languages. Two rules differ from
+CaRB's: the words of relations and arguments are compared lowercased (``str.lower``, word
+by word, before the *be* rule; the said-type test still reads the gold relation as
+written), and a curve of one point (every confidence the same) has an AUC of 0 instead of
+its trapezoid. Sentence keys, thresholds, denominators and the optimum are CaRB's.
 """
 
 from __future__ import annotations
@@ -154,17 +163,27 @@ def _binarized(args: Sequence[str]) -> list[list[str]]:
     return [a.split() for a in args]
 
 
+def _lowered(words: list[str]) -> list[str]:
+    """The words lowercased one by one, as moie's matcher compares them."""
+    return [w.lower() for w in words]
+
+
 class _Gold:
-    """A gold tuple's words, prepared once for matching against every prediction."""
+    """A gold tuple's words, prepared once for matching against every prediction;
+    ``lower``: compared lowercased (moie's rule), the said-type test on the relation as
+    written."""
 
     __slots__ = ("args", "be", "be_form", "pred", "said", "size")
 
-    def __init__(self, extraction: Extraction) -> None:
+    def __init__(self, extraction: Extraction, lower: bool = False) -> None:
         words = extraction.pred.split()
+        args = _binarized(extraction.args)
+        if lower:
+            words = _lowered(words)
+            args = [_lowered(a) for a in args]
         self.pred = _counts(words)
         self.be = self.pred.get("be", 0)
         self.be_form = not _BE_FORMS.isdisjoint(words)
-        args = _binarized(extraction.args)
         self.args = [_counts(a) for a in args]
         #: The recall denominator: all words of the relation and the binary arguments.
         self.size = len(words) + sum(len(a) for a in args)
@@ -176,16 +195,21 @@ Arguments = list[tuple[Counts, int]]
 
 class _Predicted:
     """A predicted tuple's words; ``reverse`` is its arguments swapped (the joined rest
-    first), used against said-type gold tuples, None when it has fewer than two."""
+    first), used against said-type gold tuples, None when it has fewer than two;
+    ``lower``: compared lowercased (moie's rule)."""
 
     __slots__ = ("args", "be", "pred", "reverse", "size")
 
-    def __init__(self, extraction: Extraction) -> None:
+    def __init__(self, extraction: Extraction, lower: bool = False) -> None:
         words = extraction.pred.split()
+        args = _binarized(extraction.args)
+        if lower:
+            words = _lowered(words)
+            args = [_lowered(a) for a in args]
         self.pred = _counts(words)
         self.size = len(words)
         self.be = self.pred.get("be", 0)
-        self.args: Arguments = [(_counts(a), len(a)) for a in _binarized(extraction.args)]
+        self.args: Arguments = [(_counts(a), len(a)) for a in args]
         self.reverse = self.args[::-1] if len(self.args) == 2 else None
 
 
@@ -196,7 +220,8 @@ def _lenient(gold: _Gold, pred: _Predicted, args: Arguments) -> tuple[float, flo
     matches any form of "be" in the gold relation) and the prediction has as many binary
     arguments as the gold tuple. Otherwise the words matched in the relation and in each
     argument, position by position, over the prediction's words (precision) and the gold
-    tuple's (recall). Neither denominator can be zero once a word matched. Case matters.
+    tuple's (recall). Neither denominator can be zero once a word matched. Case matters,
+    unless the words were lowercased when prepared (moie's rule).
     """
     matched = _overlap(gold.pred, pred.pred)
     if pred.be > gold.be and gold.be_form:
@@ -220,9 +245,10 @@ def _score(gold: _Gold, pred: _Predicted) -> tuple[float, float]:
     return straight
 
 
-def match(gold: Extraction, predicted: Extraction) -> tuple[float, float]:
-    """The (precision, recall) of ``predicted`` against ``gold`` under CaRB's default match."""
-    return _score(_Gold(gold), _Predicted(predicted))
+def match(gold: Extraction, predicted: Extraction, *, moie: bool = False) -> tuple[float, float]:
+    """The (precision, recall) of ``predicted`` against ``gold`` under CaRB's default match
+    (``moie``: with moie's lowercasing)."""
+    return _score(_Gold(gold, moie), _Predicted(predicted, moie))
 
 
 # --------------------------------------------------------------------------- per sentence
@@ -276,17 +302,19 @@ def _greedy(pairs: list[tuple[float, int, int]], limit: int) -> float:
 Column = list[tuple[int, float, float]]
 
 
-def _columns(golds: Sequence[_Gold], predicted: Sequence[Extraction]) -> list[Column]:
+def _columns(
+    golds: Sequence[_Gold], predicted: Sequence[Extraction], lower: bool = False
+) -> list[Column]:
     """Column j: the gold tuples prediction j matches, (i, precision, recall); only pairs of
     positive precision, which are those of positive recall. Predictions with the same
-    relation and arguments are compared once."""
+    relation and arguments are compared once. ``lower``: as the gold tuples were prepared."""
     cache: dict[tuple[str, tuple[str, ...]], Column] = {}
     columns = []
     for e in predicted:
         key = (e.pred, e.args)
         column = cache.get(key)
         if column is None:
-            prepared = _Predicted(e)
+            prepared = _Predicted(e, lower)
             column = cache[key] = [
                 (i, *score)
                 for i, gold in enumerate(golds)
@@ -297,12 +325,16 @@ def _columns(golds: Sequence[_Gold], predicted: Sequence[Extraction]) -> list[Co
 
 
 def _stats(
-    golds: Sequence[_Gold], predicted: Sequence[Extraction], columns: list[Column] | None = None
+    golds: Sequence[_Gold],
+    predicted: Sequence[Extraction],
+    columns: list[Column] | None = None,
+    lower: bool = False,
 ) -> SentenceStats:
     """One sentence's statistics under CaRB (s,m); ``columns``: :func:`_columns` of the same
-    tuples, when the caller computed them (both variants share them)."""
+    tuples, when the caller computed them (both variants share them); ``lower``: as the gold
+    tuples were prepared."""
     confidences = sorted({e.confidence for e in predicted}, reverse=True)
-    columns = _columns(golds, predicted) if columns is None else columns
+    columns = _columns(golds, predicted, lower) if columns is None else columns
     by_confidence: dict[float, list[int]] = {}
     for j, e in enumerate(predicted):
         by_confidence.setdefault(e.confidence, []).append(j)
@@ -330,12 +362,15 @@ def _stats(
 
 
 def _stats_single(
-    golds: Sequence[_Gold], predicted: Sequence[Extraction], columns: list[Column] | None = None
+    golds: Sequence[_Gold],
+    predicted: Sequence[Extraction],
+    columns: list[Column] | None = None,
+    lower: bool = False,
 ) -> SentenceStats:
     """:func:`_stats` of the single-match variant: the recall sum too comes from a greedy
     one-to-one matching, by recall, made independently of the one by precision."""
     confidences = sorted({e.confidence for e in predicted}, reverse=True)
-    columns = _columns(golds, predicted) if columns is None else columns
+    columns = _columns(golds, predicted, lower) if columns is None else columns
     by_confidence: dict[float, list[int]] = {}
     for j, e in enumerate(predicted):
         by_confidence.setdefault(e.confidence, []).append(j)
@@ -361,13 +396,19 @@ def _stats_single(
 
 
 def sentence_stats(
-    gold: Sequence[Extraction], predicted: Sequence[Extraction], *, single: bool = False
+    gold: Sequence[Extraction],
+    predicted: Sequence[Extraction],
+    *,
+    single: bool = False,
+    moie: bool = False,
 ) -> SentenceStats:
     """One gold sentence's statistics: its gold tuples in gold order, its predictions in file
     order (both orders decide ties of CaRB's greedy matchings). ``single``: OpenIE6's
     single-match variant, CaRB (s,s) (``carb.py --single_match``; see the module's
-    docstring), whose recall sum is that of a greedy one-to-one matching by recall."""
-    return (_stats_single if single else _stats)([_Gold(g) for g in gold], predicted)
+    docstring), whose recall sum is that of a greedy one-to-one matching by recall.
+    ``moie``: words compared lowercased, as moie's scorer compares them."""
+    stats = _stats_single if single else _stats
+    return stats([_Gold(g, moie) for g in gold], predicted, None, moie)
 
 
 class CorpusStats(NamedTuple):
@@ -379,13 +420,15 @@ class CorpusStats(NamedTuple):
     outside: set[float]
 
 
-def corpus_stats(gold: Extractions, predicted: Extractions, *, single: bool = False) -> CorpusStats:
+def corpus_stats(
+    gold: Extractions, predicted: Extractions, *, single: bool = False, moie: bool = False
+) -> CorpusStats:
     """The statistics :func:`curve` adds up, with predictions grouped as :func:`group` does;
-    ``single`` as for :func:`sentence_stats`."""
+    ``single`` and ``moie`` as for :func:`sentence_stats`."""
     gold_groups, predicted_groups = group(gold), group(predicted)
     stats = _stats_single if single else _stats
     sentences = {
-        key: stats([_Gold(g) for g in exs], predicted_groups.get(key, ()))
+        key: stats([_Gold(g, moie) for g in exs], predicted_groups.get(key, ()), None, moie)
         for key, exs in gold_groups.items()
     }
     outside: set[float] = set()
@@ -395,16 +438,19 @@ def corpus_stats(gold: Extractions, predicted: Extractions, *, single: bool = Fa
     return CorpusStats(sentences, outside)
 
 
-def corpus_stats_both(gold: Extractions, predicted: Extractions) -> tuple[CorpusStats, CorpusStats]:
+def corpus_stats_both(
+    gold: Extractions, predicted: Extractions, *, moie: bool = False
+) -> tuple[CorpusStats, CorpusStats]:
     """:func:`corpus_stats` of (s,m) and of (s,s) at once: each pair of tuples is compared
-    once for both (the statistics are those each computes alone)."""
+    once for both (the statistics are those each computes alone); ``moie`` as for
+    :func:`sentence_stats`."""
     gold_groups, predicted_groups = group(gold), group(predicted)
     default: dict[str, SentenceStats] = {}
     single: dict[str, SentenceStats] = {}
     for key, exs in gold_groups.items():
-        golds = [_Gold(g) for g in exs]
+        golds = [_Gold(g, moie) for g in exs]
         mine = predicted_groups.get(key, ())
-        columns = _columns(golds, mine)
+        columns = _columns(golds, mine, moie)
         default[key] = _stats(golds, mine, columns)
         single[key] = _stats_single(golds, mine, columns)
     outside: set[float] = set()
@@ -532,12 +578,14 @@ def numpy_sum(values: Sequence[float]) -> float:
     return total
 
 
-def auc(points: Sequence[CurvePoint]) -> float:
+def auc(points: Sequence[CurvePoint], *, moie: bool = False) -> float:
     """CaRB's area under the curve: scikit-learn's ``auc`` (the trapezoidal rule of numpy
     1.19's ``trapz``) over the curve's points in ascending order of confidence followed by
     the point recall 0, precision 1; 0 for an empty curve. Recall never grows with the
-    threshold, so the area is taken with the sign that makes it positive."""
-    if not points:
+    threshold, so the area is taken with the sign that makes it positive. ``moie``: 0 for a
+    curve of one point too (every confidence the same), as moie's scorer reports it: one
+    threshold draws no curve, and its trapezoid to (0, 1) measures the point, not a ranking."""
+    if not points or (moie and len(points) == 1):
         return 0.0
     xs = [*map(_RECALL, points), 0.0]
     ys = [*map(_PRECISION, points), 1.0]
@@ -589,14 +637,17 @@ class CarbScore(NamedTuple):
     optimal: tuple[float, float, float]
 
 
-def score(gold: Extractions, predicted: Extractions, *, single: bool = False) -> CarbScore:
+def score(
+    gold: Extractions, predicted: Extractions, *, single: bool = False, moie: bool = False
+) -> CarbScore:
     """CaRB's score of ``predicted`` against ``gold`` (both as the readers of
     :mod:`benchie_cli.benchmarks.carb.data` return them). ``single``: OpenIE6's single-match
     variant, CaRB (s,s) (``carb.py --single_match``), whose curve, AUC and optimum are
-    computed alike from other recall sums (:func:`sentence_stats`)."""
-    stats = corpus_stats(gold, predicted, single=single)
+    computed alike from other recall sums (:func:`sentence_stats`). ``moie``: as moie's
+    copy of the scorer computes either (the module's docstring)."""
+    stats = corpus_stats(gold, predicted, single=single, moie=moie)
     points = curve(stats.sentences.values(), stats.outside)
-    return CarbScore(points, auc(points), optimum(points))
+    return CarbScore(points, auc(points, moie=moie), optimum(points))
 
 
 def write_curve(points: Sequence[CurvePoint], out: TextIO) -> None:
@@ -641,8 +692,8 @@ def to_json(result: CarbScore, *, openie6: bool = False) -> dict[str, object]:
     return summary
 
 
-USAGE = f"""usage: python -m benchie_cli.benchmarks.carb.metric [--single-match] [--openie6] GOLD
-       SYSTEM FORMAT [CURVE] [--sentences RAW]
+USAGE = f"""usage: python -m benchie_cli.benchmarks.carb.metric [--single-match] [--openie6]
+       [--moie] GOLD SYSTEM FORMAT [CURVE] [--sentences RAW]
 
 CaRB's default score of SYSTEM (a CaRB system output in FORMAT: {", ".join(READERS)})
 against GOLD (CaRB's gold TSV), as JSON on standard output: the exact AUC and optimal
@@ -654,7 +705,10 @@ lines are numbered by (its raw_sentences/all.txt), for that format only. Files e
 --single-match: OpenIE6's single-match variant, CaRB (s,s) (its carb.py --single_match);
 the JSON then also has the "zero_conf" point and, under "openie6", the values OpenIE6's
 carb.py prints (4 decimals). --openie6: those two without --single-match, as OpenIE6's
-carb.py prints CaRB (s,m) (its --allennlp reader is the allennlp FORMAT)."""
+carb.py prints CaRB (s,m) (its --allennlp reader is the allennlp FORMAT). --moie: scored
+as moie's copy of OpenIE6's carb.py scores multilingual CaRB (words compared lowercased,
+the AUC of a one-point curve 0), printed as --openie6 prints, with "gold_sentences", the
+count moie prints as "Num Final Sentences"."""
 
 
 def main(argv: Sequence[str] | None = None, *, own_process: bool = False) -> int:
@@ -665,7 +719,10 @@ def main(argv: Sequence[str] | None = None, *, own_process: bool = False) -> int
     single = "--single-match" in args
     if single:
         args.remove("--single-match")
-    openie6 = single or "--openie6" in args
+    moie = "--moie" in args
+    if moie:
+        args.remove("--moie")
+    openie6 = single or moie or "--openie6" in args
     if "--openie6" in args:
         args.remove("--openie6")
     raw = None
@@ -701,7 +758,7 @@ def main(argv: Sequence[str] | None = None, *, own_process: bool = False) -> int
                 "or file (or an empty one)",
                 path=system_path,
             )
-        result = score(gold, predicted, single=single)
+        result = score(gold, predicted, single=single, moie=moie)
         if len(args) == 4:
             curve = io.StringIO()
             write_curve(result.curve, curve)
@@ -709,7 +766,10 @@ def main(argv: Sequence[str] | None = None, *, own_process: bool = False) -> int
     except (BenchieError, OSError) as exc:  # a file that cannot be read or written: one line
         print(f"error: {failure_line(exc)}", file=sys.stderr)
         return 2
-    print(json.dumps(to_json(result, openie6=openie6)))
+    summary = to_json(result, openie6=openie6)
+    if moie:
+        summary["gold_sentences"] = len(group(gold))
+    print(json.dumps(summary))
     if own_process:
         # Freeing a large output's objects one by one and finalising the interpreter take
         # another tenth. Everything written is closed or flushed by now.

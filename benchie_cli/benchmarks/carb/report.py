@@ -25,6 +25,7 @@ imports them, nor ``analyze`` without a CaRB reference.
 from __future__ import annotations
 
 import io
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -38,6 +39,7 @@ from benchie_cli.benchmarks.carb.metric import (
     curve,
     optimum,
     score,
+    zero_conf,
 )
 from benchie_cli.benchmarks.runner import SINGLE_THRESHOLD, single_threshold_notes
 from benchie_cli.errors import BenchieError, Diagnostic, ExitCode
@@ -65,17 +67,19 @@ CARB_LANGUAGES = ("en",)
 
 
 def carb_scores(
-    gold: Extractions, predicted: Extractions, metrics: Sequence[str]
+    gold: Extractions, predicted: Extractions, metrics: Sequence[str], *, moie: bool = False
 ) -> dict[str, CarbScore]:
     """Each CaRB metric of ``metrics`` (``carb``, ``carb-ss``) of one reading of a file
-    (both at once compare each pair of tuples once)."""
+    (both at once compare each pair of tuples once); ``moie``: by moie's rules
+    (:mod:`benchie_cli.benchmarks.carb.metric`)."""
     if sorted(metrics) != ["carb", "carb-ss"]:
-        return {m: score(gold, predicted, single=m == "carb-ss") for m in metrics}
-    both = dict(zip(("carb", "carb-ss"), corpus_stats_both(gold, predicted), strict=True))
+        return {m: score(gold, predicted, single=m == "carb-ss", moie=moie) for m in metrics}
+    both = corpus_stats_both(gold, predicted, moie=moie)
+    by_metric = dict(zip(("carb", "carb-ss"), both, strict=True))
     out = {}
     for m in metrics:
-        points = curve(both[m].sentences.values(), both[m].outside)
-        out[m] = CarbScore(points, auc(points), optimum(points))
+        points = curve(by_metric[m].sentences.values(), by_metric[m].outside)
+        out[m] = CarbScore(points, auc(points, moie=moie), optimum(points))
     return out
 
 
@@ -115,6 +119,8 @@ class CarbResult:
     implicit: int = 0
     #: What CaRB's reader did silently that the user must know (said on stderr).
     notes: tuple[str, ...] = ()
+    #: Scored by moie's rules, whose printed result has the "Zero Conf" point too.
+    moie: bool = False
 
     @property
     def result(self) -> CarbScore:
@@ -123,7 +129,9 @@ class CarbResult:
 
     def as_json(self, metric: str = "carb") -> dict[str, Any]:
         """The ``carb`` (or ``carb-ss``) object of a report's system: P, R, F1 at CaRB's
-        optimum, the AUC and the number of points of the curve, unrounded."""
+        optimum, the AUC and the number of points of the curve, unrounded; scored by
+        moie's rules, also ``zero_conf``, the P, R and F1 at the lowest threshold that
+        moie's scorer prints beside the optimum (an F1 of 0/0 as null)."""
         result = self.scores[metric]
         p, r, f1 = result.optimal
         out: dict[str, Any] = {
@@ -133,6 +141,8 @@ class CarbResult:
             "auc": result.auc,
             "points": len(result.curve),
         }
+        if self.moie:
+            out["zero_conf"] = [None if math.isnan(v) else v for v in zero_conf(result.curve)]
         if len(result.curve) == 1:  # (only then: other reports keep their bytes)
             out[SINGLE_THRESHOLD] = True
         return out
@@ -148,9 +158,13 @@ def score_carb(
     check: MistakeCheck | None = None,
     misread: str | None = None,
     metrics: Sequence[str] = ("carb",),
+    lang: str = "en",
+    moie: bool = False,
 ) -> CarbResult:
     """Score the BenchIE TSV submission at ``path`` with CaRB's metric against ``gold``
-    (each of ``metrics``: ``carb``, ``carb-ss``; the file is read once).
+    (each of ``metrics``: ``carb``, ``carb-ss``; the file is read once), of sentences in
+    ``lang`` (``moie``: by moie's rules, without the test of words the sentence lacks,
+    which its gold's own tuples fail: Chinese relations hold a placeholder ``X``).
 
     An unusable line is an error (exit 2), as for BenchIE's metric; under ``strict`` so is
     a warning, a likely mistake, an extraction of an unknown sentence id, or a file most of
@@ -198,9 +212,15 @@ def score_carb(
             unknown += 1
             if len(unknown_ids) < 3:
                 unknown_ids.append(item.sent_id)
-    test = ImplicitTest(texts, "en", case_sensitive=False)
-    implicit = sum(
-        1 for x in known if test.missing(x.sent_id, f"{x.subject} {x.relation} {x.object}".split())
+    test = ImplicitTest(texts, lang, case_sensitive=False)
+    implicit = (
+        0
+        if moie  # (moie's gold has words its sentences lack: zh relations' placeholder X)
+        else sum(
+            1
+            for x in known
+            if test.missing(x.sent_id, f"{x.subject} {x.relation} {x.object}".split())
+        )
     )
     total = len(known) + unknown
     if check is not None and (mostly_implicit(implicit, total) or 2 * unknown > total):
@@ -208,17 +228,17 @@ def score_carb(
         if strict and findings:
             raise strict_error(findings[0], shown)
     if nothing_scorable(total, unknown, implicit, findings):
-        raise nothing_scored(shown, total, findings, unknown_ids, "en")
+        raise nothing_scored(shown, total, findings, unknown_ids, lang)
     if mostly_implicit(implicit, total):
-        hint = language_hint(implicit, total, "en")
+        hint = language_hint(implicit, total, lang)
         if misread is not None:
             raise BenchieError(f"{hint.partition(':')[0]}: {misread}", path=shown)
         if strict:
             raise BenchieError(
                 f"{hint} (an error under --strict)", path=shown, exit_code=ExitCode.FAILED
             )
-    scored = carb_scores(gold, from_submission(known, texts), metrics)
-    return CarbResult(name, facts, unknown, scored, findings=findings, implicit=implicit)
+    scored = carb_scores(gold, from_submission(known, texts), metrics, moie=moie)
+    return CarbResult(name, facts, unknown, scored, findings=findings, implicit=implicit, moie=moie)
 
 
 def carb_signature(

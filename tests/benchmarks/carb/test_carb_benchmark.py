@@ -155,7 +155,7 @@ def test_gold_version_defaults_to_carb_latest(
     [
         (("--benchmark", "carb", "--metric", "benchie"), "CaRB's metric only"),
         (("--benchmark", "carb", "--metric", "benchie,carb"), "CaRB's metric only"),
-        (("--benchmark", "carb", "--lang", "de"), "English only"),
+        (("--benchmark", "carb", "--lang", "de"), "in en, es, pt, hi, te, zh only"),
         (("--benchmark", "carb", "--facet", "concat"), "do not apply"),
         (("--split", "dev"), "needs --benchmark carb"),
     ],
