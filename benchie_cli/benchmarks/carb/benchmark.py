@@ -810,35 +810,46 @@ class CarbRunner:
 
     def gold(self, request: Request) -> tuple[str, str]:
         if request.gold_file is not None:
-            gold = resolve_gold_tsv(request.gold_file)[0]
+            gold = resolve_gold_tsv(request.gold_file, request.lang)[0]
         else:
             root, _ = resolve_gold_dir(request.gold_dir)
-            store = carb_store(root)
-            version = request.gold_version or latest_version(store)
-            gold = resolve_split(store, version, check_split(request))[0]
+            split = check_split(request)
+            gold = _store_gold(root, request.lang, request.gold_version, split)[2]
         return gold.sha256, stored(gold)
 
     def other_rows(self, given: SuiteInput) -> list[Row]:
-        """None: the suite scores its English gold only (:meth:`rows`)."""
-        return []
+        """The rows of each other language's test gold the user added (moie's), scored by
+        moie's rules as ``score --benchmark carb --lang L`` scores them."""
+        split = BENCHMARKS["carb"].splits[0]
+        rows: list[Row] = []
+        for language in BENCHMARKS["carb"].languages:
+            e = part_for("carb", language, split) if by_moie(language) else None
+            if e is not None and GoldStore(e.directory(given.root), benchmark="carb").versions():
+                rows += self._rows(given, language)
+        return rows
 
     def rows(self, given: SuiteInput) -> list[Row]:
         """CaRB (s,m) and (s,s) on the test split: every line read as CaRB's scorer and
         ``score --benchmark carb`` read the file (those of other sentences add their
         confidences as thresholds only)."""
+        return self._rows(given, ENGLISH)
+
+    def _rows(self, given: SuiteInput, language: str) -> list[Row]:
         metrics = BENCHMARKS["carb"].metrics
         split = BENCHMARKS["carb"].splits[0]
-        gold_store = carb_store(given.root)
-        resolved, _ = resolve_split(gold_store, latest_version(gold_store), split)
+        resolved = _store_gold(given.root, language, None, split)[2]
         gold = load_gold(resolved)
         gold_keys = group(gold).keys()
         predicted = {t: [Extraction(p, a, c) for p, a, c in xs] for t, xs in given.texts().items()}
         covered = len(group(predicted).keys() & gold_keys)
         known = frozenset(t for t in predicted if sentence_key(t) in gold_keys)
         if not covered:
-            return [Row("carb", m, split, skipped=none_of_its("carb")) for m in metrics]
+            return [
+                Row("carb", m, split, skipped=none_of_its("carb"), language=language)
+                for m in metrics
+            ]
         coverage = (covered, len(gold_keys))
-        scores = carb_scores(gold, predicted, metrics)
+        scores = carb_scores(gold, predicted, metrics, moie=by_moie(language))
         rows = []
         for m in metrics:
             p, r, f1 = scores[m].optimal
@@ -853,6 +864,7 @@ class CarbRunner:
                 signature(resolved, split, m),
                 coverage=coverage,
                 known=known,
+                language=language,
             )
             row.gold = {"version": resolved.version, "sha256": resolved.sha256}
             rows.append(row)

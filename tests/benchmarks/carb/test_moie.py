@@ -357,3 +357,34 @@ def test_a_split_moie_has_not_is_named(cli: RunCli, tmp_path: Path, gold: Path) 
     )
     assert result.exit_code == 2
     assert "CaRB has no gold of --lang zh and --split dev" in result.stderr
+
+
+def test_the_suite_has_a_row_of_each_language_added(
+    cli: RunCli, tmp_path: Path, moie: Path, gold: Path
+) -> None:
+    """CaRB's rows of another language, by moie's rules, are those of the language's own
+    command; English, not in this store, is skipped as before."""
+    _add(cli, moie, gold, "es")
+    system = tmp_path / "es.txt"
+    system.write_text(
+        "".join(
+            f"{text}\t{0.9 - n / 10}\t{rel.upper()}\t{arg1}\t{' '.join(rest)}\n"
+            for n, (text, rel, arg1, *rest) in enumerate(
+                line.split("\t") for line in STAND_INS["es"][0].splitlines()
+            )
+        ),
+        encoding="utf-8",
+    )
+    single = _score(cli, gold, "--lang", "es", "--metric", "carb,carb-ss", system)
+    suite = cli("score", "--suite", "--gold-dir", gold, system, "--format", "json")
+    assert suite.exit_code == 0, suite.stderr
+    rows = orjson.loads(suite.stdout)["rows"]
+    spanish = [r for r in rows if r["benchmark"] == "carb" and r.get("language") == "es"]
+    assert [r["metric"] for r in spanish] == ["carb", "carb-ss"]
+    for row in spanish:
+        numbers = single["systems"][0][row["metric"]]
+        assert row[row["metric"]]["f1"] == numbers["f1"]
+        assert row[row["metric"]]["auc"] == numbers["auc"]
+    assert spanish[0]["signature"] == single["signature"]
+    english = [r for r in rows if r["benchmark"] == "carb" and "language" not in r]
+    assert all("skipped" in r for r in english)
