@@ -133,6 +133,7 @@ METRICS: dict[str, Metric] = {
         ),
         Metric("reoie2016", "Re-OIE2016", ("en",), None, False, "docs/reoie2016.md"),
         Metric("wire57", "WiRe57", ("en",), None, False, "docs/wire57.md"),
+        Metric("docoie", "DocOIE", ("en",), None, False, "docs/docoie.md"),
     )
 }
 #: The metric of a report without a ``metric`` key (every report before ``--metric``).
@@ -327,6 +328,39 @@ def _moie(
             )
         )
     return files[0], files[1]
+
+
+_DOCOIE = "https://github.com/daviddongkc/DocOIE"
+_DOCOIE_CITATION = (
+    "Kuicai Dong, Zhao Yilin, Aixin Sun, Jung-Jae Kim and Xiaoli Li. 2021. DocOIE: A "
+    "Document-level Context-Aware Dataset for OpenIE. In Findings of the Association for "
+    "Computational Linguistics: ACL-IJCNLP 2021, pages 2377-2389."
+)
+
+
+def _docoie(
+    upstream_path: str, sha256: str, split: str, counts: tuple[int, int, int], documents: int = 0
+) -> Published:
+    """One of DocOIE's gold files: a domain's ``data/test/<domain>/extractions.tsv`` (what
+    its scorer reads; the two share a name, and the split tells them apart) or its released
+    ``DocOIE/data_evaluation/*_eval_gold.json``; each is a part of its own, named by its
+    split. ``counts``: sentences, tuples, bytes; ``documents``: the JSON's documents."""
+    sentences, tuples, size = counts
+    extent = f"{sentences} sentences"
+    return Published(
+        file=upstream_path.rsplit("/", 1)[1],
+        sha256=sha256,
+        url=_DOCOIE,
+        upstream_path=upstream_path,
+        download_url=f"https://raw.githubusercontent.com/daviddongkc/DocOIE/main/{upstream_path}",
+        citation=_DOCOIE_CITATION,
+        sentences=sentences,
+        tuples=tuples,
+        size=size,
+        extent=f"{documents} documents, {extent}" if documents else extent,
+        split=split,
+        part=split,
+    )
 
 
 def implementation(name: str) -> ModuleType:
@@ -649,6 +683,58 @@ BENCHMARKS: dict[str, Benchmark] = {
                             "`benchie score --benchmark wire57 {file}`"
                         ),
                     },
+                ),
+            ),
+        ),
+        Benchmark(
+            "docoie",
+            "DocOIE",
+            "docoie",
+            ("docoie",),
+            "benchie_cli.benchmarks.docoie.benchmark",
+            ("healthcare", "transportation", "healthcare-json", "transportation-json"),
+            formats=(
+                "carb",
+                "allennlp",
+                "openie4",
+                "openie5",
+                "clausie",
+                "props",
+                "ollie",
+                "llm-text",
+                "jsonl",
+                "json",
+                "reverb",
+                "openie6",
+                "stanford",
+            ),
+            external=True,
+            published=(
+                _docoie(
+                    "data/test/healthcare/extractions.tsv",
+                    "dbe247753aa218184975802f1ad44f4d1f47199fbddc21bebd1b85afe8ec4881",
+                    "healthcare",
+                    (400, 921, 198295),
+                ),
+                _docoie(
+                    "data/test/transport/extractions.tsv",
+                    "0cd6d7e8ac250930fc0a3629e16e2a458e6a0cd0337a70460ac8317f362b8ff3",
+                    "transportation",
+                    (400, 1201, 277650),
+                ),
+                _docoie(
+                    "DocOIE/data_evaluation/DocOIE_healthcare_eval_gold.json",
+                    "82768a0bfd51648c1d9011ec32bfbb75832531a643655b8bc9db6cea7042395d",
+                    "healthcare-json",
+                    (400, 921, 161183),
+                    40,
+                ),
+                _docoie(
+                    "DocOIE/data_evaluation/DocOIE_transportation_eval_gold.json",
+                    "9efe4c773ddc3a126206d5a81d36f3e82f35a3990564349b988c6c8bf9ec13c3",
+                    "transportation-json",
+                    (400, 1202, 195405),
+                    40,
                 ),
             ),
         ),

@@ -283,10 +283,7 @@ def test_carb_metric_refusals(tiny_gold: Path) -> None:
     assert "use --metric benchie,carb" in info.value.message
     with pytest.raises(
         BenchieError,
-        match=re.escape(
-            "unknown metric 'nope' (available: benchie, carb, carb-ss, oie2016, oie2016-2018, "
-            "reoie2016, wire57)"
-        ),
+        match=re.escape(f"unknown metric 'nope' (available: {', '.join(METRICS)})"),
     ):
         api.score(en, "missing.tsv", metric="nope")
     # BenchIE's options are fine where BenchIE's metric runs beside CaRB's

@@ -175,7 +175,13 @@ def _list_part(root: Path, e: External, doc: list[dict[str, Any]], rows: list[li
                 "add": e.add_command,
             }
         )
-        rows.append([shown, "-", "missing", f"`{e.add_command}` (from {e.published.url})"])
+        source = e.published.url
+        if any(
+            f.file == p.file and f is not p for f in e.files for p in BENCHMARKS[name].published
+        ):
+            # a name another published file shares (DocOIE's extractions.tsv): say which
+            source += " " + ", ".join(f.upstream_path for f in e.files)
+        rows.append([shown, "-", "missing", f"`{e.add_command}` (from {source})"])
         return
     gold_store = store(root, name, e.part)
     verify = f"benchie gold verify --benchmark {name}"

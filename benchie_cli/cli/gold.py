@@ -405,11 +405,16 @@ def gold_verify(gold_version: str | None, benchmark: str | None, gold_dir: str |
         for other in BENCHMARKS:
             if BENCHMARKS[other].by_language:
                 continue
-            other_store = _benchmark_store(store.root, other)
             others_failed |= not _verify_benchmark(store.root, other)
-            present = other_store.versions()
-            files += sum(len(other_store.manifest(v).files) for v in present)
-            counted += len(present)
+            present = 0
+            for _, other_store in [
+                ("", _benchmark_store(store.root, other)),
+                *_part_stores(store.root, other),
+            ]:
+                versions_of = other_store.versions()
+                files += sum(len(other_store.manifest(v).files) for v in versions_of)
+                present += len(versions_of)
+            counted += present
             benchmarks += bool(present)
     if problems:
         differ = len(problems) - len(not_shipped)
@@ -430,51 +435,81 @@ def gold_verify(gold_version: str | None, benchmark: str | None, gold_dir: str |
     click.echo(f"ok: {files} file(s) in {counted} version(s){of} match their manifests")
 
 
+def _part_stores(root: Path, name: str) -> list[tuple[str, GoldStore]]:
+    """The stores of the parts of ``name``'s published files that have a directory of their
+    own (a language's or a split's gold: Re-OIE2016's Spanish, DocOIE's splits) and are
+    added to ``root``, each with its part's name."""
+    from benchie_cli.gold.external import parts
+
+    if not BENCHMARKS[name].published:
+        return []
+    stores = [
+        (e.part, GoldStore(e.directory(root), benchmark=name, pins=e.pins()))
+        for e in parts(name)
+        if e.part
+    ]
+    return [(part, s) for part, s in stores if s.versions()]
+
+
 def _verify_benchmark(
     root: Path, name: str, gold_version: str | None = None, *, alone: bool = False
 ) -> bool:
-    """``gold verify`` of another benchmark's versions (``<root>/<name>/``), if any, or of
-    ``gold_version`` alone: one line per version on stdout, an error per problem on stderr;
-    whether all is well. ``alone`` (``--benchmark NAME``) requires a version and ends with
-    the ``ok:`` line that BenchIE's verification prints for its own."""
+    """``gold verify`` of another benchmark's versions (``<root>/<name>/``, and those of
+    each added part of its published files that has a directory of its own), if any, or
+    of ``gold_version`` alone: one line per version on stdout, an error per problem on
+    stderr; whether all is well. ``alone`` (``--benchmark NAME``) requires a version and
+    ends with the ``ok:`` line that BenchIE's verification prints for its own."""
     store = _benchmark_store(root, name)
-    if alone and not store.versions() and gold_version is None:
+    parts = _part_stores(root, name)
+    if alone and not store.versions() and not parts and gold_version is None:
         from benchie_cli.benchmarks.corpus import missing
 
         raise BenchieError(missing(name))
-    if gold_version is not None:
-        versions = [gold_version]
+    stores = [("", store)] if store.versions() or not parts else []
+    problems: list[tuple[Path, str]] = []
+    files = counted = 0
+    targets = [*stores, *parts]
+    if gold_version is not None:  # where it is, else where its absence is said
+        having = [(part, one) for part, one in targets if gold_version in one.versions()]
+        chosen = [(part, one, [gold_version]) for part, one in having or targets[:1]]
     else:
-        versions = store.require_versions() if alone else store.versions()
-    problems = store.verify(versions)
-    for version in versions:
-        mismatch = store.shipped_mismatch(version)
-        if mismatch is not None:
-            problems.append((f"{version}/{MANIFEST}", mismatch))
+        chosen = [
+            (part, one, one.require_versions() if alone and one is store else one.versions())
+            for part, one in targets
+        ]
+    for part, one, versions in chosen:
+        found = [(one.root / f, problem) for f, problem in one.verify(versions)]
+        for version in versions:
+            mismatch = one.shipped_mismatch(version)
+            if mismatch is not None:
+                found.append((one.root / version / MANIFEST, mismatch))
+        problems += found
+        for file_name, problem in found:
+            click.echo(f"{display_name(str(file_name))}: error: {problem}", err=True)
+        shown = f"{name} {part} " if part else f"{name} "
+        for version in versions:
+            manifest = one.manifest(version)
+            status = "released" if manifest.released else "draft (may still change)"
+            if version in one.shipped:
+                external = BENCHMARKS[name].external or one is not store
+                status += (
+                    ", the published file, added by you"
+                    if external
+                    else ", shipped with benchie-cli"
+                )
+            click.echo(f"{shown}{version}: {status}, {len(manifest.files)} file(s)")
+            files += len(manifest.files)
+        counted += len(versions)
+        for version in sorted(set(tracked_versions(one.root)) - set(one.versions())):
+            if gold_version is None:
+                click.echo(f"{shown}{version}: tracked by DVC, not pulled (not verified)")
     if problems:
         set_verdict(int(ExitCode.FAILED))
-    for file_name, problem in problems:
-        click.echo(f"{display_name(str(store.root / file_name))}: error: {problem}", err=True)
-    for version in versions:
-        manifest = store.manifest(version)
-        status = "released" if manifest.released else "draft (may still change)"
-        if version in store.shipped:
-            external = BENCHMARKS[name].external
-            status += (
-                ", the published file, added by you" if external else ", shipped with benchie-cli"
-            )
-        click.echo(f"{name} {version}: {status}, {len(manifest.files)} file(s)")
-    for version in sorted(set(tracked_versions(store.root)) - set(store.versions())):
-        if gold_version is None:
-            click.echo(f"{name} {version}: tracked by DVC, not pulled (not verified)")
     label = BENCHMARKS[name].label
     if problems:
         click.echo(f"benchie: {len(problems)} problem(s) in the {label} benchmark's gold", err=True)
     elif alone:
-        files = sum(len(store.manifest(v).files) for v in versions)
-        click.echo(
-            f"ok: {files} file(s) in {len(versions)} {label} version(s) match their manifests"
-        )
+        click.echo(f"ok: {files} file(s) in {counted} {label} version(s) match their manifests")
     return not problems
 
 

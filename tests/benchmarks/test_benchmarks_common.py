@@ -21,6 +21,7 @@ import pytest
 
 from benchie_cli.errors import ExitCode
 from benchie_cli.registry import BENCHMARKS
+from tests.benchmarks.docoie.test_docoie import add_stand_ins
 from tests.benchmarks.test_benchmark_add import NAMES, STAND_INS, WIRE, pin, stand_in  # noqa: F401 (fixtures)
 from tests.conftest import GOLD_DIR, RunCli
 
@@ -71,6 +72,9 @@ class Case:
     external: bool = False
     #: The stand-in document, when not test_benchmark_add's.
     document: object = None
+    #: Adds its stand-ins itself, ``(cli, root, tmp_path, monkeypatch)``: a benchmark whose
+    #: published files are not test_benchmark_add's JSON documents (DocOIE's).
+    adds: Callable[[RunCli, Path, Path, pytest.MonkeyPatch], None] | None = None
     extra: dict[str, object] = field(default_factory=dict)
 
 
@@ -162,6 +166,19 @@ def _cases() -> dict[str, Case]:
             # WiRe57's scorer crashes on a reference sentence without tuples: "A 2" left out.
             document={doc: [s for s in sents if s["tuples"]] for doc, sents in WIRE.items()},
         ),
+        # The healthcare stand-in's "delivers(The pump, insulin)", exactly, at one
+        # confidence: one of its four gold tuples (the curve's one point, so the AUC too).
+        "docoie": Case(
+            "docie.txt",
+            "The pump delivers insulin .\t<arg1> The pump </arg1> <rel> delivers </rel> "
+            "<arg2> insulin </arg2>\t-0.5\n",
+            ("--benchmark", "docoie", "--input-format", "allennlp"),
+            {**_prf(1.0, 1 / 4), "auc": 1 / 4},
+            "The pump delivers insulin .\t<arg1> The pump </arg1> <rel> delivers </rel>\tone\n",
+            key="docoie",
+            external=True,
+            adds=add_stand_ins,
+        ),
     }
 
 
@@ -187,6 +204,9 @@ def gold_root(
         return GOLD_DIR
     root = tmp_path / "gold"
     root.mkdir()
+    if CASES[name].adds is not None:
+        CASES[name].adds(cli, root, tmp_path, monkeypatch)
+        return root
     document = CASES[name].document
     if document is not None:
         _, sentences, tuples, refused = STAND_INS[name]
