@@ -81,8 +81,12 @@ gold_version_option = click.option(
 
 
 def _benchmark_store(root: Path, benchmark: str) -> GoldStore:
-    """Another benchmark's part of the gold directory (``<root>/<name>/``)."""
-    return GoldStore(root / BENCHMARKS[benchmark].store_dir, benchmark=benchmark)
+    """Another benchmark's part of the gold directory (``<root>/<name>/``): the store of
+    its default split's gold, which for a benchmark whose published files are all in parts
+    (LSOIE's splits) is that part's (``<root>/<name>/<part>/``)."""
+    from benchie_cli.benchmarks.corpus import store
+
+    return store(root, benchmark)
 
 
 def _benchmark_version(store: GoldStore, gold_version: str) -> str:

@@ -531,6 +531,8 @@ def test_the_manifest_pins_are_those_of_the_published_files() -> None:
     of its sha256, size and sentences, all published facts."""
     for name in EXTERNAL:
         e = _published(name)
+        if e.part:  # a benchmark of parts only: each part's pin is its published facts'
+            continue
         manifest = external.manifest_bytes_for(name, e.sha256, e.size, e.sentences)
         assert _sha(manifest) == BENCHMARKS[name].shipped[e.version], name
 

@@ -21,6 +21,7 @@ import pytest
 
 from benchie_cli.errors import ExitCode
 from benchie_cli.registry import BENCHMARKS
+from tests.benchmarks.lsoie.test_lsoie_add import add_stand_in
 from tests.benchmarks.test_benchmark_add import NAMES, STAND_INS, WIRE, pin, stand_in  # noqa: F401 (fixtures)
 from tests.conftest import GOLD_DIR, RunCli
 
@@ -59,6 +60,9 @@ class Case:
     external: bool = False
     #: The stand-in document, when not test_benchmark_add's.
     document: object = None
+    #: Writes a stand-in of another format and pins it (``tmp_path``, ``monkeypatch``):
+    #: the file to add.
+    add: Callable[[Path, pytest.MonkeyPatch], Path] | None = None
     extra: dict[str, object] = field(default_factory=dict)
 
 
@@ -136,6 +140,19 @@ def _cases() -> dict[str, Case]:
             # WiRe57's scorer crashes on a reference sentence without tuples: "A 2" left out.
             document={doc: [s for s in sents if s["tuples"]] for doc, sents in WIRE.items()},
         ),
+        # The stand-in's "Birds sing ." (two identical gold lines) found once: matching is
+        # one to one, so 1 of 8 (its 6 tuples, the two of "Fish swim fast ." that no line
+        # predicts counting 2 * 2); one point, so no AUC (pr_plot's needs two).
+        "lsoie": Case(
+            "lsoie.txt",
+            "Birds sing .\t0.9\tsing\tBirds\n",
+            ("--benchmark", "lsoie", "--input-format", "carb"),
+            {**_prf(1.0, 1 / 8), "auc": 0.0},
+            "Birds sing .\tone\tsing\tBirds\n",
+            key="lsoie",
+            external=True,
+            add=add_stand_in,
+        ),
     }
 
 
@@ -161,6 +178,11 @@ def gold_root(
         return GOLD_DIR
     root = tmp_path / "gold"
     root.mkdir()
+    add = CASES[name].add
+    if add is not None:
+        src = add(tmp_path, monkeypatch)
+        assert cli("benchmark", "add", name, src, "--gold-dir", root).exit_code == 0
+        return root
     document = CASES[name].document
     if document is not None:
         _, sentences, tuples, refused = STAND_INS[name]
