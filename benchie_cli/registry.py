@@ -134,6 +134,7 @@ METRICS: dict[str, Metric] = {
         Metric("reoie2016", "Re-OIE2016", ("en",), None, False, "docs/reoie2016.md"),
         Metric("wire57", "WiRe57", ("en",), None, False, "docs/wire57.md"),
         Metric("docoie", "DocOIE", ("en",), None, False, "docs/docoie.md"),
+        Metric("lsoie", "LSOIE", ("en",), None, False, "docs/lsoie.md"),
     )
 }
 #: The metric of a report without a ``metric`` key (every report before ``--metric``).
@@ -358,6 +359,49 @@ def _docoie(
         tuples=tuples,
         size=size,
         extent=f"{documents} documents, {extent}" if documents else extent,
+        split=split,
+        part=split,
+    )
+
+
+_LSOIE = "https://github.com/Jacobsolawetz/large-scale-oie"
+#: The commit the published files are read from (the repository's last).
+_LSOIE_COMMIT = "9c135f423072b947ec6a030f7b01e4b2f3d69b7d"
+_LSOIE_CITATION = (
+    "Jacob Solawetz and Stefan Larson. 2021. LSOIE: A Large-Scale Dataset for Supervised "
+    "Open Information Extraction. In Proceedings of the 16th Conference of the European "
+    "Chapter of the Association for Computational Linguistics (EACL 2021)."
+)
+
+
+def _lsoie(
+    file: str, sha256: str, split: str, counts: tuple[int, int, int], plain: tuple[str, str]
+) -> Published:
+    """One of LSOIE's gold files with syntactic heads (``oie-evaluation/oie_corpus/``),
+    the only file its scorer reads of a split; ``counts``: sentences, tuples, bytes;
+    ``plain``: the sha256 and name of the same gold without heads, which people take for
+    it."""
+    sentences, tuples, size = counts
+    path = f"oie-evaluation/oie_corpus/{file}"
+    return Published(
+        file=file,
+        sha256=sha256,
+        url=_LSOIE,
+        upstream_path=path,
+        download_url=(
+            f"https://raw.githubusercontent.com/Jacobsolawetz/large-scale-oie/{_LSOIE_COMMIT}/{path}"
+        ),
+        citation=_LSOIE_CITATION,
+        sentences=sentences,
+        tuples=tuples,
+        size=size,
+        extent=f"{sentences:,} sentences",
+        lookalikes={
+            plain[0]: (
+                f"this is {plain[1]}, LSOIE-{split}'s gold without the syntactic heads its "
+                f"scorer matches on: add {file}, the file its scorer reads"
+            ),
+        },
         split=split,
         part=split,
     )
@@ -735,6 +779,52 @@ BENCHMARKS: dict[str, Benchmark] = {
                     "transportation-json",
                     (400, 1202, 195405),
                     40,
+                ),
+            ),
+        ),
+        Benchmark(
+            "lsoie",
+            "LSOIE",
+            "lsoie",
+            ("lsoie",),
+            "benchie_cli.benchmarks.lsoie.benchmark",
+            ("wiki", "sci"),
+            formats=(
+                "carb",
+                "openie4",
+                "openie5",
+                "llm-text",
+                "jsonl",
+                "json",
+                "allennlp",
+                "reverb",
+                "clausie",
+                "props",
+                "ollie",
+                "openie6",
+                "stanford",
+            ),
+            external=True,
+            published=(
+                _lsoie(
+                    "eval.oie.correct.head",
+                    "5571bd12493b6776f0377247badf939cbc83be902c18c3c249293d417d032491",
+                    "wiki",
+                    (2327, 5209, 1406050),
+                    (
+                        "9ec05e8acff6f98abf798ed7578e7f5f857f0490e77e5de296532866d50d7915",
+                        "eval.oie",
+                    ),
+                ),
+                _lsoie(
+                    "science_eval.oie.correct.head",
+                    "e18eb8da24163dbc6a861446e3745ee607b1e2b1c5173eb6260a556b907164e9",
+                    "sci",
+                    (6655, 11604, 2101059),
+                    (
+                        "54af731de3b0ef0fa37a31da7f3f69ab9732cff3410f4250c352844278dabb06",
+                        "science_eval.oie",
+                    ),
                 ),
             ),
         ),

@@ -19,6 +19,7 @@ from benchie_cli import DEFAULT_GOLD_VERSION, __version__, api
 from benchie_cli.errors import BenchieError
 from benchie_cli.inputs.batch import Failure
 from benchie_cli.inputs.submission import Extraction
+from benchie_cli.registry import METRICS
 from tests.conftest import ENGLISH_SYSTEMS, EXAMPLES, GOLD_DIR, REPO, RunCli, example
 
 TINY_GOLD = (

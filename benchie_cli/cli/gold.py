@@ -81,8 +81,12 @@ gold_version_option = click.option(
 
 
 def _benchmark_store(root: Path, benchmark: str) -> GoldStore:
-    """Another benchmark's part of the gold directory (``<root>/<name>/``)."""
-    return GoldStore(root / BENCHMARKS[benchmark].store_dir, benchmark=benchmark)
+    """Another benchmark's part of the gold directory (``<root>/<name>/``): the store of
+    its default split's gold, which for a benchmark whose published files are all in parts
+    (LSOIE's splits) is that part's (``<root>/<name>/<part>/``)."""
+    from benchie_cli.benchmarks.corpus import store
+
+    return store(root, benchmark)
 
 
 def _benchmark_version(store: GoldStore, gold_version: str) -> str:
@@ -448,7 +452,8 @@ def _part_stores(root: Path, name: str) -> list[tuple[str, GoldStore]]:
         for e in parts(name)
         if e.part
     ]
-    return [(part, s) for part, s in stores if s.versions()]
+    own = _benchmark_store(root, name).root  # (a benchmark of parts: its default split's)
+    return [(part, s) for part, s in stores if s.versions() and s.root != own]
 
 
 def _verify_benchmark(

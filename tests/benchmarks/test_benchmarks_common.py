@@ -22,6 +22,7 @@ import pytest
 from benchie_cli.errors import ExitCode
 from benchie_cli.registry import BENCHMARKS
 from tests.benchmarks.docoie.test_docoie import add_stand_ins
+from tests.benchmarks.lsoie.test_lsoie_add import add_stand_in
 from tests.benchmarks.test_benchmark_add import NAMES, STAND_INS, WIRE, pin, stand_in  # noqa: F401 (fixtures)
 from tests.conftest import GOLD_DIR, RunCli
 
@@ -75,6 +76,9 @@ class Case:
     #: Adds its stand-ins itself, ``(cli, root, tmp_path, monkeypatch)``: a benchmark whose
     #: published files are not test_benchmark_add's JSON documents (DocOIE's).
     adds: Callable[[RunCli, Path, Path, pytest.MonkeyPatch], None] | None = None
+    #: Writes a stand-in of another format and pins it (``tmp_path``, ``monkeypatch``):
+    #: the file to add.
+    add: Callable[[Path, pytest.MonkeyPatch], Path] | None = None
     extra: dict[str, object] = field(default_factory=dict)
 
 
@@ -179,6 +183,19 @@ def _cases() -> dict[str, Case]:
             external=True,
             adds=add_stand_ins,
         ),
+        # The stand-in's "Birds sing ." (two identical gold lines) found once: matching is
+        # one to one, so 1 of 8 (its 6 tuples, the two of "Fish swim fast ." that no line
+        # predicts counting 2 * 2); one point, so no AUC (pr_plot's needs two).
+        "lsoie": Case(
+            "lsoie.txt",
+            "Birds sing .\t0.9\tsing\tBirds\n",
+            ("--benchmark", "lsoie", "--input-format", "carb"),
+            {**_prf(1.0, 1 / 8), "auc": 0.0},
+            "Birds sing .\tone\tsing\tBirds\n",
+            key="lsoie",
+            external=True,
+            add=add_stand_in,
+        ),
     }
 
 
@@ -206,6 +223,11 @@ def gold_root(
     root.mkdir()
     if CASES[name].adds is not None:
         CASES[name].adds(cli, root, tmp_path, monkeypatch)
+        return root
+    add = CASES[name].add
+    if add is not None:
+        src = add(tmp_path, monkeypatch)
+        assert cli("benchmark", "add", name, src, "--gold-dir", root).exit_code == 0
         return root
     document = CASES[name].document
     if document is not None:

@@ -1,0 +1,446 @@
+"""LSOIE's metric, as the curves its authors published were computed (docs/lsoie.md).
+
+LSOIE (Solawetz & Larson, *LSOIE: A Large-Scale Dataset for Supervised Open Information
+Extraction*, EACL 2021; github.com/Jacobsolawetz/large-scale-oie, no licence) scores a
+system with oie-benchmark's precision-recall curve and a matcher of its own, on syntactic
+heads. This module is our own implementation of what made the published LSOIE-sci curves
+(``oie-evaluation/science_new_eval/*.dat``), written from a description of the scorer and
+checked against those curves byte for byte:
+
+1. :func:`read_gold` reads the gold with its heads (``*.oie.correct.head``: each ``.oie``
+   line, then ``<SYN_HEAD>`` and the syntactic head of the predicate and of each argument);
+   :func:`read_system` reads the tab format the systems wrote.
+2. :func:`group` keys sentences as oie-benchmark does. Where two texts share a key, the
+   text that survives is the one CPython 2.7's ``dict`` iterates last
+   (:mod:`benchie_cli.benchmarks.lsoie.py2dict`): the published curves depend on it.
+3. :func:`head_match` is the matcher: the predicted predicate is one of the gold
+   predicate's words, the arities are equal, and each gold argument's head (but ``.``)
+   occurs in the predicted argument as a substring.
+4. :func:`sentence_stats` pairs one sentence's extractions as the scorer that made the
+   curves did: one to one, each gold extraction taking the first prediction no other took;
+   a gold sentence without any prediction counts its ``n`` extractions ``n * n`` times.
+5. :func:`curve` is OIE2016's curve (scikit-learn 0.18's, recall scaled by the share of
+   gold matched) without the end point (precision 1, recall 0), which the published curves
+   lack; :func:`write_dat` writes it as they are written.
+6. :func:`summary` is what the repository's ``pr_plot.py`` prints of a curve: the best F1
+   of its rows and the area under it, both from the ``.dat``'s rounded numbers.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+from collections.abc import Iterable, Sequence
+from itertools import pairwise
+from typing import NamedTuple, TextIO, TypeVar
+
+from benchie_cli.benchmarks.carb.metric import numpy_sum, sentence_key
+from benchie_cli.benchmarks.lsoie.py2dict import slot_order
+from benchie_cli.benchmarks.oie2016 import metric as oie2016
+from benchie_cli.benchmarks.oie2016.data import WHITESPACE, read_lines
+from benchie_cli.benchmarks.oie2016.metric import CurvePoint, SentenceStats, py2_str
+
+__all__ = [
+    "CurvePoint",
+    "Extraction",
+    "GoldExtraction",
+    "LsoieScore",
+    "SentenceStats",
+    "Summary",
+    "collisions",
+    "curve",
+    "dropped_texts",
+    "group",
+    "head_match",
+    "main",
+    "read_gold",
+    "read_gold_file",
+    "read_system",
+    "score",
+    "sentence_key",
+    "sentence_stats",
+    "summary",
+    "write_dat",
+]
+
+#: The column of a gold line after which the heads follow (``GoldReader.SYN_HEAD``).
+SYN_HEAD = "<SYN_HEAD>"
+#: A head the matcher skips: the head finder sometimes picks the full stop.
+SKIPPED_HEAD = "."
+
+
+class GoldExtraction(NamedTuple):
+    """A gold line: the predicate, the arguments (the columns before ``<SYN_HEAD>``) and
+    the heads (those after it: the predicate's first, then the arguments', as the head
+    finder wrote them; fewer when it found none for some element)."""
+
+    pred: str
+    args: tuple[str, ...]
+    heads: tuple[str, ...]
+
+
+class Extraction(NamedTuple):
+    """A predicted extraction."""
+
+    pred: str
+    args: tuple[str, ...]
+    confidence: float
+    #: Which elements were written ``TEXT##POSITION`` (index 0 the predicate, ``i + 1``
+    #: argument ``i``): the reader makes a pair of them, which the matcher compares whole.
+    positioned: tuple[bool, ...] = ()
+
+
+Gold = dict[str, list[GoldExtraction]]
+_E = TypeVar("_E")
+Predicted = dict[str, list[Extraction]]
+
+
+def _error(message: str, path: str, line: int | None) -> Exception:
+    from benchie_cli.errors import BenchieError
+
+    return BenchieError(message, path=path, line=line)
+
+
+# --------------------------------------------------------------------------- reading
+
+
+def read_gold(lines: Iterable[str], path: str = "<gold>") -> Gold:
+    """The gold as ``GoldReader`` reads it: each line stripped of ASCII whitespace and
+    split at tabs; the sentence, the predicate, then the arguments up to the first column
+    ``<SYN_HEAD>``, and the heads after it (none without it: a plain ``.oie`` file is
+    matched on predicate and arity only). Extractions are kept by the raw sentence text, in
+    file order; a repeated line is kept twice. A predicate written as a Python pair
+    (``(...])``), which the matcher cannot compare, is refused."""
+    d: Gold = {}
+    for n, line in enumerate(lines, 1):
+        cols = line.strip(WHITESPACE).split("\t")
+        if len(cols) < 2:
+            raise _error(
+                "need sentence<TAB>predicate[<TAB>argument...][<TAB><SYN_HEAD>...]", path, n
+            )
+        text, pred, rest = cols[0], cols[1], cols[2:]
+        if pred.startswith("(") and pred.endswith("])"):
+            raise _error(
+                f"predicate {pred[:40]!r} is a (text, [positions]) pair, which the scorer's "
+                "head matcher cannot compare",
+                path,
+                n,
+            )
+        if SYN_HEAD in rest:
+            at = rest.index(SYN_HEAD)
+            args, heads = tuple(rest[:at]), tuple(rest[at + 1 :])
+        else:
+            args, heads = tuple(rest), ()
+        d.setdefault(text, []).append(GoldExtraction(pred, args, heads))
+    return d
+
+
+def _py2_number(text: str) -> bool:
+    """Whether Python 2 parses ``text`` (a byte string) as a number at all: ASCII, no
+    ``_`` (which Python 3 allows between digits)."""
+    return text.isascii() and "_" not in text
+
+
+def _confidence(text: str, path: str, line: int) -> float:
+    try:
+        if not _py2_number(text):
+            raise ValueError
+        value = float(text)
+    except ValueError:
+        raise _error(f"confidence {text[:40]!r} is not a number", path, line) from None
+    if not math.isfinite(value):
+        raise _error(f"confidence {text[:40]!r} is not finite", path, line)
+    return value
+
+
+def _element(field: str, path: str, line: int) -> tuple[str, bool]:
+    """A field as ``TabReader`` makes it: split at every ``##``; two parts are the text
+    and its position (an integer, else the original fails), a pair compared whole; more
+    parts keep the text before the first ``##``; one part is the text."""
+    parts = field.split("##")
+    if len(parts) != 2:
+        return parts[0], False
+    position = parts[1].strip(WHITESPACE)
+    digits = position[1:] if position[:1] in ("+", "-") else position
+    if not (digits.isascii() and digits.isdigit()):
+        raise _error(f"position {parts[1][:20]!r} after ## is not an integer", path, line)
+    return parts[0], True
+
+
+def read_system(lines: Iterable[str], path: str = "<tabbed>") -> Predicted:
+    """The tab format as ``TabReader`` reads it: ``sentence, confidence, predicate,
+    argument...``; lines of ASCII whitespace only are skipped; each line is stripped and
+    split at tabs, no field stripped. The confidence is used as written (higher is more
+    confident; LSOIE's systems write mean log-probabilities). Extractions are kept by the
+    raw sentence text, in file order."""
+    d: Predicted = {}
+    for n, line in enumerate(lines, 1):
+        stripped = line.strip(WHITESPACE)
+        if not stripped:
+            continue
+        cols = stripped.split("\t")
+        if len(cols) < 3:
+            raise _error("need sentence, confidence, predicate[, argument...]", path, n)
+        elements = [_element(c, path, n) for c in cols[2:]]
+        confidence = _confidence(cols[1], path, n)
+        extraction = Extraction(
+            elements[0][0],
+            tuple(text for text, _ in elements[1:]),
+            confidence,
+            tuple(whole for _, whole in elements),
+        )
+        d.setdefault(cols[0], []).append(extraction)
+    return d
+
+
+def read_gold_file(path: str) -> Gold:
+    """:func:`read_gold` of a file (UTF-8; bytes that are not survive as escapes)."""
+    return read_gold(read_lines(path), path)
+
+
+# --------------------------------------------------------------------------- sentences
+
+
+def _winners(texts: Sequence[str]) -> dict[str, str]:
+    """For each :func:`sentence_key` of ``texts`` (in their order of first appearance),
+    the text whose extractions the scorer keeps: the last of them in the iteration order
+    of a CPython 2.7 ``dict`` of the texts (as UTF-8 bytes) inserted in this order. Only
+    computed where two texts share a key."""
+    keys = {t: sentence_key(t) for t in texts}
+    winner: dict[str, str] = {}
+    if len(set(keys.values())) == len(keys):
+        return {k: t for t, k in keys.items()}
+    order = slot_order(t.encode("utf-8", "surrogateescape") for t in texts)
+    for raw in order:
+        text = raw.decode("utf-8", "surrogateescape")
+        winner[keys[text]] = text
+    return {keys[t]: winner[keys[t]] for t in texts}
+
+
+def group(extractions: dict[str, list[_E]]) -> dict[str, list[_E]]:
+    """Extractions keyed by :func:`sentence_key` (spaces removed, Penn Treebank bracket
+    escapes undone, ASCII punctuation removed), in order of first appearance. Where texts
+    share a key, one text's extractions are kept, the others' dropped: the one a CPython
+    2.7 ``dict`` iterates last, as ``normalizeDict`` keeps it (see :func:`_winners`)."""
+    return {key: extractions[text] for key, text in _winners(list(extractions)).items()}
+
+
+def dropped_texts(extractions: dict[str, list[_E]]) -> list[str]:
+    """The texts whose extractions :func:`group` drops, in order of first appearance."""
+    kept = set(_winners(list(extractions)).values())
+    return [t for t in extractions if t not in kept]
+
+
+def collisions(extractions: dict[str, list[_E]]) -> int:
+    """How many texts lose their extractions to another text of the same key."""
+    return len(extractions) - len({sentence_key(t) for t in extractions})
+
+
+# --------------------------------------------------------------------------- matching
+
+
+def head_match(gold: GoldExtraction, predicted: Extraction) -> bool:
+    """``Matcher.syntacticHeadMatch``: the predicted predicate equals one of the gold
+    predicate's words (split at single spaces; case-sensitive; a ``TEXT##POSITION``
+    predicate never does); both have as many arguments; and for each head after the
+    predicate's, in order, argument ``i``'s head (the ``i + 1``-th) occurs in predicted
+    argument ``i`` as a substring (compared whole with a ``TEXT##POSITION`` argument),
+    unless it is ``.``. Arguments beyond the heads written are not checked; no threshold,
+    no lemmas, no stopwords."""
+    positioned = predicted.positioned
+    if (positioned and positioned[0]) or predicted.pred not in gold.pred.split(" "):
+        return False
+    if len(gold.args) != len(predicted.args):
+        return False
+    for i, head in enumerate(gold.heads[1:]):
+        if head == SKIPPED_HEAD:
+            continue
+        arg = predicted.args[i]
+        whole = len(positioned) > i + 1 and positioned[i + 1]
+        if not (head == arg if whole else head in arg):
+            return False
+    return True
+
+
+# --------------------------------------------------------------------------- pairing
+
+
+def sentence_stats(
+    gold: Sequence[GoldExtraction], predicted: Sequence[Extraction]
+) -> SentenceStats:
+    """One gold sentence's samples. Without any prediction, its ``n`` gold extractions
+    count as ``n * n`` unmatched ones: the scorer adds ``n`` once per gold extraction.
+    Otherwise each gold extraction, in gold order, takes the first prediction in file
+    order that matches it and that no earlier gold extraction took (one to one: a repeated
+    gold line needs a second matching prediction); the predictions nobody took are the
+    negatives."""
+    if not predicted:
+        return SentenceStats(len(gold) * len(gold), (), ())
+    taken = [False] * len(predicted)
+    positives = []
+    for g in gold:
+        for j, candidate in enumerate(predicted):
+            if not taken[j] and head_match(g, candidate):
+                positives.append(candidate.confidence)
+                taken[j] = True
+                break
+    negatives = tuple(e.confidence for e, t in zip(predicted, taken, strict=True) if not t)
+    return SentenceStats(len(gold), tuple(positives), negatives)
+
+
+def curve(stats: Iterable[SentenceStats]) -> list[CurvePoint]:
+    """OIE2016's curve of the samples (:func:`benchie_cli.benchmarks.oie2016.metric.curve`,
+    scikit-learn 0.18's, ascending confidence) without its end point: the published curves
+    have no row (1.0, 0.0). No sample gives no point."""
+    stats = list(stats)
+    if not any(st.positives or st.negatives for st in stats):
+        if not any(st.n_gold for st in stats):
+            raise ValueError("the gold has no extraction")
+        return []
+    return oie2016.curve(stats)[:-1]
+
+
+def write_dat(points: Sequence[CurvePoint], out: TextIO) -> None:
+    """The curve as the published ``.dat`` files are written: ``Precision<TAB>Recall``,
+    then the points sorted by recall (stably), numbers as Python 2 prints them."""
+    oie2016.write_dat(points, out)
+
+
+# --------------------------------------------------------------------------- summaries
+
+
+class Summary(NamedTuple):
+    """What ``pr_plot.py`` prints of a ``.dat`` (computed on its rounded numbers)."""
+
+    #: The trapezoidal area under the rows of positive recall, in file order; 0.0 with
+    #: fewer than two such rows (where ``sklearn.metrics.auc`` refuses).
+    auc: float
+    #: The row of highest F1 = 2 * (R * P) / (R + P), the first among equals (None: no
+    #: row has a defined F1), as the ``.dat`` has it.
+    precision: float
+    recall: float
+    f1: float
+    #: That row's threshold (None: no such row).
+    confidence: float | None
+
+
+def _rounded(value: float) -> float:
+    return float(py2_str(value))
+
+
+def summary(points: Sequence[CurvePoint]) -> Summary:
+    """``pr_plot.py``'s two numbers of a curve, bit for bit: the ``.dat``'s rows read
+    back as floats; F1 per row (NaN where P + R is 0, which pandas' ``max`` skips) and its
+    maximum; the rows with a recall above 0 kept, and ``np.trapz(P, R)`` over them (the
+    terms added as numpy adds them). The best row's precision and recall are given as
+    the ``.dat`` has them."""
+    rows = [
+        (_rounded(p.precision), _rounded(p.recall), p.confidence) for p in oie2016.dat_rows(points)
+    ]
+    best: tuple[float, float, float, float] | None = None
+    for precision, recall, confidence in rows:
+        total = recall + precision
+        if total != total or total == 0.0:
+            continue
+        f1 = 2 * (recall * precision) / total
+        if best is None or f1 > best[2]:
+            best = (precision, recall, f1, confidence)
+    kept = [(precision, recall) for precision, recall, _ in rows if recall > 0]
+    terms = [(b[1] - a[1]) * (b[0] + a[0]) / 2.0 for a, b in pairwise(kept)]
+    auc = numpy_sum(terms) if len(kept) >= 2 else 0.0
+    if best is None:
+        return Summary(auc, 0.0, 0.0, 0.0, None)
+    return Summary(auc, *best)
+
+
+class LsoieScore(NamedTuple):
+    curve: list[CurvePoint]
+    summary: Summary
+    #: Gold extractions scored (after sentences sharing a key are merged).
+    n_gold: int
+    #: The recall's denominator: the gold extractions, a sentence without prediction
+    #: counting ``n * n``.
+    denominator: int
+    #: Gold extractions matched.
+    n_matched: int
+
+
+def score(gold: Gold, predicted: Predicted) -> LsoieScore:
+    """LSOIE's score of ``predicted`` against ``gold`` (as :func:`read_gold` and
+    :func:`read_system` return them). Predictions of sentences outside the gold are
+    ignored."""
+    gold_groups, predicted_groups = group(gold), group(predicted)
+    stats = [sentence_stats(exs, predicted_groups.get(key, ())) for key, exs in gold_groups.items()]
+    points = curve(stats)
+    return LsoieScore(
+        points,
+        summary(points),
+        sum(len(exs) for exs in gold_groups.values()),
+        sum(st.n_gold for st in stats),
+        sum(len(st.positives) for st in stats),
+    )
+
+
+def to_json(result: LsoieScore) -> dict[str, object]:
+    """The numbers a report holds (exact values)."""
+    s = result.summary
+    return {
+        "auc": s.auc,
+        "precision": s.precision,
+        "recall": s.recall,
+        "f1": s.f1,
+        "confidence": s.confidence,
+        "points": len(result.curve),
+        "gold": result.n_gold,
+        "denominator": result.denominator,
+        "matched": result.n_matched,
+    }
+
+
+USAGE = """usage: python -m benchie_cli.benchmarks.lsoie.metric GOLD SYSTEM [DAT]
+
+LSOIE's score of SYSTEM (the tab format: sentence, confidence, predicate, arguments)
+against GOLD (an .oie.correct.head file), as JSON on standard output: pr_plot.py's AUC and
+best F1 and the counts. DAT: also write the precision-recall curve there, as the published
+.dat files are written."""
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """The command line (see :data:`USAGE`); its exit status."""
+    import json
+
+    args = list(sys.argv[1:] if argv is None else argv)
+    if len(args) not in (2, 3):
+        print(USAGE, file=sys.stderr)
+        return 2
+    from benchie_cli.errors import BenchieError, failure_line
+
+    try:
+        gold = read_gold_file(args[0])
+        predicted = read_system(read_lines(args[1]), args[1])
+    except (BenchieError, OSError) as exc:  # a file that cannot be read: one line
+        print(f"error: {failure_line(exc)}", file=sys.stderr)
+        return 2
+    try:
+        result = score(gold, predicted)
+    except ValueError as exc:  # an empty gold
+        print(f"error: {args[0]}: {exc}", file=sys.stderr)
+        return 2
+    if len(args) == 3:
+        import io
+
+        from benchie_cli.textio import write_file_of
+
+        dat = io.StringIO(newline="\n")
+        write_dat(result.curve, dat)
+        try:
+            write_file_of(args[2], dat.getvalue(), [args[0], args[1]])
+        except BenchieError as exc:
+            print(f"error: {failure_line(exc)}", file=sys.stderr)
+            return 2
+    print(json.dumps(to_json(result)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
