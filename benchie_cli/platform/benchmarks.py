@@ -28,10 +28,10 @@ from benchie_cli.platform.score import (
     SPEC_NAME,
     PlatformSpec,
     Say,
-    SubmissionFailed,
     SubmittedFile,
     find_submission,
     metric_key,
+    score_as_submitted,
     score_keys,
 )
 from benchie_cli.registry import BENCHMARKS, METRICS
@@ -98,19 +98,7 @@ def _score(
         say(line.replace(real, file.shown))
 
     request = _request(spec, file.lang, gold_dir, (Submission(file.lang, real),))
-    try:
-        outcome = runner.score(request, runner.Hooks(say=said, notice=lambda _: None))
-    except runner.NothingScored as exc:
-        path = exc.path.replace(real, file.shown) if exc.path else file.shown
-        raise SubmissionFailed(
-            exc.message, path=path, line=exc.line, exit_code=exc.exit_code
-        ) from None
-    except BenchieError as exc:
-        if exc.path is not None:
-            exc.path = exc.path.replace(real, file.shown)
-        exc.message = exc.message.replace(real, file.shown)
-        raise
-    report = outcome.report
+    report = score_as_submitted(request, file, said).report
     report["systems"][0]["file"] = file.shown
     return report
 

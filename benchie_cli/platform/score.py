@@ -44,6 +44,7 @@ from benchie_cli.textio import atomic_write, temporary_directory, without_bom
 
 if TYPE_CHECKING:
     from benchie_cli.api import Gold
+    from benchie_cli.benchmarks.runner import Outcome, Request
 
 #: The reference file in ``INPUT/ref/`` and the optional gold store beside it.
 SPEC_NAME = "benchie.json"
@@ -496,6 +497,27 @@ def _renamed(file: SubmittedFile, say: Say) -> Say:
     return said
 
 
+def score_as_submitted(request: Request, file: SubmittedFile, said: Say) -> Outcome:
+    """``request`` scored (its one submission, ``file``, read at its temporary path), every
+    error naming the file as the participant knows it; a file that cannot be scored is a
+    :class:`SubmissionFailed`."""
+    from benchie_cli.benchmarks import runner
+
+    real = str(file.path)
+    try:
+        return runner.score(request, runner.Hooks(say=said, notice=_quiet))
+    except runner.NothingScored as exc:
+        path = exc.path.replace(real, file.shown) if exc.path else file.shown
+        raise SubmissionFailed(
+            exc.message, path=path, line=exc.line, exit_code=exc.exit_code
+        ) from None
+    except BenchieError as exc:
+        if exc.path is not None:
+            exc.path = exc.path.replace(real, file.shown)
+        exc.message = exc.message.replace(real, file.shown)
+        raise
+
+
 def check_gold(spec: PlatformSpec, lang: str, gold_dir: Path | None, say: Say) -> Gold:
     """``lang``'s default-facet gold, refused (exit 1) unless its sha256 is the one the
     reference file pins."""
@@ -553,18 +575,7 @@ def _score_language(
             facet=facet,
             expect_gold=golds[facet].sha256,
         )
-        try:
-            outcome = runner.score(request, runner.Hooks(say=said, notice=_quiet))
-        except runner.NothingScored as exc:
-            path = exc.path.replace(real, file.shown) if exc.path else file.shown
-            raise SubmissionFailed(
-                exc.message, path=path, line=exc.line, exit_code=exc.exit_code
-            ) from None
-        except BenchieError as exc:
-            if exc.path is not None:
-                exc.path = exc.path.replace(real, file.shown)
-            exc.message = exc.message.replace(real, file.shown)
-            raise
+        outcome = score_as_submitted(request, file, said)
         data = outcome.report
         system = data["systems"][0]
         system["file"] = file.shown
