@@ -31,7 +31,7 @@ from __future__ import annotations
 import math
 import sys
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from itertools import pairwise
 from typing import NamedTuple, TextIO
@@ -376,9 +376,31 @@ there, as oie-benchmark's benchmark.py writes it. RAW: the raw sentences file th
 format needs (oie-benchmark's raw_sentences/all.txt). Files ending in .gz are decompressed."""
 
 
+def finish(
+    points: Sequence[CurvePoint], doc: Mapping[str, object], dat: str | None, inputs: list[str]
+) -> int:
+    """The end of a scorer's command line: the curve written to ``dat`` as the original's
+    ``.dat`` (never over an input), then the numbers as one JSON line; its exit status."""
+    import io
+    import json
+
+    from benchie_cli.errors import BenchieError, failure_line
+    from benchie_cli.textio import write_file_of
+
+    if dat is not None:
+        out = io.StringIO(newline="\n")
+        write_dat(points, out)
+        try:
+            write_file_of(dat, out.getvalue(), inputs)
+        except BenchieError as exc:
+            print(f"error: {failure_line(exc)}", file=sys.stderr)
+            return 2
+    print(json.dumps(doc))
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """The command line (see :data:`USAGE`); its exit status."""
-    import json
 
     args = list(sys.argv[1:] if argv is None else argv)
     raw = None
@@ -400,20 +422,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"error: {failure_line(exc)}", file=sys.stderr)
         return 2
     result = score(gold, predicted)
-    if len(args) == 4:
-        import io
-
-        from benchie_cli.textio import write_file_of
-
-        dat = io.StringIO(newline="\n")
-        write_dat(result.curve, dat)
-        try:
-            write_file_of(args[3], dat.getvalue(), [gold_path, system_path])
-        except BenchieError as exc:
-            print(f"error: {failure_line(exc)}", file=sys.stderr)
-            return 2
-    print(json.dumps(to_json(result)))
-    return 0
+    dat = args[3] if len(args) == 4 else None
+    return finish(result.curve, to_json(result), dat, [gold_path, system_path])
 
 
 if __name__ == "__main__":

@@ -46,6 +46,7 @@ from benchie_cli.benchmarks.oie2016.metric import (
     SentenceStats,
     curve,
     dat_rows,
+    finish,
     py2_str,
     write_dat,
 )
@@ -340,7 +341,6 @@ decompressed."""
 
 def main(argv: Sequence[str] | None = None) -> int:
     """The command line (see :data:`USAGE`); its exit status."""
-    import json
 
     args = list(sys.argv[1:] if argv is None else argv)
     if len(args) not in (3, 4) or args[2] not in READERS:
@@ -356,20 +356,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"error: {failure_line(exc)}", file=sys.stderr)
         return 2
     result = score(gold, predicted)
-    if len(args) == 4:
-        import io
-
-        from benchie_cli.textio import write_file_of
-
-        dat = io.StringIO(newline="\n")
-        write_dat(result.curve, dat)
-        try:
-            write_file_of(args[3], dat.getvalue(), [gold_path, system_path])
-        except BenchieError as exc:
-            print(f"error: {failure_line(exc)}", file=sys.stderr)
-            return 2
-    print(json.dumps(to_json(result)))
-    return 0
+    dat = args[3] if len(args) == 4 else None
+    return finish(result.curve, to_json(result), dat, [gold_path, system_path])
 
 
 if __name__ == "__main__":
