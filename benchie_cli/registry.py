@@ -563,6 +563,7 @@ BENCHMARKS: dict[str, Benchmark] = {
             ("oie2016-2018",),
             "benchie_cli.benchmarks.oie2016_2018.benchmark",
             ("test",),
+            platform=True,
             formats=(
                 "clausie",
                 "openie4",
@@ -737,6 +738,7 @@ BENCHMARKS: dict[str, Benchmark] = {
             ("docoie",),
             "benchie_cli.benchmarks.docoie.benchmark",
             ("healthcare", "transportation", "healthcare-json", "transportation-json"),
+            platform=True,
             formats=(
                 "carb",
                 "allennlp",
@@ -789,6 +791,7 @@ BENCHMARKS: dict[str, Benchmark] = {
             ("lsoie",),
             "benchie_cli.benchmarks.lsoie.benchmark",
             ("wiki", "sci"),
+            platform=True,
             formats=(
                 "carb",
                 "openie4",
