@@ -295,6 +295,20 @@ _MOIE_CITATION = (
 )
 
 
+#: moie's English files, which people take for a part to add: CaRB's own English test gold
+#: (and its sentences), which benchie ships.
+_MOIE_ENGLISH = {
+    sha: (
+        "this is moie's English copy of CaRB's test gold, which benchie ships (gold/carb/): "
+        "score English with `benchie score --benchmark carb` (--lang en), nothing to add"
+    )
+    for sha in (
+        "dfb850d32001ad4c3b1ec998d171888a4dc57354cadf4fe338d887fba39c9130",
+        "81fbd0dc2c16ba584db035b6fe6de92f6ab14ee99364c58c9b18ee56b0dfcbbe",
+    )
+}
+
+
 def _moie(
     language: str, gold: tuple[str, int, int, int], sentences: tuple[str, int]
 ) -> tuple[Published, Published]:
@@ -325,6 +339,7 @@ def _moie(
                 extent=f"{n} sentences",
                 language=language,
                 kind=kind,
+                lookalikes=_MOIE_ENGLISH,
                 part=language,
             )
         )

@@ -42,7 +42,7 @@ FORMATS = tuple(bm.CARB_READ)
 _LANGUAGE_ORDER = ("en", *(lang for lang in SCORE_LANGUAGES if lang != "en"))
 #: A row whose benchmark has output for fewer of its gold sentences than this share is
 #: said on stderr: the file was probably run on another benchmark's sentences.
-LOW_COVERAGE = 0.5
+LOW_COVERAGE = bm.LOW_COVERAGE
 
 
 def _detect(path: str, data: bytes, input_format: str) -> str:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import json
 import math
 import re
 from collections.abc import Callable, Mapping, Sequence
@@ -142,6 +143,10 @@ class Run(NamedTuple):
     read_as: str = ""
 
 
+#: A run with output for fewer of the split's gold sentences than this share is said on
+#: stderr: the file was probably run on another split's or benchmark's sentences.
+LOW_COVERAGE = 0.5
+
 # --------------------------------------------------------------------------- the store
 
 
@@ -178,7 +183,9 @@ def load(
     ``language``."""
     gold_store = store(root, benchmark, language, split)
     if not gold_store.root.is_dir() or (version is None and not gold_store.versions()):
-        raise BenchieError(missing(benchmark, language, split))
+        raise BenchieError(
+            f"{missing(benchmark, language, split)}; looked in {display_name(str(root))}"
+        )
     version = version or latest_version(gold_store)
     if not is_version(version):
         raise BenchieError(f"--gold-version: {version!r} is not a version (MAJOR.MINOR.PATCH)")
@@ -226,9 +233,13 @@ def read_submission(path: str) -> tuple[FileFacts, bytes]:
 
 
 def none_known(shown: str, corpus: Corpus, count: int) -> BenchieError:
+    b = BENCHMARKS[corpus.benchmark]
+    several = len(b.languages) > 1
+    of = f"{b.label}'s {corpus.split} split" + (f" ({corpus.language})" if several else "")
+    other = "another language (--lang), split (--split)" if several else "another split (--split)"
     return BenchieError(
-        f"none of its {count:,} sentence(s) is a sentence of {BENCHMARKS[corpus.benchmark].label}"
-        f"'s {corpus.split} split: another split (--split), format (--input-format) or file",
+        f"none of its {count:,} sentence(s) is a sentence of {of}: {other}, format "
+        "(--input-format) or file",
         path=shown,
     )
 
@@ -489,11 +500,41 @@ def single_file_load(benchmark: str, read: GoldReader) -> Loader:
 GOLD_FILE = "file"
 
 
+def repeated_json_keys(data: bytes) -> list[str]:
+    """The keys a JSON document gives more than once in one object (none for a file that is
+    not one JSON document): a reader keeps only the last value of each."""
+    if without_bom(data).lstrip()[:1] not in (b"{", b"["):
+        return []
+    repeated: list[str] = []
+
+    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
+        seen: set[str] = set()
+        for key, _ in items:
+            if key in seen:
+                repeated.append(key)
+            seen.add(key)
+        return dict(items)
+
+    try:
+        json.loads(without_bom(data).decode("utf-8"), object_pairs_hook=pairs)
+    except (ValueError, RecursionError):
+        return []  # not JSON: the benchmark's reader says what is wrong, with its line
+    return repeated
+
+
 def load_file(benchmark: str, path: str, language: str = "en") -> Corpus:
     """A user's own gold in the benchmark's own gold format (``--gold-file``), read once,
     hashed and read by the benchmark's reader of its gold, which says file and line of what
     it cannot read. A file without a tuple is refused: it would score every system 0."""
     f = resolve_gold_file(path, language, "gold")
+    repeated = repeated_json_keys(f.data)
+    if repeated:
+        raise BenchieError(
+            f"{len(repeated):,} JSON key(s) given more than once (first: {repeated[0][:80]!r}): "
+            "the original scorer reads only the last value of each, so the others' tuples "
+            "would be dropped without a word; remove the repeats",
+            path=f.display_path,
+        )
     gold = read_gold_bytes(entry(benchmark).read_gold, f)
     if not gold:
         raise BenchieError(
@@ -816,6 +857,9 @@ class CorpusRunner:
         )
 
         read_as: set[str] = set()
+        gold_of = (
+            "the gold file" if request.gold_file is not None else f"{benchmark}'s {split} split"
+        )
 
         def score_one(submission: Submission) -> list[Run]:
             shown = display_name(submission.path)
@@ -823,6 +867,20 @@ class CorpusRunner:
                 corpus, submission.path, submission.name, request.input_format, request.retokenize
             )
             read_as.update(r.read_as for r in scored)
+            if any(r.facts.sha256 == corpus.files[0].sha256 for r in scored):
+                raise BenchieError(
+                    "it is the gold itself (the same bytes as the gold scored against): give "
+                    "the system's output",
+                    path=shown,
+                )
+            for run in scored:
+                covered, total = run.coverage
+                if total and covered < LOW_COVERAGE * total:
+                    hooks.say(
+                        f"{shown}: warning: output for {covered:,} of the {total:,} gold "
+                        f"sentences of {gold_of}: the others count as missed (a file of "
+                        "another split? give --split)"
+                    )
             outside = max(r.outside for r in scored)
             said = [
                 *(

@@ -170,6 +170,7 @@ def _list_part(root: Path, e: External, doc: list[dict[str, Any]], rows: list[li
                 "state": "missing",
                 "file": e.published.file,
                 "files": [f.file for f in e.files],
+                "sha256": {f.file: f.sha256 for f in e.files},
                 "url": e.published.url,
                 "download_url": e.published.download_url,
                 "add": e.add_command,

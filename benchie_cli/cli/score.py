@@ -124,7 +124,8 @@ if TYPE_CHECKING:
     is_flag=True,
     help="Score one system output (OpenIE 4, OpenIE 5 or CaRB tab: lines name their "
     "sentence by its text) against every benchmark in the gold store: BenchIE (every facet), "
-    "CaRB (s,m) and (s,s), OIE2016, and Re-OIE2016 and WiRe57 once added; one table, a "
+    "CaRB (s,m) and (s,s), OIE2016 (both scorers), and every published gold once added "
+    "(Re-OIE2016, WiRe57, DocOIE, LSOIE, other languages), grouped by language; one table, a "
     "signature per row (docs/suite.md).",
 )
 @click.option(

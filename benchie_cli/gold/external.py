@@ -337,30 +337,40 @@ def _identify(name: str, shown: str, data: bytes) -> Published:
     other = next(((b, p) for b, p in every if p.sha256 == sha), None)
     lookalikes = {k: v for _, p in every for k, v in p.lookalikes.items()}
     base = Path(shown).name
-    meant = [p for p in entry.published if p.file == base] or list(entry.published)
+    named = [p for p in entry.published if p.file == base]
+    meant = named or list(entry.published)
+    size = f"({len(data):,} bytes)"
+    if sha in lookalikes and other is None:  # what the file is, first
+        first = named[0] if named else entry.published[0]
+        message = (
+            f"{lookalikes[sha].format(file=shown)} (sha256 {sha}, {size[1:-1]}: not "
+            f"{entry.label}'s {first.file}, which is {first.upstream_path} there)"
+        )
+        raise BenchieError(message, path=shown, exit_code=ExitCode.FAILED)
     if other is not None:
         hint = f"it is {other[0].label}'s: `benchie benchmark add {other[0].name} {shown}`"
-    elif sha in lookalikes:
-        # What the file is, then where the one asked for is (its upstream path).
-        hint = (
-            lookalikes[sha].format(file=shown)
-            + f"; {entry.label}'s is {meant[0].upstream_path} there"
-        )
     elif len(meant) == 1:
         hint = f"download it again from {meant[0].download_url}"
     else:
-        hint = f"download the one you meant again from {meant[0].url}"
+        hint = (
+            f"download the one you meant again from {meant[0].url} (`benchie benchmark list "
+            "--format json` names each file, its sha256, where it is and the command that adds "
+            "it)"
+        )
     if len(meant) == 1:
         expected = f"the published {meant[0].file} ({meant[0].sha256}, from {meant[0].url})"
-    else:
+    elif len(meant) <= 6:
         expected = (
             f"any of {entry.label}'s published files ("
             + ", ".join(f"{p.file} {p.sha256}" for p in meant)
             + ")"
         )
+    else:
+        files = ", ".join(dict.fromkeys(p.file for p in meant))
+        expected = f"any of {entry.label}'s {len(meant)} published files ({files})"
     raise BenchieError(
         f"sha256 {sha} is not that of {expected}: this file is not the published one "
-        f"({len(data):,} bytes); {hint}",
+        f"{size}; {hint}",
         path=shown,
         exit_code=ExitCode.FAILED,
     )
@@ -393,15 +403,18 @@ def add(name: str, sources: Path | Sequence[Path], root: Path, *, say: Say | Non
         p = _identify(name, shown, data)
         found.setdefault(p.part, {})[p.file] = (p, data, shown)
     targets: list[Path] = []
-    for part_name, files in found.items():
+    placed = []
+    for part_name, files in found.items():  # every part checked before any is written
         e = part(name, part_name)
         target = e.directory(root) / e.published.version
         missing = [f.file for f in e.files if f.file not in files]
         if missing and not os.path.lexists(target):
             raise BenchieError(
                 f"{e.what} is added with all its files together: give "
-                f"{' and '.join(missing)} too (`{e.add_command}`)"
+                f"{' and '.join(missing)} too (`{e.add_command}`); nothing was written"
             )
+        placed.append((e, files, target))
+    for e, files, target in placed:
         targets.append(_add_part(e, files, root, target, say))
     return targets[0]
 

@@ -323,7 +323,11 @@ def parse_gold_lines(lines: list[str], path: str) -> Gold:
         parser.feed(n, line)
     parser.close_cluster()
     if not parser.sentences:
-        raise BenchieError("no 'sent_id:' line: not a BenchIE gold file", path=path)
+        raise BenchieError(
+            "no 'sent_id:' line: not a BenchIE gold file (another benchmark's gold, such as "
+            "CaRB's tab-separated one, is scored with --benchmark NAME --gold-file FILE)",
+            path=path,
+        )
     return Gold(
         path,
         parser.sentences,

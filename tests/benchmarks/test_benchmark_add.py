@@ -318,14 +318,15 @@ WIRE57_EXPORT = "5e01d4551ea089af0dae38d9e9551e1160f5c5d9574ee162bc754eb88814f4a
             "reoie2016",
             "this is OIE2016's test split (Span_OIE's evaluate/OIE2016.txt), shipped with "
             "benchie as gold/oie2016/2.0.0/test/test.oie: score against it with `benchie score "
-            "--benchmark oie2016 --split test SUBMISSION`; Re-OIE2016's is "
-            "evaluate/Re-OIE2016.json there",
+            "--benchmark oie2016 --split test SUBMISSION` (sha256 {sha}, 23 bytes: not "
+            "Re-OIE2016's Re-OIE2016.json, which is evaluate/Re-OIE2016.json there)",
         ),
         (
             WIRE57_EXPORT,
             "wire57",
             "this is WiRe57's systems' export, a submission: score it with `benchie score "
-            "--benchmark wire57 {src}`; WiRe57's is data/WiRe57_343-manual-oie.json there",
+            "--benchmark wire57 {src}` (sha256 {sha}, 23 bytes: not WiRe57's "
+            "WiRe57_343-manual-oie.json, which is data/WiRe57_343-manual-oie.json there)",
         ),
     ],
     ids=["oie2016-test-split", "wire57-systems-export"],
@@ -350,8 +351,8 @@ def test_a_file_mistaken_for_the_published_one_is_named(
     res = cli("benchmark", "add", name, src, "--gold-dir", root)
     assert res.exit_code == ExitCode.FAILED
     line = res.stderr.strip()
-    assert "\n" not in line and line.startswith(f"benchie: {src}: error: sha256 ")
-    assert line.endswith(says.format(src=src))
+    assert "\n" not in line and line.startswith(f"benchie: {src}: error: this is ")
+    assert line.endswith(says.format(src=src, sha=_sha(src.read_bytes())))
     assert "download it again" not in line
     assert _tree(root) == {}
 
@@ -363,8 +364,8 @@ def test_the_shipped_oie2016_test_split_is_named(cli: RunCli, tmp_path: Path) ->
         pytest.skip("gold/oie2016/2.0.0 is not pulled")
     res = cli("benchmark", "add", "reoie2016", shipped, "--gold-dir", _gold(tmp_path))
     assert res.exit_code == ExitCode.FAILED
-    assert res.stderr.startswith(f"benchie: {shipped}: error: sha256 {OIE2016_TEST}")
-    assert "this is OIE2016's test split" in res.stderr
+    assert res.stderr.startswith(f"benchie: {shipped}: error: this is OIE2016's test split")
+    assert f"(sha256 {OIE2016_TEST}, " in res.stderr
 
 
 @pytest.mark.parametrize("name", NAMES)

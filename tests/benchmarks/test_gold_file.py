@@ -154,3 +154,40 @@ def test_reoie2016_and_wire57_own_gold_score_as_their_metrics(cli: RunCli, tmp_p
     predicted = {"A 1": [wire57.Predicted("Tokyo", "is the capital of", "Japan", ())]}
     assert numbers == wire57.to_json(wire57.system_score(gold, predicted))
     assert numbers["recall"] == pytest.approx(1 / 3)  # one of three reference tuples
+
+
+def test_a_gold_file_whose_json_repeats_a_key_is_refused(cli: RunCli, tmp_path: Path) -> None:
+    """A reader keeps the last value of a repeated key (as the original's ``json.load``):
+    in one's own gold that silently drops the first one's tuples, so it is refused."""
+    gold = tmp_path / "g.json"
+    first = json.dumps(REOIE)[:-1]
+    gold.write_text(first + ', "Carl sleeps .": []}')
+    system = tmp_path / "s.tsv"
+    system.write_text("Carl sleeps .\t0.5\tsleeps\tCarl\n")
+    result = cli("score", "--benchmark", "reoie2016", "--gold-file", gold, system)
+    assert result.exit_code == 2
+    assert "g.json: error: 1 JSON key(s) given more than once (first: 'Carl sleeps .')" in (
+        result.stderr
+    )
+
+
+def test_a_system_output_given_as_carb_gold_is_refused(cli: RunCli, tmp_path: Path) -> None:
+    tagged = tmp_path / "out.carb"
+    tagged.write_text("A b c .\t<arg1> A </arg1> <rel> b </rel> <arg2> c </arg2>\t-1.0\n")
+    result = cli("score", "--benchmark", "carb", "--gold-file", tagged, tagged)
+    assert result.exit_code == 2
+    assert "its lines are tagged extractions" in result.stderr
+
+
+def test_the_gold_scored_as_its_own_submission_is_refused(cli: RunCli, tmp_path: Path) -> None:
+    """Lines that read both as CaRB's gold and as a CaRB-tab system output (a relation that
+    looks like a confidence): the same bytes on both sides are refused, not scored 1.0."""
+    gold = tmp_path / "gold.tsv"
+    gold.write_text("A b c .\t0.5\tb\tA\tc\n")
+    copy = tmp_path / "copy.tsv"
+    copy.write_bytes(gold.read_bytes())
+    result = cli(
+        "score", "--benchmark", "carb", "--gold-file", gold, "--input-format", "carb", copy
+    )
+    assert result.exit_code == 2
+    assert "copy.tsv: error: it is the gold itself" in result.stderr

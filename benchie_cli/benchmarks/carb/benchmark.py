@@ -207,6 +207,12 @@ def resolve_gold_tsv(
     BenchIE TSV line names), as a sentences file of its own would list them. A file
     without a tuple is refused: it would score every system 0."""
     gold = resolve_gold_file(path, language, "gold")
+    if b"<arg1>" in gold.data and b"</rel>" in gold.data:
+        raise BenchieError(
+            "its lines are tagged extractions (<arg1> ... </rel>): a system's output in "
+            "OpenIE6's format, not CaRB's gold (sentence, relation, arguments, tab-separated)",
+            path=gold.display_path,
+        )
     extractions = load_gold(gold)
     if not extractions:
         raise BenchieError(
@@ -689,6 +695,12 @@ class CarbRunner:
                 retokenize=request.retokenize,
                 lang=lang,
             )
+            if scored.facts.sha256 == gold.sha256:
+                raise BenchieError(
+                    "it is the gold itself (the same bytes as the gold scored against): give "
+                    "the system's output",
+                    path=shown,
+                )
             if scored.outside_sentences:
                 hooks.say(
                     f"{shown}: warning: {scored.outside_sentences:,} of its sentences are "
