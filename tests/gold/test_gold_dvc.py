@@ -39,6 +39,26 @@ def test_the_repository_has_one_gold_dvc_with_every_shipped_version() -> None:
     assert sorted(p.relative_to(REPO).as_posix() for p in REPO.glob("gold/**/*.dvc")) == []
 
 
+def test_tox_pulls_every_version_benchie_ships() -> None:
+    """The test environment restores every shipped version of every benchmark by name (tox's
+    ``gold`` env): a version added to the registry but not pulled would fail CI's tests, not
+    the author's, whose checkout has it."""
+    import configparser
+
+    from benchie_cli.registry import BENCHMARKS
+
+    tox = configparser.ConfigParser()
+    tox.read(REPO / "tox.ini")
+    pulled = set(tox["testenv:gold"]["commands"].split()[3:])
+    shipped = {
+        "/".join(part for part in ("gold", b.store_dir, version) if part)
+        for b in BENCHMARKS.values()
+        if not b.external
+        for version in b.shipped
+    }
+    assert shipped <= pulled, shipped - pulled
+
+
 def test_tracked_versions_and_remotes_of_each_store() -> None:
     assert gold_store.tracked_versions(GOLD_DIR) == ["1.0.0", "1.1.0"]
     assert gold_store.tracked_versions(GOLD_DIR / "carb") == ["1.0.0"]
