@@ -206,7 +206,8 @@ def test_clone_without_the_private_remote_pulls_and_scores_the_public_gold(
     assert pull.returncode == 1
     assert "gold/2.0.0" in pull.stdout + pull.stderr
     pulled = sorted(p.name for p in (clone / "gold").iterdir() if p.is_dir())
-    assert pulled == ["1.0.0", "1.1.0", "carb", "oie2016"]  # every public version, every benchmark
+    # every public version, every benchmark
+    assert pulled == ["1.0.0", "1.1.0", "carb", "oie2016", "oie2016-2018"]
     verify = run(benchie(clone, venv, "gold", "verify"), clone, env)
     assert verify.returncode == 0, verify.stderr
     assert "2.0.0: tracked by DVC, not pulled (not verified)" in verify.stdout

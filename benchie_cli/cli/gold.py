@@ -492,8 +492,17 @@ def _verify_benchmark(
         for file_name, problem in found:
             click.echo(f"{display_name(str(file_name))}: error: {problem}", err=True)
         shown = f"{name} {part} " if part else f"{name} "
+        damaged = {
+            version
+            for version in versions
+            for file_name, _ in found
+            if (one.root / version) in (file_name, *file_name.parents)
+        }
         for version in versions:
             manifest = one.manifest(version)
+            if version in damaged:  # said above: no status line that reads as healthy
+                click.echo(f"{shown}{version}: damaged (see the errors above)")
+                continue
             status = "released" if manifest.released else "draft (may still change)"
             if version in one.shipped:
                 external = BENCHMARKS[name].external or one is not store
