@@ -22,6 +22,7 @@ import hashlib
 import io
 import json
 import math
+import os
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -182,6 +183,13 @@ def load(
     """The benchmark's gold of ``version`` (default: the latest), ``split`` and
     ``language``."""
     gold_store = store(root, benchmark, language, split)
+    if os.path.lexists(gold_store.root) and not gold_store.root.is_dir():
+        again = "add the published files again" if BENCHMARKS[benchmark].published else "pull it"
+        raise BenchieError(
+            "not a directory, where the gold store keeps this gold's versions: remove it, "
+            f"then {again}",
+            path=display_name(str(gold_store.root)),
+        )
     if not gold_store.root.is_dir() or (version is None and not gold_store.versions()):
         raise BenchieError(
             f"{missing(benchmark, language, split)}; looked in {display_name(str(root))}"

@@ -191,3 +191,16 @@ def test_the_gold_scored_as_its_own_submission_is_refused(cli: RunCli, tmp_path:
     )
     assert result.exit_code == 2
     assert "copy.tsv: error: it is the gold itself" in result.stderr
+
+
+def test_a_part_directory_that_is_a_file_is_named(cli: RunCli, tmp_path: Path) -> None:
+    """Not "missing, add it" (the add would then fail): what is in the way, and the fix."""
+    root = tmp_path / "gold"
+    (root / "reoie2016").mkdir(parents=True)
+    (root / "reoie2016" / "es").write_text("x\n")
+    system = tmp_path / "s.tsv"
+    system.write_text("Carl sleeps .\t0.5\tsleeps\tCarl\n")
+    result = cli("score", "--benchmark", "reoie2016", "--lang", "es", "--gold-dir", root, system)
+    assert result.exit_code == 2
+    assert f"{root / 'reoie2016' / 'es'}: error: not a directory" in result.stderr
+    assert "add the published files again" in result.stderr
