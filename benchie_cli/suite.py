@@ -32,12 +32,13 @@ from benchie_cli.benchmarks import corpus as bm
 from benchie_cli.benchmarks.runner import SINGLE_THRESHOLD, Row, SuiteInput, runner
 from benchie_cli.benchmarks.runner import none_of_its as none_of_its
 from benchie_cli.errors import BenchieError
+from benchie_cli.inputs.formats import CARB_READ
 from benchie_cli.registry import BENCHMARKS, METRICS, SCORE_LANGUAGES
 from benchie_cli.tables import render
 from benchie_cli.textio import display_name
 
 #: The formats the suite reads (each benchmark's reader of it is named above).
-FORMATS = tuple(bm.CARB_READ)
+FORMATS = tuple(CARB_READ)
 #: The order of the suite's languages: English, then as the registry names them.
 _LANGUAGE_ORDER = ("en", *(lang for lang in SCORE_LANGUAGES if lang != "en"))
 #: A row whose benchmark has output for fewer of its gold sentences than this share is

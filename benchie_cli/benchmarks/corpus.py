@@ -66,7 +66,7 @@ from benchie_cli.gold.store import (
     version_key,
 )
 from benchie_cli.inputs.batch import Failure, Submission, check_stdin_once
-from benchie_cli.inputs.formats import BENCHIE_TSV, VERSIONS, signed
+from benchie_cli.inputs.formats import BENCHIE_TSV, CARB_READ, VERSIONS, signed
 from benchie_cli.inputs.native_layouts import read_by_original
 from benchie_cli.inputs.submission import FileFacts
 from benchie_cli.outputs import check_output
@@ -256,11 +256,6 @@ def nothing(shown: str) -> BenchieError:
     return BenchieError(
         "no extraction read: an empty file, or another format (--input-format)", path=shown
     )
-
-
-#: CaRB's reader of each format the tab-keyed benchmarks may also read through it (as the
-#: suite does, docs/suite.md): OpenIE 4, OpenIE 5 and CaRB's tab format.
-CARB_READ = {"openie4": "openie4", "openie5": "openie5", "carb": "tabbed"}
 
 
 def carb_texts(

@@ -42,3 +42,8 @@ def signed(fmt: str) -> str:
     """A format as a signature names it: with its rules' version where they have one."""
     version = VERSIONS.get(fmt)
     return fmt if version is None else f"{fmt}@{version}"
+
+
+#: CaRB's reader of each format the tab-keyed benchmarks may also read through it (as the
+#: suite does, docs/suite.md): OpenIE 4, OpenIE 5 and CaRB's tab format.
+CARB_READ = {"openie4": "openie4", "openie5": "openie5", "carb": "tabbed"}

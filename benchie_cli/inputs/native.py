@@ -30,7 +30,7 @@ import orjson
 from benchie_cli.errors import BenchieError, Diagnostic
 from benchie_cli.inputs import json_lines
 from benchie_cli.inputs.align import Aligner, AlignmentStats
-from benchie_cli.inputs.formats import BENCHIE_TSV, NATIVE_FORMATS
+from benchie_cli.inputs.formats import BENCHIE_TSV, CARB_READ, NATIVE_FORMATS
 from benchie_cli.slots import quote
 from benchie_cli.textio import (
     MAX_WHOLE_BYTES,
@@ -1361,8 +1361,13 @@ def convert(
         raise BenchieError(
             f"none of its sentences is a gold sentence{f' of --lang {lang}' if lang else ''}: "
             "the wrong --lang, or output for another benchmark? (`benchie sentences` lists "
-            "the gold's; `benchie score --suite FILE` scores it on every benchmark, "
-            "`--benchmark NAME` on one)",
+            "the gold's; "
+            + (
+                "`benchie score --suite FILE` scores it on every benchmark, `--benchmark NAME` "
+                "on one)"
+                if fmt in CARB_READ  # (what the suite reads)
+                else "`--benchmark NAME` scores it on another benchmark)"
+            ),
             path=name,
         )
     out.write(b"".join(buffer))

@@ -286,7 +286,7 @@ def prepare_native(
     says so); under ``strict`` so is any sentence that aligns to none, or to several: the
     warnings that ``--strict`` turns into errors elsewhere.
     """
-    from benchie_cli.benchmarks.corpus import CARB_READ
+    from benchie_cli.inputs.formats import CARB_READ
     from benchie_cli.inputs.native import prepare, summary
 
     conversion = prepare(path, input_format, sentences, lang)
