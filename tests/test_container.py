@@ -126,7 +126,8 @@ def test_gold_verify_in_the_image(image: Image) -> None:
         "carb 1.0.0: released, shipped with benchie-cli, 4 file(s)",
         "oie2016 1.0.0: released, shipped with benchie-cli, 4 file(s)",
         "oie2016 2.0.0: released, shipped with benchie-cli, 4 file(s)",
-        "ok: 20 file(s) in 5 version(s) of 3 benchmark(s) match their manifests",
+        "oie2016-2018 1.0.0: released, shipped with benchie-cli, 1 file(s)",
+        "ok: 21 file(s) in 6 version(s) of 4 benchmark(s) match their manifests",
     ]
 
 
