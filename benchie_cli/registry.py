@@ -16,7 +16,7 @@ import importlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import ModuleType
-from typing import Literal
+from typing import Any, Literal
 
 #: The facet every other is compared with, and the one a store version must have.
 BASE_FACET = "default"
@@ -252,11 +252,40 @@ class Benchmark:
         return tuple(sorted(files, key=lambda p: p.kind != "gold"))
 
 
-_MULTI2OIE = "https://github.com/youngbin-ro/Multi2OIE"
-_MULTI2OIE_CITATION = (
+@dataclass(frozen=True, slots=True)
+class _Source:
+    """A repository that publishes gold files: its address, where its raw files are
+    downloaded from (a branch or a commit), and whom to cite."""
+
+    url: str
+    raw: str
+    citation: str
+
+    def file(self, path: str, sha256: str, counts: tuple[int, int, int], **more: Any) -> Published:
+        """Its file at ``path``; ``counts``: sentences, tuples, bytes; ``more``: the other
+        fields of :class:`Published` (its ``extent`` by default "N sentences")."""
+        sentences, tuples, size = counts
+        more.setdefault("extent", f"{sentences} sentences")
+        return Published(
+            file=path.rsplit("/", 1)[-1],
+            sha256=sha256,
+            url=self.url,
+            upstream_path=path,
+            download_url=f"{self.raw}/{path}",
+            citation=self.citation,
+            sentences=sentences,
+            tuples=tuples,
+            size=size,
+            **more,
+        )
+
+
+_MULTI2OIE = _Source(
+    "https://github.com/youngbin-ro/Multi2OIE",
+    "https://raw.githubusercontent.com/youngbin-ro/Multi2OIE/master",
     "Youngbin Ro, Yukyung Lee and Pilsung Kang. 2020. Multi^2OIE: Multilingual Open "
     "Information Extraction Based on Multi-Head Attention with BERT. In Findings of the "
-    "Association for Computational Linguistics: EMNLP 2020, pages 1107-1117."
+    "Association for Computational Linguistics: EMNLP 2020, pages 1107-1117.",
 )
 
 
@@ -266,32 +295,23 @@ def _multi2oie(
     """One of Multi2OIE's Re-OIE2016 files (``evaluate/``): Spanish, Portuguese, or a
     binary variant (arg2, arg3, temp, loc and context emptied); ``counts``: sentences,
     tuples, bytes."""
-    sentences, tuples, size = counts
-    return Published(
-        file=file,
-        sha256=sha256,
-        url=_MULTI2OIE,
-        upstream_path=f"evaluate/{file}",
-        download_url=(
-            f"https://raw.githubusercontent.com/youngbin-ro/Multi2OIE/master/evaluate/{file}"
-        ),
-        citation=_MULTI2OIE_CITATION,
-        sentences=sentences,
-        tuples=tuples,
-        size=size,
-        extent=f"{sentences} sentences",
+    return _MULTI2OIE.file(
+        f"evaluate/{file}",
+        sha256,
+        counts,
         split=split,
         language=language,
         part=language if split == "test" else f"{language}-{split}",
     )
 
 
-_MOIE = "https://github.com/dair-iitd/moie"
-_MOIE_CITATION = (
+_MOIE = _Source(
+    "https://github.com/dair-iitd/moie",
+    "https://raw.githubusercontent.com/dair-iitd/moie/main",
     "Keshav Kolluru, Mohammed Muqeeth, Shubham Mittal, Soumen Chakrabarti and Mausam. 2022. "
     "Alignment-Augmented Consistent Translation for Multilingual Open Information Extraction. "
     "In Proceedings of the 60th Annual Meeting of the Association for Computational "
-    "Linguistics (ACL 2022)."
+    "Linguistics (ACL 2022).",
 )
 
 
@@ -320,37 +340,27 @@ def _moie(
     language). Both are one part, the language's."""
     sha, count, tuples, size = gold
     input_sha, input_size = sentences
-    files = []
-    for path, kind, digest, n, m, nbytes in (
-        (f"code/carb/data/gold/{language}_test.tsv", "gold", sha, count, tuples, size),
-        (f"code/carb/data/{language}_test.input", "sentences", input_sha, count, 0, input_size),
-    ):
-        files.append(
-            Published(
-                file=path.rsplit("/", 1)[1],
-                sha256=digest,
-                url=_MOIE,
-                upstream_path=path,
-                download_url=f"https://raw.githubusercontent.com/dair-iitd/moie/main/{path}",
-                citation=_MOIE_CITATION,
-                sentences=n,
-                tuples=m,
-                size=nbytes,
-                extent=f"{n} sentences",
-                language=language,
-                kind=kind,
-                lookalikes=_MOIE_ENGLISH,
-                part=language,
-            )
-        )
-    return files[0], files[1]
+    common: dict[str, Any] = {"language": language, "lookalikes": _MOIE_ENGLISH, "part": language}
+    return (
+        _MOIE.file(
+            f"code/carb/data/gold/{language}_test.tsv", sha, (count, tuples, size), **common
+        ),
+        _MOIE.file(
+            f"code/carb/data/{language}_test.input",
+            input_sha,
+            (count, 0, input_size),
+            kind="sentences",
+            **common,
+        ),
+    )
 
 
-_DOCOIE = "https://github.com/daviddongkc/DocOIE"
-_DOCOIE_CITATION = (
+_DOCOIE = _Source(
+    "https://github.com/daviddongkc/DocOIE",
+    "https://raw.githubusercontent.com/daviddongkc/DocOIE/main",
     "Kuicai Dong, Zhao Yilin, Aixin Sun, Jung-Jae Kim and Xiaoli Li. 2021. DocOIE: A "
     "Document-level Context-Aware Dataset for OpenIE. In Findings of the Association for "
-    "Computational Linguistics: ACL-IJCNLP 2021, pages 2377-2389."
+    "Computational Linguistics: ACL-IJCNLP 2021, pages 2377-2389.",
 )
 
 
@@ -361,31 +371,25 @@ def _docoie(
     its scorer reads; the two share a name, and the split tells them apart) or its released
     ``DocOIE/data_evaluation/*_eval_gold.json``; each is a part of its own, named by its
     split. ``counts``: sentences, tuples, bytes; ``documents``: the JSON's documents."""
-    sentences, tuples, size = counts
-    extent = f"{sentences} sentences"
-    return Published(
-        file=upstream_path.rsplit("/", 1)[1],
-        sha256=sha256,
-        url=_DOCOIE,
-        upstream_path=upstream_path,
-        download_url=f"https://raw.githubusercontent.com/daviddongkc/DocOIE/main/{upstream_path}",
-        citation=_DOCOIE_CITATION,
-        sentences=sentences,
-        tuples=tuples,
-        size=size,
+    extent = f"{counts[0]} sentences"
+    return _DOCOIE.file(
+        upstream_path,
+        sha256,
+        counts,
         extent=f"{documents} documents, {extent}" if documents else extent,
         split=split,
         part=split,
     )
 
 
-_LSOIE = "https://github.com/Jacobsolawetz/large-scale-oie"
-#: The commit the published files are read from (the repository's last).
-_LSOIE_COMMIT = "9c135f423072b947ec6a030f7b01e4b2f3d69b7d"
-_LSOIE_CITATION = (
+#: LSOIE's published files are read from the repository's last commit.
+_LSOIE = _Source(
+    "https://github.com/Jacobsolawetz/large-scale-oie",
+    "https://raw.githubusercontent.com/Jacobsolawetz/large-scale-oie/"
+    "9c135f423072b947ec6a030f7b01e4b2f3d69b7d",
     "Jacob Solawetz and Stefan Larson. 2021. LSOIE: A Large-Scale Dataset for Supervised "
     "Open Information Extraction. In Proceedings of the 16th Conference of the European "
-    "Chapter of the Association for Computational Linguistics (EACL 2021)."
+    "Chapter of the Association for Computational Linguistics (EACL 2021).",
 )
 
 
@@ -396,21 +400,11 @@ def _lsoie(
     the only file its scorer reads of a split; ``counts``: sentences, tuples, bytes;
     ``plain``: the sha256 and name of the same gold without heads, which people take for
     it."""
-    sentences, tuples, size = counts
-    path = f"oie-evaluation/oie_corpus/{file}"
-    return Published(
-        file=file,
-        sha256=sha256,
-        url=_LSOIE,
-        upstream_path=path,
-        download_url=(
-            f"https://raw.githubusercontent.com/Jacobsolawetz/large-scale-oie/{_LSOIE_COMMIT}/{path}"
-        ),
-        citation=_LSOIE_CITATION,
-        sentences=sentences,
-        tuples=tuples,
-        size=size,
-        extent=f"{sentences:,} sentences",
+    return _LSOIE.file(
+        f"oie-evaluation/oie_corpus/{file}",
+        sha256,
+        counts,
+        extent=f"{counts[0]:,} sentences",
         lookalikes={
             plain[0]: (
                 f"this is {plain[1]}, LSOIE-{split}'s gold without the syntactic heads its "

@@ -156,7 +156,7 @@ def store(root: Path, benchmark: str, language: str = "en", split: str | None = 
     ``language`` and ``split``: a part of its published files a user added, or its store."""
     e = part_for(benchmark, language, split or BENCHMARKS[benchmark].splits[0])
     if e is not None:
-        return GoldStore(e.directory(root), benchmark=benchmark, pins=e.pins())
+        return e.store(root)
     return GoldStore(root / BENCHMARKS[benchmark].store_dir, benchmark=benchmark)
 
 

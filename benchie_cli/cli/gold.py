@@ -447,11 +447,7 @@ def _part_stores(root: Path, name: str) -> list[tuple[str, GoldStore]]:
 
     if not BENCHMARKS[name].published:
         return []
-    stores = [
-        (e.part, GoldStore(e.directory(root), benchmark=name, pins=e.pins()))
-        for e in parts(name)
-        if e.part
-    ]
+    stores = [(e.part, e.store(root)) for e in parts(name) if e.part]
     own = _benchmark_store(root, name).root  # (a benchmark of parts: its default split's)
     return [(part, s) for part, s in stores if s.versions() and s.root != own]
 

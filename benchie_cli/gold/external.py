@@ -93,6 +93,11 @@ class External:
         own = root / BENCHMARKS[self.name].store_dir
         return own / self.part if self.part else own
 
+    def store(self, root: Path) -> GoldStore:
+        """Its store in the gold directory ``root``, its manifests checked against their
+        pins (:meth:`pins`)."""
+        return GoldStore(self.directory(root), benchmark=self.name, pins=self.pins())
+
     def pins(self) -> Mapping[str, str]:
         """The sha256 of the manifest ``add`` writes for its published files, by version:
         the registry's pin for a benchmark's first part, else computed from the published
@@ -155,7 +160,7 @@ def store(root: Path, name: str, part_name: str = "") -> GoldStore:
     """The store of ``name``'s part ``part_name`` (default its first) in the gold
     directory ``root``, its manifests checked against their pins."""
     e = part(name, part_name) if part_name else get(name)
-    return GoldStore(e.directory(root), benchmark=name, pins=e.pins())
+    return e.store(root)
 
 
 def added_versions(root: Path, name: str, part_name: str = "") -> list[str]:
@@ -244,7 +249,7 @@ def manifest_document(
     """The manifest of the version of ``name``'s part ``part`` whose gold file has this
     sha256, size and number of sentences (the part's other files as published): the CaRB
     benchmark's schema (docs/gold-store.md)."""
-    e = globals()["part"](name, part) if part else get(name)
+    e = next((x for x in parts(name) if x.part == part), None) or get(name)
     g = e.published
     where = f"{g.split} split" if g.language == "en" else f"{g.split} split, {g.language}"
     several = len(e.files) > 1
@@ -473,7 +478,7 @@ def _check_present(
     ``manifest``, if given, must be the bytes of the manifest in place, too (the manifest
     pin checks them otherwise: the same thing, for the published files)."""
     where = display_name(str(target))
-    gold_store = GoldStore(target.parent, benchmark=e.name, pins=e.pins())
+    gold_store = e.store(root)  # (``target`` is its version directory)
     try:
         present = {f.file: gold_store.listed(f.version, f.kind, f.split).sha256 for f in e.files}
         same_manifest = manifest is None or (target / MANIFEST).read_bytes() == manifest

@@ -26,10 +26,13 @@ from benchie_cli.platform.score import (
     DETAILS_NAME,
     SCORES_NAME,
     SPEC_NAME,
+    STYLE,
     PlatformSpec,
     Say,
     SubmittedFile,
     find_submission,
+    finite,
+    ignored_paragraph,
     metric_key,
     score_as_submitted,
     score_keys,
@@ -51,10 +54,6 @@ class Scored:
     gold_sha256: str
     numbers: dict[str, tuple[float, ...]] = field(default_factory=dict)
     report: dict[str, Any] | None = None
-
-
-def _finite(x: Any) -> float:
-    return float(x) if isinstance(x, (int, float)) and x == x and abs(x) != float("inf") else 0.0
 
 
 def _request(
@@ -123,7 +122,7 @@ def score_benchmark(
                 report = _score(spec, file, gold_dir, say)
                 system = report["systems"][0]
                 for metric in spec.metrics:
-                    result.numbers[metric] = tuple(_finite(system[metric].get(k)) for k in NUMBERS)
+                    result.numbers[metric] = tuple(finite(system[metric].get(k)) for k in NUMBERS)
                     p, r, f1, auc = result.numbers[metric]
                     say(
                         f"{file.shown}: {METRICS[metric].label}: P {p:.4f} R {r:.4f} F1 "
@@ -140,7 +139,7 @@ def score_benchmark(
                 {f"{result.lang}_{key}_{n}": v for n, v in zip(NUMBERS, values, strict=True)}
             )
     first = [r.numbers.get(spec.metrics[0], (0.0,) * len(NUMBERS))[2] for r in results]
-    scores["mean_f1"] = _finite(sum(first) / len(first))
+    scores["mean_f1"] = finite(sum(first) / len(first))
     assert list(scores) == score_keys(spec)
     page = _page(spec, label, results, submission.ignored, private=gold_dir is not None)
     atomic_write(str(output_dir / DETAILS_NAME), page.encode("utf-8"))
@@ -157,20 +156,13 @@ def _page(
     e = html.escape
     out = [
         "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>",
-        f"<title>{e(label)} results</title><style>body{{font-family:system-ui,sans-serif;"
-        "margin:2em}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.3em "
-        ".6em}td.n{text-align:right}.missing{color:#a00}</style></head><body>",
+        f"<title>{e(label)} results</title><style>{STYLE}</style></head><body>",
         f"<h1>{e(label)} results</h1>",
         f"<p>{e(label)} gold {e(spec.gold_version)}, split {e(str(spec.split))} "
         f"({'private' if private else 'public'} gold store), scored by benchie "
         f"{e(__version__)}; metrics: {e(', '.join(spec.metrics))}.</p>",
     ]
-    if ignored:
-        out.append(
-            "<p>Not scored (languages this task does not score): "
-            + ", ".join(f"<code>{e(i)}</code>" for i in ignored)
-            + "</p>"
-        )
+    out += ignored_paragraph(ignored)
     for r in results:
         out.append(f"<h2>{e(r.lang)}</h2><p>Gold sha256 <code>{e(r.gold_sha256)}</code></p>")
         if r.shown is None or r.report is None:

@@ -483,7 +483,9 @@ class LanguageResult:
     analysis: dict[str, Any] | None = None
 
 
-def _finite(x: float) -> float:
+def finite(x: Any) -> float:
+    """A score as ``scores.json`` may hold it: a finite number, else 0 (the platform
+    rejects NaN and infinities)."""
     return float(x) if isinstance(x, (int, float)) and math.isfinite(x) else 0.0
 
 
@@ -580,7 +582,7 @@ def _score_language(
         system = data["systems"][0]
         system["file"] = file.shown
         p, r, f1 = system["precision"], system["recall"], system["f1"]
-        result.facets[facet] = (_finite(p), _finite(r), _finite(f1), data)
+        result.facets[facet] = (finite(p), finite(r), finite(f1), data)
         scored = outcome.results[0]
         if isinstance(scored, SystemResult) and scored.warning_count:
             said(
@@ -590,7 +592,7 @@ def _score_language(
         said(f"{file.shown}: {facet}: P {p:.4f} R {r:.4f} F1 {f1:.4f} ({data['signature']})")
         if carb:
             c = system[str(spec.carb_metric)]
-            result.carb = (_finite(c["precision"]), _finite(c["recall"]), _finite(c["f1"]))
+            result.carb = (finite(c["precision"]), finite(c["recall"]), finite(c["f1"]))
             result.carb_signature = str(data.get("carb_signature", ""))
             said(f"{file.shown}: CaRB: P {c['precision']:.4f} R {c['recall']:.4f} F1 {c['f1']:.4f}")
     # The participant's profile for the detailed results: every facet, intervals, errors.
@@ -633,7 +635,7 @@ def _scores(spec: PlatformSpec, results: list[LanguageResult]) -> dict[str, floa
                 }
             )
     main = [r.facets[spec.main_facet][2] if spec.main_facet in r.facets else 0.0 for r in results]
-    scores["mean_f1"] = _finite(sum(main) / len(main))
+    scores["mean_f1"] = finite(sum(main) / len(main))
     assert list(scores) == score_keys(spec)
     return scores
 
@@ -706,7 +708,7 @@ def score_benchie(
 
 # --- the detailed results page -----------------------------------------------------------
 
-_STYLE = (
+STYLE = (
     "body{font-family:system-ui,sans-serif;margin:2em;max-width:70em;color:#222}"
     "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:.3em .6em;"
     "text-align:left}td.n{text-align:right;font-variant-numeric:tabular-nums}"
@@ -722,6 +724,14 @@ def _row(cells: list[str], cls: list[str] | None = None) -> str:
     return f"<tr>{tds}</tr>"
 
 
+def ignored_paragraph(ignored: list[str]) -> list[str]:
+    """The page's line on the submitted files of languages the task does not score."""
+    if not ignored:
+        return []
+    files = ", ".join(f"<code>{html.escape(i)}</code>" for i in ignored)
+    return [f"<p>Not scored (languages this task does not score): {files}</p>"]
+
+
 def render_html(
     spec: PlatformSpec, results: list[LanguageResult], ignored: list[str], *, private: bool
 ) -> str:
@@ -734,7 +744,7 @@ def render_html(
     e = html.escape
     out = [
         "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>",
-        f"<title>BenchIE results</title><style>{_STYLE}{ANALYSIS_STYLE}</style></head><body>",
+        f"<title>BenchIE results</title><style>{STYLE}{ANALYSIS_STYLE}</style></head><body>",
         "<h1>BenchIE results</h1>",
         f"<p>Gold {e(spec.gold_version)} ({'private' if private else 'public'} gold store),"
         f" scored by benchie {e(__version__)}. Facets: {e(', '.join(spec.facets))}; metrics: "
@@ -747,12 +757,7 @@ def render_html(
             + ", ".join(f"<b>{e(m)}</b> (no {e(m)}.tsv)" for m in missing)
             + "</p>"
         )
-    if ignored:
-        out.append(
-            "<p>Not scored (languages this task does not score): "
-            + ", ".join(f"<code>{e(i)}</code>" for i in ignored)
-            + "</p>"
-        )
+    out += ignored_paragraph(ignored)
     for r in results:
         out.append(f"<h2>{e(r.lang)}</h2>")
         out.append(f"<p>Gold sha256 <code>{e(r.gold_sha256)}</code></p>")

@@ -167,9 +167,7 @@ def language_store(root: Path, language: str, split: str) -> GoldStore:
     if not by_moie(language):
         return carb_store(root)
     e = part_for("carb", language, split)
-    gold_store = (
-        None if e is None else GoldStore(e.directory(root), benchmark="carb", pins=e.pins())
-    )
+    gold_store = None if e is None else e.store(root)
     if gold_store is None or not gold_store.versions():
         raise BenchieError(missing_message("carb", language, split))
     return gold_store
@@ -349,7 +347,7 @@ def score_native(
     if unaligned == len(predicted):
         raise BenchieError(
             f"none of its {unaligned:,} sentence(s) is a sentence of this CaRB split: "
-            "another split (--split), or another file",
+            "another language (--lang), split (--split), or another file",
             path=shown,
         )
     if unaligned and strict:
@@ -836,7 +834,7 @@ class CarbRunner:
         rows: list[Row] = []
         for language in BENCHMARKS["carb"].languages:
             e = part_for("carb", language, split) if by_moie(language) else None
-            if e is not None and GoldStore(e.directory(given.root), benchmark="carb").versions():
+            if e is not None and e.store(given.root).versions():
                 rows += self._rows(given, language)
         return rows
 

@@ -76,8 +76,8 @@ from benchie_cli.benchmarks.carb.data import (
 
 # --------------------------------------------------------------------------- sentences
 
-#: Penn Treebank bracket escapes, in the order CaRB undoes them.
-_PTB_ESCAPES = (
+#: Penn Treebank bracket escapes, in the order CaRB (and oie-benchmark before it) undoes them.
+PTB_ESCAPES = (
     ("(", "-LRB-"),
     (")", "-RRB-"),
     ("[", "-LSB-"),
@@ -100,7 +100,7 @@ def sentence_key(text: str) -> str:
     several times."""
     key = text.replace(" ", "")
     if "-" in key:  # every escape has one; most sentences have none
-        for char, escape in _PTB_ESCAPES:
+        for char, escape in PTB_ESCAPES:
             key = key.replace(escape, char)
     return (
         key.encode("utf-8", "surrogatepass")

@@ -37,7 +37,7 @@ from functools import lru_cache, partial
 from itertools import pairwise
 from typing import NamedTuple
 
-from benchie_cli.benchmarks.carb.metric import numpy_sum
+from benchie_cli.benchmarks.carb.metric import PTB_ESCAPES, numpy_sum
 from benchie_cli.benchmarks.oie2016 import data as oie2016_data
 from benchie_cli.benchmarks.oie2016.data import Extraction, Extractions, read_lines
 from benchie_cli.benchmarks.oie2016.metric import (
@@ -115,15 +115,6 @@ def read_gold(lines: Iterable[str], path: str = "<gold>") -> Extractions:
 
 # --------------------------------------------------------------------------- sentences
 
-#: Penn Treebank bracket escapes, undone in this order (``PTB_ESCAPES``).
-_PTB_ESCAPES = (
-    ("(", "-LRB-"),
-    (")", "-RRB-"),
-    ("[", "-LSB-"),
-    ("]", "-RSB-"),
-    ("{", "-LCB-"),
-    ("}", "-RCB-"),
-)
 _DROP = str.maketrans("", "", string.punctuation)
 
 
@@ -134,7 +125,7 @@ def sentence_key(text: str) -> str:
     punctuation removed. A non-ASCII character is dropped after the escapes are undone, so
     it never joins the letters around it into an escape."""
     key = text.replace(" ", "")
-    for char, escape in _PTB_ESCAPES:
+    for char, escape in PTB_ESCAPES:
         key = key.replace(escape, char)
     return key.encode("ascii", "ignore").decode("ascii").translate(_DROP)
 
