@@ -19,6 +19,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from benchie_cli.errors import BenchieError
+from benchie_cli.gold.dirs import GoldDirs
 from benchie_cli.textio import STDIN, display_name
 
 
@@ -60,17 +61,20 @@ def _same_directory_above(target: Path, store: Path) -> bool:
 
 
 def default_stores() -> list[Path]:
-    """The gold stores every output is kept out of, whatever the run reads: the one a
-    command without ``--gold-dir`` resolves, and the checkout's (both when they differ)."""
-    from benchie_cli.gold.store import checkout_gold_dir, resolve_gold_dir
+    """The gold stores every output is kept out of, whatever the run reads: every store of
+    the order a command without ``--gold-dir`` reads (docs/gold-store.md)."""
+    from benchie_cli.gold.dirs import order
 
-    stores: list[Path] = []
-    with contextlib.suppress(BenchieError):  # no gold anywhere: nothing to protect
-        stores.append(resolve_gold_dir(None)[0])
+    with contextlib.suppress(BenchieError):  # a missing $BENCHIE_GOLD_DIR: the rest
+        return [d.path for d in order(None)]
+    from benchie_cli.gold.dirs import checkout_gold_dir, package_gold_dir, user_data_dir
+
     checkout = checkout_gold_dir()
-    if checkout is not None:
-        stores.append(checkout)
-    return stores
+    return [
+        *([] if checkout is None else [checkout.path]),
+        user_data_dir().path,
+        package_gold_dir(),
+    ]
 
 
 def check_outside_store(output: str | None, root: Path | None) -> None:
@@ -108,7 +112,7 @@ def check_output(
     inputs: Iterable[str | Path] = (),
     others: Iterable[str | None] = (),
     *,
-    stores: Iterable[Path | None] = (),
+    stores: Iterable[Path | GoldDirs | None] = (),
     directory: bool = False,
 ) -> None:
     """Fail before the work, not after it, when ``output`` could not be written, or would
@@ -142,5 +146,8 @@ def check_output(
                 f"names the same file as the other output ({display_name(other)}); give two files",
                 path=output,
             )
-    for root in (*stores, *default_stores()):
+    for given in stores:
+        for root in given.top().paths if isinstance(given, GoldDirs) else (given,):
+            check_outside_store(output, root)
+    for root in default_stores():
         check_outside_store(output, root)

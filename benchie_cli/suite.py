@@ -24,7 +24,6 @@ then depend on the other benchmarks' lines.
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 from benchie_cli import REPORT_SCHEMA, __version__
@@ -32,6 +31,7 @@ from benchie_cli.benchmarks import corpus as bm
 from benchie_cli.benchmarks.runner import SINGLE_THRESHOLD, Row, SuiteInput, runner
 from benchie_cli.benchmarks.runner import none_of_its as none_of_its
 from benchie_cli.errors import BenchieError
+from benchie_cli.gold.dirs import GoldDirs
 from benchie_cli.inputs.formats import CARB_READ
 from benchie_cli.registry import BENCHMARKS, METRICS, SCORE_LANGUAGES
 from benchie_cli.tables import render
@@ -76,7 +76,7 @@ def _detect(path: str, data: bytes, input_format: str) -> str:
     return fmt
 
 
-def absent(root: Path, benchmark: str) -> str | None:
+def absent(root: GoldDirs, benchmark: str) -> str | None:
     """Why a benchmark cannot be scored at all (not in the store), or None."""
     return runner(benchmark).absent(root)
 
@@ -93,7 +93,7 @@ def _skipped(benchmark: str, reason: str) -> list[Row]:
 def run(
     path: str,
     input_format: str,
-    root: Path,
+    root: GoldDirs,
     say: Callable[[str], None] = lambda _: None,
     *,
     cached: bool = True,

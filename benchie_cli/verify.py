@@ -32,7 +32,7 @@ import orjson
 from benchie_cli import REPORT_SCHEMA, __version__
 from benchie_cli.benchmarks.runner import brief, runner, show
 from benchie_cli.errors import BenchieError, printable_path
-from benchie_cli.gold.store import resolve_gold_dir
+from benchie_cli.gold.dirs import GoldDirs, resolve
 from benchie_cli.registry import BENCHMARKS, DEFAULT_BENCHMARK, metric_choice
 from benchie_cli.textio import display_name, read_whole, without_bom
 
@@ -291,7 +291,7 @@ def verify(
     return verdict
 
 
-def _check_suite_store(report: dict[str, Any], root: Path) -> None:
+def _check_suite_store(report: dict[str, Any], root: GoldDirs) -> None:
     """Refuse (exit 2) a store that has not the benchmarks the suite report was scored
     with: one it scored is absent, or one it found absent is there. Re-deriving against it
     would name every row of that benchmark as different, though none is."""
@@ -306,14 +306,13 @@ def _check_suite_store(report: dict[str, Any], root: Path) -> None:
         if "skipped" not in row and absent is not None:
             raise BenchieError(
                 f"the report scored {label} (gold {row.get('gold', {}).get('version')}), "
-                f"which the store {display_name(str(root))} has not: {absent}"
+                f"which none of the gold stores has ({root.where()}): {absent}"
             )
         skipped_absent = "skipped" in row and row["skipped"] != suite.none_of_its(name)
         if skipped_absent and absent is None:
             raise BenchieError(
-                f"the report was scored without {label}, which the store "
-                f"{display_name(str(root))} has: verify against the store it was scored "
-                "with (--gold-dir)"
+                f"the report was scored without {label}, which the gold stores have "
+                f"({root.where()}): verify against the store it was scored with (--gold-dir)"
             )
 
 
@@ -370,7 +369,7 @@ def _verify_suite(
             Mismatch("file.sha256", show(report["file"]["sha256"]), show(facts.sha256))
         )
         return verdict
-    root, _ = resolve_gold_dir(gold_dir)
+    root = resolve(gold_dir)
     _check_suite_store(report, root)
     rebuilt = suite.run(path, report["input_format"], root, cached=False)
     rebuilt["file"]["path"] = report["file"]["path"]

@@ -44,11 +44,15 @@ def index_cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(autouse=True)
-def _gold_env(monkeypatch: pytest.MonkeyPatch, index_cache_dir: Path) -> None:
+def _gold_env(
+    monkeypatch: pytest.MonkeyPatch, index_cache_dir: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
     """Point every test at the checkout's gold, also when the package is installed
-    non-editable (as tox does), where the checkout cannot be found from the package."""
+    non-editable (as tox does), where the checkout cannot be found from the package; and
+    give each test a user data directory of its own, never the user's."""
     monkeypatch.setenv("BENCHIE_GOLD_DIR", str(GOLD_DIR))
     monkeypatch.setenv("BENCHIE_CACHE_DIR", str(index_cache_dir))
+    monkeypatch.setenv("BENCHIE_DATA_DIR", str(tmp_path_factory.mktemp("user-data")))
 
 
 @pytest.fixture
@@ -93,3 +97,15 @@ def cli_process() -> Callable[..., subprocess.CompletedProcess[str]]:
         )
 
     return run
+
+
+@pytest.fixture
+def alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Only the stores a test names (``--gold-dir``) and the user data directory: no
+    $BENCHIE_GOLD_DIR, no checkout's gold, no installed package's (commands run in this
+    process only: a subprocess finds the checkout)."""
+    from benchie_cli.gold import dirs
+
+    monkeypatch.delenv("BENCHIE_GOLD_DIR", raising=False)
+    monkeypatch.setattr(dirs, "checkout_gold_dir", lambda: None)
+    monkeypatch.setattr(dirs, "package_gold_dir", lambda: Path("/nonexistent/benchie-package"))

@@ -56,12 +56,12 @@ from benchie_cli.benchmarks.runner import (
     single_threshold_notes,
 )
 from benchie_cli.errors import BenchieError, ExitCode
+from benchie_cli.gold.dirs import GoldDirs, resolve
 from benchie_cli.gold.external import missing_message, part_for
 from benchie_cli.gold.store import (
     GoldStore,
     ResolvedGold,
     is_version,
-    resolve_gold_dir,
     resolve_gold_file,
     version_key,
 )
@@ -151,8 +151,10 @@ LOW_COVERAGE = 0.5
 # --------------------------------------------------------------------------- the store
 
 
-def store(root: Path, benchmark: str, language: str = "en", split: str | None = None) -> GoldStore:
-    """The part of the gold directory ``root`` that holds ``benchmark``'s gold of
+def store(
+    root: GoldDirs, benchmark: str, language: str = "en", split: str | None = None
+) -> GoldStore:
+    """The part of the gold stores ``root`` that holds ``benchmark``'s gold of
     ``language`` and ``split``: a part of its published files a user added, or its store."""
     e = part_for(benchmark, language, split or BENCHMARKS[benchmark].splits[0])
     if e is not None:
@@ -178,38 +180,37 @@ def latest_version(gold: GoldStore) -> str:
 
 
 def load(
-    root: Path, benchmark: str, version: str | None, split: str, language: str = "en"
+    root: GoldDirs, benchmark: str, version: str | None, split: str, language: str = "en"
 ) -> Corpus:
     """The benchmark's gold of ``version`` (default: the latest), ``split`` and
     ``language``."""
     gold_store = store(root, benchmark, language, split)
-    if os.path.lexists(gold_store.root) and not gold_store.root.is_dir():
-        again = "add the published files again" if BENCHMARKS[benchmark].published else "pull it"
-        raise BenchieError(
-            "not a directory, where the gold store keeps this gold's versions: remove it, "
-            f"then {again}",
-            path=display_name(str(gold_store.root)),
-        )
-    if not gold_store.root.is_dir() or (version is None and not gold_store.versions()):
-        raise BenchieError(
-            f"{missing(benchmark, language, split)}; looked in {display_name(str(root))}"
-        )
+    for layer in gold_store.layers:
+        if os.path.lexists(layer) and not layer.is_dir():
+            again = (
+                "add the published files again" if BENCHMARKS[benchmark].published else "pull it"
+            )
+            raise BenchieError(
+                "not a directory, where the gold store keeps this gold's versions: remove it, "
+                f"then {again}",
+                path=display_name(str(layer)),
+            )
+    if not gold_store.versions():
+        raise BenchieError(f"{missing(benchmark, language, split)}; looked in {root.where()}")
     version = version or latest_version(gold_store)
     if not is_version(version):
         raise BenchieError(f"--gold-version: {version!r} is not a version (MAJOR.MINOR.PATCH)")
     corpus = entry(benchmark).load(gold_store, version, split)
-    where = gold_store.root.relative_to(root).as_posix()
-    return replace(corpus, language=language, where=where)
+    return replace(corpus, language=language, where=gold_store.relative)
 
 
 # --------------------------------------------------------------------------- reading
 
 
-def present(root: Path, benchmark: str, language: str = "en", split: str | None = None) -> bool:
-    """Whether the store has some version of the benchmark's gold of ``language`` and
+def present(root: GoldDirs, benchmark: str, language: str = "en", split: str | None = None) -> bool:
+    """Whether the stores have some version of the benchmark's gold of ``language`` and
     ``split`` (default: its first; the suite skips one without)."""
-    gold_store = store(root, benchmark, language, split)
-    return gold_store.root.is_dir() and bool(gold_store.versions())
+    return bool(store(root, benchmark, language, split).versions())
 
 
 _LOCATED = re.compile(r"(.+?):(\d+): (.*)", re.DOTALL)
@@ -933,12 +934,12 @@ class CorpusRunner:
         check_language(request)
         check_gold_file_alone(request)
 
-    def _corpus(self, request: Request) -> tuple[Corpus, Path | None]:
+    def _corpus(self, request: Request) -> tuple[Corpus, GoldDirs | None]:
         """The gold a run scores against, and the store it came from (None: a file)."""
         if request.gold_file is not None:
             return load_file(self.benchmark, request.gold_file, request.lang), None
         split = check_split(request)
-        root, _ = resolve_gold_dir(request.gold_dir)
+        root = resolve(request.gold_dir)
         return load(root, self.benchmark, request.gold_version, split, request.lang), root
 
     def sentences(self, request: Request, hooks: Hooks) -> Sentences:
@@ -986,8 +987,7 @@ class CorpusRunner:
         if gold_file is not None:
             corpus = load_file(benchmark, gold_file, language)
         else:
-            root, _ = resolve_gold_dir(gold_dir)
-            corpus = load(root, benchmark, gold["version"], gold["split"], language)
+            corpus = load(resolve(gold_dir), benchmark, gold["version"], gold["split"], language)
         runs: list[Run] = []
         read: set[str] = set()
         for system, path in zip(systems, submissions, strict=True):
@@ -1046,8 +1046,10 @@ class CorpusRunner:
         row.gold = {"version": corpus.version, "sha256": corpus.sha256}
         return row
 
-    def absent(self, root: Path) -> str | None:
+    def absent(self, root: GoldDirs) -> str | None:
         return None if present(root, self.benchmark) else missing(self.benchmark)
 
-    def gold_stats(self, root: Path, version: str) -> tuple[list[dict[str, Any]], list[list[str]]]:
+    def gold_stats(
+        self, root: GoldDirs, version: str
+    ) -> tuple[list[dict[str, Any]], list[list[str]]]:
         raise NotImplementedError("gold stats counts this benchmark's gold itself")

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, NamedTuple, Protocol, TypeVar, cast
 
 from benchie_cli.errors import BenchieError, ExitCode, printable_path
+from benchie_cli.gold.dirs import GoldDirs
 from benchie_cli.inputs.batch import Failure, Submission
 from benchie_cli.registry import (
     BASE_FACET,
@@ -189,7 +190,7 @@ def none_of_its(benchmark: str) -> str:
 class SuiteInput:
     """The system output as every benchmark of the suite takes it, read once for all."""
 
-    root: Path
+    root: GoldDirs
     path: str
     data: bytes
     shown: str
@@ -220,7 +221,7 @@ class Sentences(NamedTuple):
 
     items: list[tuple[str, str]]
     inputs: list[Path]
-    store: Path | None
+    store: GoldDirs | Path | None
 
 
 class Runner(Protocol):
@@ -271,8 +272,8 @@ class Runner(Protocol):
         """The benchmark's rows of the suite's table for one system output."""
         ...
 
-    def absent(self, root: Path) -> str | None:
-        """Why the store at ``root`` cannot score the benchmark at all, or None."""
+    def absent(self, root: GoldDirs) -> str | None:
+        """Why the stores ``root`` cannot score the benchmark at all, or None."""
         ...
 
     def sentences(self, request: Request, hooks: Hooks) -> Sentences:
@@ -280,7 +281,9 @@ class Runner(Protocol):
         the sentences a system must be run on to be scored."""
         ...
 
-    def gold_stats(self, root: Path, version: str) -> tuple[list[dict[str, Any]], list[list[str]]]:
+    def gold_stats(
+        self, root: GoldDirs, version: str
+    ) -> tuple[list[dict[str, Any]], list[list[str]]]:
         """``gold stats``: each split's counts of ``version``, as JSON objects and table rows."""
         ...
 

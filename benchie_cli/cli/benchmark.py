@@ -13,13 +13,12 @@ from benchie_cli import default_gold_version
 from benchie_cli.cli.common import say
 from benchie_cli.cli.group import EPILOG_EXIT, BenchieGroup
 from benchie_cli.errors import BenchieError
+from benchie_cli.gold.dirs import GoldDirs, resolve
 from benchie_cli.gold.external import External, added_versions, parts, store
 from benchie_cli.gold.store import (
     MANIFEST,
     GoldStore,
     dvc_remote_of,
-    resolve_gold_dir,
-    tracked_versions,
     version_key,
 )
 from benchie_cli.registry import BENCHMARKS, EXTERNAL
@@ -78,8 +77,7 @@ def benchmark_add(name: str, files: tuple[str, ...], gold_dir: str | None) -> No
     """
     from benchie_cli.gold.external import add
 
-    root, _ = resolve_gold_dir(gold_dir)
-    add(name, [Path(f) for f in files], root, say=say)
+    add(name, [Path(f) for f in files], resolve(gold_dir).for_writing(), say=say)
 
 
 @benchmark.command(
@@ -101,7 +99,7 @@ def benchmark_list(gold_dir: str | None, fmt: str) -> None:
       benchie benchmark list
       benchie benchmark list --format json --gold-dir ~/benchie-gold
     """
-    root, _ = resolve_gold_dir(gold_dir)
+    root = resolve(gold_dir)
     doc: list[dict[str, Any]] = []
     rows = [["benchmark", "version", "state", "detail"]]
     for name in BENCHMARKS:
@@ -116,13 +114,16 @@ def benchmark_list(gold_dir: str | None, fmt: str) -> None:
         click.echo(line)
 
 
-def _list_shipped(root: Path, name: str, doc: list[dict[str, Any]], rows: list[list[str]]) -> None:
+def _list_shipped(
+    root: GoldDirs, name: str, doc: list[dict[str, Any]], rows: list[list[str]]
+) -> None:
     """A shipped benchmark's rows: each version present or tracked but not pulled; one row
     ``absent`` when the gold directory has neither (an installed copy without it)."""
     store_dir = BENCHMARKS[name].store_dir
     directory = root / store_dir if store_dir else root
-    present = GoldStore(directory).versions()  # version directories only: no manifest read
-    tracked = tracked_versions(directory)
+    gold_store = GoldStore(directory)
+    present = gold_store.versions()  # version directories only: no manifest read
+    tracked = gold_store.tracked()
     base = {"benchmark": name, "label": BENCHMARKS[name].label, "external": False}
     default = default_gold_version() if BENCHMARKS[name].default_from_env else None
     for version in sorted(set(present) | set(tracked), key=version_key):
@@ -131,17 +132,19 @@ def _list_shipped(root: Path, name: str, doc: list[dict[str, Any]], rows: list[l
             doc.append({**base, "version": version, "state": "present"})
             rows.append([name, version + marker, "present", ""])
             continue
-        remote = dvc_remote_of(directory, version)
-        pull = f"dvc pull {_relative(directory / version)}"
+        remote = dvc_remote_of(gold_store.tracked_root(version), version)
+        pull = f"dvc pull {_relative(gold_store.tracked_root(version) / version)}"
         doc.append({**base, "version": version, "state": "not pulled", "pull": pull})
         kept = f" (remote {remote})" if remote else ""
         rows.append([name, version + marker, "not pulled", f"`{pull}`{kept}"])
     if not present and not tracked:
         doc.append({**base, "version": None, "state": "absent"})
-        rows.append([name, "-", "absent", "not in this gold directory"])
+        rows.append([name, "-", "absent", "in none of the gold stores"])
 
 
-def _list_external(root: Path, name: str, doc: list[dict[str, Any]], rows: list[list[str]]) -> None:
+def _list_external(
+    root: GoldDirs, name: str, doc: list[dict[str, Any]], rows: list[list[str]]
+) -> None:
     """An external benchmark's rows, a part of its published files each: each version
     added, checked against its manifest (and the manifest against its pin) as every run
     that reads it does, with its gold file's sha256; ``damaged`` when a file or the
@@ -151,7 +154,9 @@ def _list_external(root: Path, name: str, doc: list[dict[str, Any]], rows: list[
         _list_part(root, e, doc, rows)
 
 
-def _list_part(root: Path, e: External, doc: list[dict[str, Any]], rows: list[list[str]]) -> None:
+def _list_part(
+    root: GoldDirs, e: External, doc: list[dict[str, Any]], rows: list[list[str]]
+) -> None:
     name = e.name
     shown = name if not e.part else f"{name} ({e.published.language}, {e.published.split})"
     base = {

@@ -4,6 +4,7 @@ new, release, diff, impact)."""
 from __future__ import annotations
 
 import contextlib
+import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,13 +15,12 @@ import orjson
 
 from benchie_cli import LANGUAGES, default_gold_version
 from benchie_cli.errors import BenchieError, ExitCode
+from benchie_cli.gold.dirs import GoldDirs, resolve
 from benchie_cli.gold.store import (
     MANIFEST,
     GoldStore,
     build_manifest,
     dvc_remote_of,
-    resolve_gold_dir,
-    tracked_versions,
     version_key,
     write_manifest,
 )
@@ -55,8 +55,8 @@ def gold() -> None:
 
 
 def _store(gold_dir: str | None) -> GoldStore:
-    root, _ = resolve_gold_dir(gold_dir)
-    return GoldStore(root)
+    """BenchIE's gold in the stores of the order (``--gold-dir`` first)."""
+    return GoldStore(resolve(gold_dir))
 
 
 gold_dir_option = click.option(
@@ -80,7 +80,7 @@ gold_version_option = click.option(
 )
 
 
-def _benchmark_store(root: Path, benchmark: str) -> GoldStore:
+def _benchmark_store(root: GoldDirs, benchmark: str) -> GoldStore:
     """Another benchmark's part of the gold directory (``<root>/<name>/``): the store of
     its default split's gold, which for a benchmark whose published files are all in parts
     (LSOIE's splits) is that part's (``<root>/<name>/<part>/``)."""
@@ -105,18 +105,79 @@ def _benchmark_version(store: GoldStore, gold_version: str) -> str:
     return latest_version(store)
 
 
-@gold.command("path", epilog=EPILOG_EXIT, short_help="Print the gold directory in use.")
+@gold.command(
+    "path", epilog=EPILOG_EXIT, short_help="Print where gold is found, and the order of stores."
+)
 @gold_dir_option
-def gold_path(gold_dir: str | None) -> None:
-    """Print the gold directory in use (and how it was chosen, on stderr).
+@click.option(
+    "--all",
+    "every",
+    is_flag=True,
+    help="Every store of the order, what each holds, and where new gold is written.",
+)
+@format_option
+def gold_path(gold_dir: str | None, every: bool, fmt: str) -> None:
+    """Print the gold store BenchIE's default version is read from (how it was chosen, on
+    stderr); with --all, every store in the order a run looks in: --gold-dir,
+    $BENCHIE_GOLD_DIR, a checkout's gold/, the user's data directory ($BENCHIE_DATA_DIR),
+    the installed package's gold. Each version is read from the first store that holds it.
 
     \b
-    Example:
+    Examples:
       benchie gold path
+      benchie gold path --all
     """
-    root, source = resolve_gold_dir(gold_dir)
-    click.echo(str(root.resolve()))
-    click.echo(f"benchie: from {source}", err=True)
+    from benchie_cli.gold.dirs import ENV_GOLD_DIR, GIVEN, order
+    from benchie_cli.gold.external import holdings
+
+    dirs = resolve(gold_dir)
+    if not every:
+        store = GoldStore(dirs)
+        version = default_gold_version()
+        if version not in store.require_versions():
+            store.manifest(version)  # the error that says why it is not there
+        top = store.directory(version).parent
+        source = next(d for d in dirs.dirs if d.path.joinpath() == top)
+        click.echo(str(top.resolve()))
+        click.echo(f"benchie: from {source.shown}", err=True)
+        return
+    in_use = {d.path: d for d in dirs.dirs}
+    taken: set[tuple[str, str]] = set()
+    doc: list[dict[str, Any]] = []
+    rows = [["#", "store", "directory", "holds"]]
+    for n, d in enumerate(order(gold_dir), 1):
+        held = holdings(d.path) if d.path in in_use else []
+        shadowed = [h for h in held if h in taken]
+        taken.update(held)
+        state = "absent" if not d.path.is_dir() else "empty" if not held else ""
+        text = state or ", ".join(
+            f"{what} {v}" + (" (shadowed)" if (what, v) in shadowed else "") for what, v in held
+        )
+        doc.append(
+            {
+                "order": n,
+                "store": d.source,
+                "detail": d.detail or None,
+                "path": str(d.path),
+                "exists": d.path.is_dir(),
+                "holds": [
+                    {"gold": what, "version": v, "shadowed": (what, v) in shadowed}
+                    for what, v in held
+                ],
+            }
+        )
+        rows.append([str(n), d.shown, str(d.path), text])
+        if d.source == GIVEN and os.environ.get(ENV_GOLD_DIR):
+            rows.append(
+                ["", f"${ENV_GOLD_DIR}", os.environ[ENV_GOLD_DIR], "replaced by --gold-dir"]
+            )
+    if fmt == "json":
+        emit(fmt, {"stores": doc, "writes_to": str(dirs.target.path)}, rows)
+        return
+    emit(fmt, doc, rows)
+    click.echo(
+        f"benchie: new gold is written to {dirs.target.path} ({dirs.target.shown})", err=True
+    )
 
 
 @gold.command("list", epilog=EPILOG_EXIT, short_help="List versions, languages and facets.")
@@ -134,9 +195,9 @@ def gold_list(gold_dir: str | None, fmt: str) -> None:
     doc: list[dict[str, Any]] = []
     rows = [["version", "language", "facets"]]
     pulled = store.require_versions()
-    for version in sorted(set(pulled) | set(tracked_versions(store.root)), key=version_key):
+    for version in sorted(set(pulled) | set(store.tracked()), key=version_key):
         if version not in pulled:  # DVC tracks it; its remote may be one this clone cannot read
-            remote = dvc_remote_of(store.root, version)
+            remote = dvc_remote_of(store.tracked_root(version), version)
             doc.append(
                 {
                     "version": version,
@@ -146,7 +207,7 @@ def gold_list(gold_dir: str | None, fmt: str) -> None:
                 }
             )
             kept = f" (remote {remote})" if remote else ""
-            pull = f"`dvc pull {_relative(store.root / version)}`{kept}"
+            pull = f"`dvc pull {_relative(store.tracked_root(version) / version)}`{kept}"
             rows.append([f"{version} (not pulled)", "-", pull])
             continue
         manifest = store.manifest(version)
@@ -172,24 +233,24 @@ def gold_list(gold_dir: str | None, fmt: str) -> None:
             )
     for name in BENCHMARKS:
         if not BENCHMARKS[name].by_language:
-            _list_benchmark(store.root, name, doc, rows)
+            _list_benchmark(resolve(gold_dir), name, doc, rows)
     emit(fmt, doc, rows)
 
 
 def _list_benchmark(
-    root: Path, name: str, doc: list[dict[str, Any]], rows: list[list[str]]
+    root: GoldDirs, name: str, doc: list[dict[str, Any]], rows: list[list[str]]
 ) -> None:
     """``gold list``'s rows of another benchmark (``<root>/<name>/``), after BenchIE's."""
     store = _benchmark_store(root, name)
     pulled = store.versions()
-    for version in sorted(set(pulled) | set(tracked_versions(store.root)), key=version_key):
+    for version in sorted(set(pulled) | set(store.tracked()), key=version_key):
         if version not in pulled:
-            remote = dvc_remote_of(store.root, version)
+            remote = dvc_remote_of(store.tracked_root(version), version)
             doc.append(
                 {"benchmark": name, "version": version, "pulled": False, "dvc_remote": remote}
             )
             kept = f" (remote {remote})" if remote else ""
-            pull = f"`dvc pull {_relative(store.root / version)}`{kept}"
+            pull = f"`dvc pull {_relative(store.tracked_root(version) / version)}`{kept}"
             rows.append([f"{name} {version} (not pulled)", "-", pull])
             continue
         manifest = store.manifest(version)
@@ -252,7 +313,7 @@ def _benchmark_info(benchmark: str, gold_version: str, gold_dir: str | None, fmt
     the manifest as written, as for BenchIE's, so it keeps the ``benchmark`` and ``splits``
     keys that the parsed manifest does not model; the table lists each file's split and
     kind."""
-    store = _benchmark_store(resolve_gold_dir(gold_dir)[0], benchmark)
+    store = _benchmark_store(resolve(gold_dir), benchmark)
     version = _benchmark_version(store, gold_version)
     manifest = store.manifest(version)  # checks the version and the manifest's form
     rows = [["file", "split", "kind", "sha256", "sentences"]]
@@ -265,7 +326,7 @@ def _benchmark_info(benchmark: str, gold_version: str, gold_dir: str | None, fmt
             f"{benchmark} gold {manifest.version} ({status}): {manifest.description} "
             f"({manifest.license})"
         )
-    doc = orjson.loads(read_whole(str(store.root / version / MANIFEST), what="manifest"))
+    doc = orjson.loads(read_whole(str(store.directory(version) / MANIFEST), what="manifest"))
     emit(fmt, doc, rows)
 
 
@@ -303,7 +364,7 @@ def gold_stats(
         if lang not in (None, "en"):
             label = BENCHMARKS[benchmark].label
             raise BenchieError(f"{label}'s gold is English only; --lang {lang} does not apply")
-        root, _ = resolve_gold_dir(gold_dir)
+        root = resolve(gold_dir)
         version = _benchmark_version(store_of(root, benchmark), gold_version)
         emit(fmt, *splits.gold_stats(root, version))
         return
@@ -373,32 +434,33 @@ def gold_verify(gold_version: str | None, benchmark: str | None, gold_dir: str |
       benchie gold verify --benchmark carb --gold-version 1.0.0
     """
     if benchmark is not None and not BENCHMARKS[benchmark].by_language:
-        root, _ = resolve_gold_dir(gold_dir)
-        if not _verify_benchmark(root, benchmark, gold_version, alone=True):
+        if not _verify_benchmark(resolve(gold_dir), benchmark, gold_version, alone=True):
             sys.exit(int(ExitCode.FAILED))
         return
-    store = _store(gold_dir)
+    dirs = resolve(gold_dir)
+    store = GoldStore(dirs)
     versions = [gold_version] if gold_version else store.require_versions()
-    problems = store.verify(versions)
-    for leftover in sorted(store.root.glob(".new-*")):  # a `gold new` killed before cleanup
-        problems.append((leftover.name, "left by an interrupted `gold new`: remove it"))
+    problems = [(store.path_of(name), problem) for name, problem in store.verify(versions)]
+    for layer in store.layers:  # a `gold new` killed before cleanup
+        for leftover in sorted(layer.glob(".new-*")):
+            problems.append((leftover, "left by an interrupted `gold new`: remove it"))
     not_shipped = []
     for version in versions:
         mismatch = store.shipped_mismatch(version)
         if mismatch is not None:
-            problems.append((f"{version}/{MANIFEST}", mismatch))
+            problems.append((store.directory(version) / MANIFEST, mismatch))
             not_shipped.append(version)
     if problems:
         set_verdict(int(ExitCode.FAILED))
     for name, problem in problems:
-        click.echo(f"{display_name(str(store.root / name))}: error: {problem}", err=True)
+        click.echo(f"{display_name(str(name))}: error: {problem}", err=True)
     for version in versions:
         manifest = store.manifest(version)
         status = "released" if manifest.released else "draft (may still change)"
         if version in store.shipped:
             status += ", shipped with benchie-cli"
         click.echo(f"{version}: {status}, {len(manifest.files)} file(s)")
-    for version in sorted(set(tracked_versions(store.root)) - set(store.versions())):
+    for version in sorted(set(store.tracked()) - set(store.versions())):
         if gold_version is None:
             click.echo(f"{version}: tracked by DVC, not pulled (not verified)")
     files = benchie_files = sum(len(store.manifest(v).files) for v in versions)
@@ -409,11 +471,11 @@ def gold_verify(gold_version: str | None, benchmark: str | None, gold_dir: str |
         for other in BENCHMARKS:
             if BENCHMARKS[other].by_language:
                 continue
-            others_failed |= not _verify_benchmark(store.root, other)
+            others_failed |= not _verify_benchmark(dirs, other)
             present = 0
             for _, other_store in [
-                ("", _benchmark_store(store.root, other)),
-                *_part_stores(store.root, other),
+                ("", _benchmark_store(dirs, other)),
+                *_part_stores(dirs, other),
             ]:
                 versions_of = other_store.versions()
                 files += sum(len(other_store.manifest(v).files) for v in versions_of)
@@ -439,7 +501,7 @@ def gold_verify(gold_version: str | None, benchmark: str | None, gold_dir: str |
     click.echo(f"ok: {files} file(s) in {counted} version(s){of} match their manifests")
 
 
-def _part_stores(root: Path, name: str) -> list[tuple[str, GoldStore]]:
+def _part_stores(root: GoldDirs, name: str) -> list[tuple[str, GoldStore]]:
     """The stores of the parts of ``name``'s published files that have a directory of their
     own (a language's or a split's gold: Re-OIE2016's Spanish, DocOIE's splits) and are
     added to ``root``, each with its part's name."""
@@ -448,12 +510,12 @@ def _part_stores(root: Path, name: str) -> list[tuple[str, GoldStore]]:
     if not BENCHMARKS[name].published:
         return []
     stores = [(e.part, e.store(root)) for e in parts(name) if e.part]
-    own = _benchmark_store(root, name).root  # (a benchmark of parts: its default split's)
-    return [(part, s) for part, s in stores if s.versions() and s.root != own]
+    own = _benchmark_store(root, name).layers  # (a benchmark of parts: its default split's)
+    return [(part, s) for part, s in stores if s.versions() and s.layers != own]
 
 
 def _verify_benchmark(
-    root: Path, name: str, gold_version: str | None = None, *, alone: bool = False
+    root: GoldDirs, name: str, gold_version: str | None = None, *, alone: bool = False
 ) -> bool:
     """``gold verify`` of another benchmark's versions (``<root>/<name>/``, and those of
     each added part of its published files that has a directory of its own), if any, or
@@ -479,11 +541,11 @@ def _verify_benchmark(
             for part, one in targets
         ]
     for part, one, versions in chosen:
-        found = [(one.root / f, problem) for f, problem in one.verify(versions)]
+        found = [(one.path_of(f), problem) for f, problem in one.verify(versions)]
         for version in versions:
             mismatch = one.shipped_mismatch(version)
             if mismatch is not None:
-                found.append((one.root / version / MANIFEST, mismatch))
+                found.append((one.directory(version) / MANIFEST, mismatch))
         problems += found
         for file_name, problem in found:
             click.echo(f"{display_name(str(file_name))}: error: {problem}", err=True)
@@ -492,7 +554,7 @@ def _verify_benchmark(
             version
             for version in versions
             for file_name, _ in found
-            if (one.root / version) in (file_name, *file_name.parents)
+            if one.directory(version) in (file_name, *file_name.parents)
         }
         for version in versions:
             manifest = one.manifest(version)
@@ -510,7 +572,7 @@ def _verify_benchmark(
             click.echo(f"{shown}{version}: {status}, {len(manifest.files)} file(s)")
             files += len(manifest.files)
         counted += len(versions)
-        for version in sorted(set(tracked_versions(one.root)) - set(one.versions())):
+        for version in sorted(set(one.tracked()) - set(one.versions())):
             if gold_version is None:
                 click.echo(f"{shown}{version}: tracked by DVC, not pulled (not verified)")
     if problems:
@@ -631,7 +693,7 @@ def gold_new(
     """
     from benchie_cli.gold.lifecycle import new_version
 
-    root, _ = resolve_gold_dir(gold_dir)
+    root = resolve(gold_dir, new_version=True).for_writing()
     with _validation_errors_said():
         added = new_version(
             root,
@@ -677,7 +739,7 @@ def gold_release(
     """
     from benchie_cli.gold.lifecycle import release_version
 
-    root, _ = resolve_gold_dir(gold_dir)
+    root = GoldStore(resolve(gold_dir)).directory(version).parent  # where the draft is
     with _validation_errors_said():
         added = release_version(
             root,
@@ -823,7 +885,7 @@ def gold_impact(
 
     store = _store(gold_dir)
     batch = expand(submissions)
-    gold_b = load_gold(str(store.root), version_b, None, lang, facet)
+    gold_b = load_gold(gold_dir, version_b, None, lang, facet)
     with no_cyclic_gc():
         systems = impact(
             lambda version: store.resolve(version, lang, facet),

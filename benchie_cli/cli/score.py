@@ -24,7 +24,7 @@ from benchie_cli.cli.common import (
 )
 from benchie_cli.cli.group import EPILOG_EXIT, set_verdict
 from benchie_cli.errors import BenchieError, ExitCode
-from benchie_cli.gold.store import resolve_gold_dir
+from benchie_cli.gold.dirs import resolve
 from benchie_cli.inputs.batch import expand
 from benchie_cli.inputs.mistakes import CODES as MISTAKE_CODES
 from benchie_cli.outputs import check_output
@@ -287,7 +287,7 @@ def _score_suite(
         )
     if fmt == "html":
         raise BenchieError("--suite writes table, markdown or json (not html)")
-    root, _ = resolve_gold_dir(gold_dir)
+    root = resolve(gold_dir)
     check_output(output, [submissions[0]], stores=[root])
     report = suite.run(submissions[0], input_format, root, say=say)
     from benchie_cli.report import to_json

@@ -32,11 +32,12 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, overload
 
 import orjson
 
 from benchie_cli.errors import BenchieError, ExitCode, printable_path
+from benchie_cli.gold.dirs import GoldDirs
 from benchie_cli.gold.store import MANIFEST, MANIFEST_SCHEMA, GoldStore, ResolvedGold
 from benchie_cli.registry import BENCHMARKS, EXTERNAL, Published, implementation
 from benchie_cli.textio import atomic_write, display_name, read_whole, temporary_directory
@@ -88,14 +89,18 @@ class External:
             f"no licence: not redistributed by benchie; added by the user from {self.published.url}"
         )
 
-    def directory(self, root: Path) -> Path:
-        """Where its versions go in the gold directory ``root``."""
+    @overload
+    def directory(self, root: Path) -> Path: ...
+    @overload
+    def directory(self, root: GoldDirs) -> GoldDirs: ...
+    def directory(self, root: Path | GoldDirs) -> Path | GoldDirs:
+        """Where its versions go in the gold directory ``root`` (or the stores)."""
         own = root / BENCHMARKS[self.name].store_dir
         return own / self.part if self.part else own
 
-    def store(self, root: Path) -> GoldStore:
-        """Its store in the gold directory ``root``, its manifests checked against their
-        pins (:meth:`pins`)."""
+    def store(self, root: Path | GoldDirs) -> GoldStore:
+        """Its store in the gold directory ``root`` (or the stores of the order), its
+        manifests checked against their pins (:meth:`pins`)."""
         return GoldStore(self.directory(root), benchmark=self.name, pins=self.pins())
 
     def pins(self) -> Mapping[str, str]:
@@ -156,14 +161,14 @@ def part_for(name: str, language: str, split: str) -> External | None:
     return None if found is None else part(name, found)
 
 
-def store(root: Path, name: str, part_name: str = "") -> GoldStore:
+def store(root: Path | GoldDirs, name: str, part_name: str = "") -> GoldStore:
     """The store of ``name``'s part ``part_name`` (default its first) in the gold
     directory ``root``, its manifests checked against their pins."""
     e = part(name, part_name) if part_name else get(name)
     return e.store(root)
 
 
-def added_versions(root: Path, name: str, part_name: str = "") -> list[str]:
+def added_versions(root: Path | GoldDirs, name: str, part_name: str = "") -> list[str]:
     """The versions of a part of ``name`` added to ``root`` (none: not added)."""
     return store(root, name, part_name).versions()
 
@@ -195,7 +200,7 @@ def missing_message(name: str, language: str = "en", split: str | None = None) -
     )
 
 
-def resolve(root: Path, name: str, version: str | None = None) -> ResolvedGold:
+def resolve(root: Path | GoldDirs, name: str, version: str | None = None) -> ResolvedGold:
     """The gold file of ``name``'s first part in the gold directory ``root``, read once,
     hashed and checked against its manifest (and the manifest against its pin), as
     :meth:`GoldStore.listed` does. ``version`` defaults to the table's (1.0.0). Not added:
@@ -642,3 +647,22 @@ def _make_readable(directory: Path) -> None:
     may be read by other users."""
     for path in (directory, *directory.rglob("*")):
         path.chmod(_DIR_MODE if path.is_dir() else _FILE_MODE)
+
+
+def holdings(top: Path) -> list[tuple[str, str]]:
+    """``(what, version)`` for every version one gold store's directory ``top`` holds, of
+    every benchmark and every part of published files, in the registry's order
+    (``benchie gold path --all``): ``("benchie", "1.1.0")``, ``("lsoie sci", "1.0.0")``."""
+    found: list[tuple[str, str]] = []
+    for name, b in BENCHMARKS.items():
+        places = [("", top / b.store_dir if b.store_dir else top)] if not b.external else []
+        if b.published:
+            places += [(e.part, e.directory(top)) for e in parts(name)]
+        seen: set[Path] = set()
+        for part_name, directory in places:
+            if directory in seen:
+                continue
+            seen.add(directory)
+            what = f"{name} {part_name}" if part_name else name
+            found += [(what, v) for v in GoldStore(directory).versions()]
+    return found

@@ -33,8 +33,6 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
-import re
-import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -45,6 +43,9 @@ import orjson
 from benchie_cli import LANGUAGES, __version__
 from benchie_cli.errors import BenchieError, ExitCode, printable_path
 from benchie_cli.gold import dvcfile
+from benchie_cli.gold.dirs import ENV_GOLD_DIR, GoldDirs
+from benchie_cli.gold.dirs import VERSION as _VERSION
+from benchie_cli.gold.dirs import is_version as is_version
 from benchie_cli.gold.dvcfile import GOLD_DVC, outputs_in
 from benchie_cli.registry import (
     BENCHMARKS,
@@ -58,39 +59,19 @@ from benchie_cli.textio import atomic_write, display_name, read_whole, sha256_fi
 
 MANIFEST = "manifest.json"
 MANIFEST_SCHEMA = 1
-ENV_GOLD_DIR = "BENCHIE_GOLD_DIR"
 
 
 DRAFT = "draft"
 
-#: MAJOR.MINOR.PATCH in ASCII digits; used with ``fullmatch`` (``$`` would allow a newline).
-_VERSION = re.compile(r"[0-9]+\.[0-9]+\.[0-9]+")
 _DVC_HINT = (
-    "get it with `dvc pull` in a checkout (DVC: `pip install -e '.[dvc]'` there), "
+    "get it with `dvc pull` in a checkout (DVC: `pip install -e '.[dvc]'` there), install "
+    "the built wheel, which carries the shipped gold (README, \"Install\"), "
     f"or point --gold-dir / ${ENV_GOLD_DIR} at a gold directory"
 )
 
 
-def is_version(name: str) -> bool:
-    """Whether ``name`` is a gold version number, MAJOR.MINOR.PATCH."""
-    return bool(_VERSION.fullmatch(name))
-
-
 def version_key(version: str) -> tuple[int, ...]:
     return tuple(int(part) for part in version.split("."))
-
-
-def checkout_gold_dir() -> Path | None:
-    """``gold/`` of the benchie-cli checkout in use, if any: the one this package runs from
-    (editable installs), else the one containing the working directory (a clone with a
-    regular install). A checkout is recognised by its DVC file ``gold.dvc``, which git keeps
-    whether or not the gold has been pulled, and which names gold versions in ``gold/``."""
-    package_root = Path(__file__).resolve().parents[2]
-    cwd = Path.cwd().resolve()
-    for root in (package_root, cwd, *cwd.parents):
-        if any(_VERSION.fullmatch(n) for n in outputs_in(root / "gold", root / GOLD_DVC)):
-            return root / "gold"
-    return None
 
 
 def in_gold_store(path: Path) -> Path | None:
@@ -137,51 +118,6 @@ def not_pulled_hint(root: Path, version: str) -> str:
         f"gold {version} is tracked by DVC ({GOLD_DVC}) but not pulled{kept}: run "
         f"`dvc pull {printable_path(str(target))}`"
     )
-
-
-def installed_gold_dir() -> Path:
-    """Where an installed copy keeps its gold (the container image puts it there)."""
-    return Path(sys.prefix) / "share" / "benchie-cli" / "gold"
-
-
-def resolve_gold_dir(option: str | None) -> tuple[Path, str]:
-    """The gold directory in use and how it was chosen.
-
-    Order: ``--gold-dir``, then ``$BENCHIE_GOLD_DIR``, then the checkout's ``gold/``, then
-    the installed location. An explicit choice that does not exist is an error, never a
-    silent fall-through to another gold.
-    """
-    if option is not None and not option:
-        raise BenchieError("--gold-dir: empty directory name (an unset shell variable?)")
-    explicit = [(option, "--gold-dir"), (os.environ.get(ENV_GOLD_DIR) or None, f"${ENV_GOLD_DIR}")]
-    for value, source in explicit:
-        if value:
-            path = Path(value)
-            if not path.is_dir():
-                state = "is not a directory" if os.path.lexists(value) else "does not exist"
-                raise BenchieError(
-                    f"gold directory {printable_path(value)!r} (from {source}) {state}"
-                )
-            return path, source
-    checkout = checkout_gold_dir()
-    if checkout is not None and GoldStore(checkout).versions():
-        package_root = Path(__file__).resolve().parents[2]
-        which = (
-            "the package runs from"
-            if checkout.parent == package_root
-            else "containing the working directory"
-        )
-        return checkout, f"checkout ({which})"
-    installed = installed_gold_dir()
-    if installed.is_dir():
-        return installed, "installed"
-    if checkout is not None:
-        tracked = tracked_versions(checkout)
-        state = f"has none of {', '.join(tracked)} pulled" if tracked else "is missing"
-        raise BenchieError(
-            f"no gold in this checkout ({printable_path(str(checkout))} {state}): {_DVC_HINT}"
-        )
-    raise BenchieError(f"no gold directory found: {_DVC_HINT}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -316,12 +252,21 @@ class ResolvedGold:
 
 
 class GoldStore:
-    """Read access to a gold directory. Manifests are parsed on first use."""
+    """Read access to one benchmark's gold: its versions in the stores of the order
+    (:mod:`benchie_cli.gold.dirs`), each taken from the first store holding it; or in one
+    directory. Manifests are parsed on first use."""
 
     def __init__(
-        self, root: Path, *, benchmark: str = "benchie", pins: Mapping[str, str] | None = None
+        self,
+        root: Path | GoldDirs,
+        *,
+        benchmark: str = "benchie",
+        pins: Mapping[str, str] | None = None,
     ) -> None:
-        self.root = root
+        #: The directories looked in, in order (one for a single directory).
+        self.layers: tuple[Path, ...] = root.paths if isinstance(root, GoldDirs) else (root,)
+        #: The stores of the order, if given as one (their sources name them in messages).
+        self.dirs = root if isinstance(root, GoldDirs) else None
         #: Whose versions these are: BenchIE's (``gold/``) or CaRB's (``gold/carb/``).
         self.benchmark = benchmark
         #: The sha256 of the manifests of the versions benchie ships (or, for published
@@ -336,25 +281,72 @@ class GoldStore:
         #: Gold files read so far, by path: facets derived from one file share one read.
         self._read: dict[Path, tuple[bytes, str]] = {}
 
-    def versions(self) -> list[str]:
-        found = (
-            [p.name for p in self.root.iterdir() if p.is_dir() and _VERSION.fullmatch(p.name)]
-            if self.root.is_dir()
-            else []
-        )
+    def _scan(self) -> dict[str, Path]:
+        """Each version's directory: the first layer's that holds it (looked up each time:
+        a command may add a version to a store it reads)."""
+        where: dict[str, Path] = {}
+        for layer in reversed(self.layers):
+            if not layer.is_dir():
+                continue
+            for p in layer.iterdir():
+                if _VERSION.fullmatch(p.name) and p.is_dir():
+                    where[p.name] = p
+        return where
+
+    @property
+    def root(self) -> Path:
+        """The directory this store is named by in messages: the first layer holding a
+        version, else the first layer."""
+        where = self._scan()
+        for layer in self.layers:
+            if any(d.parent == layer for d in where.values()):
+                return layer
+        return self.layers[0]
+
+    def directory(self, version: str) -> Path:
+        """The directory of ``version``: in the first layer holding it (else the first
+        layer's, which does not exist)."""
+        return self._scan().get(version, self.layers[0] / version)
+
+    @property
+    def relative(self) -> str:
+        """Where it lies below the stores' tops, as reports name it (``oie2016``,
+        ``lsoie/sci``; empty for BenchIE's own or a single directory)."""
+        return "" if self.dirs is None else self.dirs.relative
+
+    def path_of(self, name: str) -> Path:
+        """The path of a file :meth:`verify` names (``1.1.0/en/default/...``)."""
+        return self.directory(name.split("/", 1)[0]).parent / name
+
+    def tracked(self) -> list[str]:
+        """Versions that a ``gold.dvc`` beside one of the layers tracks, pulled or not."""
+        found: set[str] = set()
+        for layer in self.layers:
+            found.update(tracked_versions(layer))
         return sorted(found, key=version_key)
+
+    def tracked_root(self, version: str) -> Path:
+        """The layer whose ``gold.dvc`` tracks ``version`` (for the hint that pulls it)."""
+        return next((la for la in self.layers if version in tracked_versions(la)), self.root)
+
+    def versions(self) -> list[str]:
+        return sorted(self._scan(), key=version_key)
 
     def require_versions(self) -> list[str]:
         """The versions, or the error every command gives for a store without any."""
         versions = self.versions()
         if versions:
             return versions
-        tracked = tracked_versions(self.root)
+        tracked = self.tracked()
         if tracked:
             raise BenchieError(
                 f"no gold version is pulled into {printable_path(str(self.root))} "
                 f"(DVC tracks {', '.join(tracked)}): {_DVC_HINT}"
             )
+        if self.dirs is not None and self.dirs.dirs:
+            raise BenchieError(f"no gold in the gold stores ({self.dirs.where()}): {_DVC_HINT}")
+        if self.dirs is not None:
+            raise BenchieError(f"no gold directory found: {_DVC_HINT}")
         raise BenchieError(
             f"{printable_path(str(self.root))} is not a gold store: "
             "no <version>/manifest.json in it"
@@ -370,7 +362,7 @@ class GoldStore:
         if sha == pinned:
             return None
         if self.added:
-            where = printable_path(str(self.root / version))
+            where = printable_path(str(self.directory(version)))
             return (
                 f"manifest sha256 {sha} is not that of the manifest `benchie benchmark add` "
                 f"writes for the published file ({pinned}): the added copy's manifest was "
@@ -386,21 +378,21 @@ class GoldStore:
     def manifest(self, version: str) -> Manifest:
         if version in self._manifests:
             return self._manifests[version]
-        if not _VERSION.fullmatch(version) or not (self.root / version).is_dir():
-            if _VERSION.fullmatch(version) and version in tracked_versions(self.root):
-                raise BenchieError(not_pulled_hint(self.root, version))
+        if not _VERSION.fullmatch(version) or not self.directory(version).is_dir():
+            if _VERSION.fullmatch(version) and version in self.tracked():
+                raise BenchieError(not_pulled_hint(self.tracked_root(version), version))
             versions = self.require_versions()
             raise BenchieError(
                 f"unknown gold version {printable_path(version)!r} in "
                 f"{printable_path(str(self.root))} "
                 f"(available: {', '.join(versions)})"
             )
-        path = self.root / version / MANIFEST
+        path = self.directory(version) / MANIFEST
         where = str(path)
         if not os.path.lexists(path):
             raise BenchieError(
                 "gold version has no manifest.json: for a draft laid out by hand, write it "
-                f"with `benchie gold manifest {printable_path(str(self.root / version))}`",
+                f"with `benchie gold manifest {printable_path(str(self.directory(version)))}`",
                 path=where,
             )
         if not path.is_file():  # a FIFO would block the read until a writer came
@@ -489,7 +481,7 @@ class GoldStore:
     ) -> ResolvedGold:
         """The file of ``entry``, read once, its sha256 compared with the manifest's."""
         language = entry.language
-        path = self.root / version / entry.path
+        path = self.directory(version) / entry.path
         if not path.is_file():
             raise BenchieError(
                 f"gold file missing: {display_name(str(path))} (listed in the manifest); "
@@ -504,7 +496,7 @@ class GoldStore:
                 "run `benchie gold verify`"
                 if manifest.released
                 else "a draft: after an edit, run "
-                f"`benchie gold manifest {printable_path(str(self.root / version))}`"
+                f"`benchie gold manifest {printable_path(str(self.directory(version)))}`"
             )
             raise BenchieError(
                 f"gold file {display_name(str(path))} differs from its manifest (sha256 "
@@ -515,7 +507,7 @@ class GoldStore:
         if mismatch is not None:  # a shipped version rewritten with --force, or by hand
             raise BenchieError(
                 f"gold {version}: {mismatch}",
-                path=str(self.root / version / MANIFEST),
+                path=str(self.directory(version) / MANIFEST),
                 exit_code=ExitCode.FAILED,
             )
         return ResolvedGold(
@@ -527,7 +519,7 @@ class GoldStore:
             f"{version}/{entry.path}",
             sha,
             data,
-            self.root / version / MANIFEST,
+            self.directory(version) / MANIFEST,
         )
 
     def verify(self, versions: list[str] | None = None) -> list[tuple[str, str]]:
@@ -539,16 +531,16 @@ class GoldStore:
             manifest = self.manifest(version)
             listed = {entry.path for entry in manifest.files}
             try:
-                found = sorted((self.root / version).glob("*/**/*"))
+                found = sorted((self.directory(version)).glob("*/**/*"))
             except RecursionError:
                 problems.append((version, "a directory tree too deep to list; remove it"))
                 found = []
             for path in found:
-                rel = path.relative_to(self.root / version).as_posix()
+                rel = path.relative_to(self.directory(version)).as_posix()
                 if path.is_file() and rel not in listed:
                     problems.append((f"{version}/{rel}", "not listed in the manifest"))
             for entry in manifest.files:
-                path = self.root / version / entry.path
+                path = self.directory(version) / entry.path
                 name = f"{version}/{entry.path}"
                 if not path.is_file():
                     problems.append((name, "missing"))

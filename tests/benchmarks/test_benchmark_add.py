@@ -752,7 +752,7 @@ def test_a_ctrl_c_as_the_temporary_directory_is_made_leaves_nothing(
 
 
 def test_list_shows_added_and_missing_benchmarks(
-    cli: RunCli, tmp_path: Path, stand_in: Callable[[str], tuple[Path, bytes]]
+    cli: RunCli, tmp_path: Path, stand_in: Callable[[str], tuple[Path, bytes]], alone: None
 ) -> None:
     src, data = stand_in("reoie2016")
     root = _gold(tmp_path)
@@ -849,7 +849,9 @@ def test_list_shows_the_shipped_benchmarks_of_the_checkout(cli: RunCli, gold_dir
     assert "(default)" in text
 
 
-def test_list_shows_versions_dvc_tracks_but_not_pulled(cli: RunCli, tmp_path: Path) -> None:
+def test_list_shows_versions_dvc_tracks_but_not_pulled(
+    cli: RunCli, tmp_path: Path, alone: None
+) -> None:
     root = _gold(tmp_path)
     (root / "carb").mkdir()
     (root / "gold.dvc").write_text("outs:\n- md5: 0\n  path: carb/1.0.0\n  remote: private\n")

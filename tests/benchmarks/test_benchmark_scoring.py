@@ -479,7 +479,7 @@ def test_lines_a_reader_skips_are_said(cli: RunCli) -> None:
 
 
 def test_verify_of_a_suite_report_needs_the_store_it_was_scored_with(
-    cli: RunCli, tmp_path: Path, suite_input: Path
+    cli: RunCli, tmp_path: Path, suite_input: Path, alone: None
 ) -> None:
     """A store without a benchmark the report scored, or with one it found absent, would
     make every row of that benchmark differ: refused (exit 2), naming the benchmark."""
@@ -488,12 +488,13 @@ def test_verify_of_a_suite_report_needs_the_store_it_was_scored_with(
     without = tmp_path / "without"
     shutil.copytree(GOLD_DIR, without)
     shutil.rmtree(without / "oie2016")
-    assert cli("score", "--suite", suite_input, "-o", tmp_path / "full.json").exit_code == 0
+    full = ("--gold-dir", GOLD_DIR)
+    assert cli("score", "--suite", *full, suite_input, "-o", tmp_path / "full.json").exit_code == 0
     assert (
         cli("score", "--suite", "--gold-dir", without, suite_input, "-o", tmp_path / "part.json")
     ).exit_code == 0
     lacking = cli("verify", "--gold-dir", without, tmp_path / "full.json")
     assert lacking.exit_code == 2 and "the report scored OIE2016" in lacking.stderr
-    extra = cli("verify", tmp_path / "part.json")
+    extra = cli("verify", *full, tmp_path / "part.json")
     assert extra.exit_code == 2 and "scored without OIE2016" in extra.stderr
     assert cli("verify", "--gold-dir", without, tmp_path / "part.json").exit_code == 0

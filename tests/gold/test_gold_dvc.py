@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 import benchie_cli.gold.store as gold_store
-from benchie_cli.gold import dvcfile
+from benchie_cli.gold import dirs, dvcfile
 from tests.conftest import GOLD_DIR, REPO, RunCli, example
 
 #: The outputs of the repository's gold.dvc: the hashes the per-version files had (the
@@ -157,7 +157,7 @@ def test_gold_dvc_is_looked_for_up_to_the_dvc_repository_only(tmp_path: Path) ->
 
 
 def test_not_pulled_version_names_the_dvc_pull_of_its_output(
-    cli: RunCli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    cli: RunCli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, alone: None
 ) -> None:
     store = write_store(
         tmp_path,
@@ -200,17 +200,20 @@ def test_a_version_not_pulled_is_no_store_either(cli: RunCli, tmp_path: Path) ->
 def test_the_checkout_is_recognised_by_its_gold_dvc(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    assert gold_store.checkout_gold_dir() == REPO / "gold"
+    found = dirs.checkout_gold_dir()
+    assert found is not None and found.path == REPO / "gold"
     # A clone with a regular install, its gold not pulled: found from the working directory.
     clone = tmp_path / "clone"
     (clone / "sub").mkdir(parents=True)
     (clone / "gold.dvc").write_bytes((REPO / "gold.dvc").read_bytes())
-    fake_package = tmp_path / "site" / "benchie_cli" / "gold" / "store.py"
-    monkeypatch.setattr(gold_store, "__file__", str(fake_package))
+    fake_package = tmp_path / "site" / "benchie_cli" / "gold" / "dirs.py"
+    monkeypatch.setattr(dirs, "__file__", str(fake_package))
     monkeypatch.chdir(clone / "sub")
-    assert gold_store.checkout_gold_dir() == clone.resolve() / "gold"
+    found = dirs.checkout_gold_dir()
+    assert found is not None and found.path == clone.resolve() / "gold"
+    assert found.detail == "the working directory"
     (clone / "gold.dvc").write_text("outs:\n- path: data/1.0.0\n")  # no gold version
-    assert gold_store.checkout_gold_dir() is None
+    assert dirs.checkout_gold_dir() is None
 
 
 def test_no_output_overwrites_gold_dvc(cli: RunCli, tmp_path: Path) -> None:

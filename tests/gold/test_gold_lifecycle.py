@@ -176,7 +176,9 @@ def test_tiny_gold_is_what_the_counts_say() -> None:
     assert de_headers[1:] == [f"1--> Cluster {n}:" for n in range(1, 6)] + [""]
 
 
-def test_new_version_manifest_files_changelog_and_score(cli: RunCli, tmp_path: Path) -> None:
+def test_new_version_manifest_files_changelog_and_score(
+    cli: RunCli, tmp_path: Path, alone: None
+) -> None:
     store, src = copy_store(tmp_path), make_source(tmp_path)
     result = cli(*new_args("2.0.0", src, store, "--no-dvc"))
     assert result.exit_code == 0, result.stderr
@@ -333,7 +335,7 @@ def test_new_keeps_upstream_paths_of_identical_files_only(tmp_path: Path) -> Non
     assert {f["path"]: f["upstream_path"] for f in files} == {EN_REL: "up/en.txt", DE_REL: None}
 
 
-def test_new_from_a_directory_inside_the_store(cli: RunCli, tmp_path: Path) -> None:
+def test_new_from_a_directory_inside_the_store(cli: RunCli, tmp_path: Path, alone: None) -> None:
     store = copy_store(tmp_path, versions=("1.1.0",))
     src = make_source(store, name="incoming")
     result = cli(*new_args("2.0.0", src, store, "--no-dvc"))
@@ -910,7 +912,7 @@ def test_draft_warning_once_even_when_other_languages_are_loaded(
 
 
 def test_list_shows_versions_not_pulled_and_refuses_an_empty_store(
-    cli: RunCli, tmp_path: Path
+    cli: RunCli, tmp_path: Path, alone: None
 ) -> None:
     store = copy_store(tmp_path, versions=("1.1.0",))
     track(store, "3.0.0", "private")
@@ -940,7 +942,7 @@ def test_list_shows_versions_not_pulled_and_refuses_an_empty_store(
     empty = tmp_path / "empty"
     empty.mkdir()
     result = cli("gold", "list", "--gold-dir", empty)
-    assert result.exit_code == 2 and "is not a gold store" in result.stderr
+    assert result.exit_code == 2 and "no gold in the gold stores" in result.stderr
     only_dvc = tmp_path / "only-dvc"
     only_dvc.mkdir()
     track(only_dvc, "3.0.0", "private")
@@ -1098,7 +1100,7 @@ def test_dvc_private_remote_push_pull_and_release(
 
 
 def test_dvc_outputs_of_other_versions_stay_as_they_were(
-    cli: RunCli, tmp_path: Path, dvc_repo: Path
+    cli: RunCli, tmp_path: Path, dvc_repo: Path, alone: None
 ) -> None:
     """gold.dvc holds versions not pulled here, one of them on a remote of its own: adding
     a version, adding another on a private remote and releasing a draft leave each of

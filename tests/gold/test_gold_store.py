@@ -634,9 +634,25 @@ def test_unreadable_manifest_is_one_line(cli_process: ProcessRunner, tmp_path: P
     assert_one_clear_error(proc, "manifest.json")
 
 
-def test_empty_store_has_no_version(cli_process: ProcessRunner, tmp_path: Path) -> None:
-    proc = cli_process("gold", "verify", "--gold-dir", tmp_path)
-    assert_one_clear_error(proc, str(tmp_path))
+def test_an_empty_gold_dir_adds_nothing_to_the_order(cli: RunCli, tmp_path: Path) -> None:
+    """An empty --gold-dir is the first store of the order and holds nothing: every version
+    comes from the next stores, and `gold path --all` says so."""
+    result = cli("gold", "verify", "--gold-dir", tmp_path)
+    assert result.exit_code == 0, result.stderr
+    assert "1.1.0: released, shipped with benchie-cli" in result.stdout
+    listed = cli("gold", "path", "--all", "--gold-dir", tmp_path)
+    first = listed.stdout.splitlines()[2].split()
+    assert first[:3] == ["1", "--gold-dir", str(tmp_path)] and first[-1] == "empty"
+
+
+def _nowhere(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, checkout: Path | None) -> None:
+    """No store but a checkout (or none) without gold: no user data, no installed gold."""
+    from benchie_cli.gold import dirs
+
+    found = None if checkout is None else dirs.GoldDir(checkout, dirs.CHECKOUT)
+    monkeypatch.setattr(dirs, "checkout_gold_dir", lambda: found)
+    monkeypatch.setattr(dirs, "package_gold_dir", lambda: tmp_path / "package" / "gold")
+    monkeypatch.setenv("BENCHIE_DATA_DIR", str(tmp_path / "data"))
 
 
 def test_no_gold_in_checkout_mentions_dvc_pull(
@@ -644,13 +660,13 @@ def test_no_gold_in_checkout_mentions_dvc_pull(
 ) -> None:
     """A checkout without ``dvc pull`` and no installed copy: the error says how to get it."""
     monkeypatch.delenv("BENCHIE_GOLD_DIR")
-    monkeypatch.setattr(gold_store, "checkout_gold_dir", lambda: tmp_path / "checkout" / "gold")
-    monkeypatch.setattr(gold_store, "installed_gold_dir", lambda: tmp_path / "share" / "gold")
+    (tmp_path / "checkout" / "gold").mkdir(parents=True)
+    _nowhere(monkeypatch, tmp_path, tmp_path / "checkout" / "gold")
     for args in (("gold", "path"), ("score", "--lang", "en", example("en", "clausie"))):
         result = cli(*args)
         assert result.exit_code == 2
         lines = result.stderr.strip().splitlines()
-        assert len(lines) == 1 and "`dvc pull`" in lines[0]
+        assert len(lines) == 1 and "`dvc pull`" in lines[0], result.stderr
         assert str(tmp_path / "checkout" / "gold") in lines[0]
 
 
@@ -659,8 +675,7 @@ def test_no_gold_anywhere_mentions_dvc_pull(
 ) -> None:
     """An installed package (no checkout) without its gold also points at ``dvc pull``."""
     monkeypatch.setenv("BENCHIE_GOLD_DIR", "")
-    monkeypatch.setattr(gold_store, "checkout_gold_dir", lambda: None)
-    monkeypatch.setattr(gold_store, "installed_gold_dir", lambda: tmp_path / "share" / "gold")
+    _nowhere(monkeypatch, tmp_path, None)
     result = cli("gold", "list")
     assert result.exit_code == 2
     lines = result.stderr.strip().splitlines()

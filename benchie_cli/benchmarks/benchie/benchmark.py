@@ -5,7 +5,6 @@ default gold, English), and its report views."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from benchie_cli import default_gold_version
@@ -33,10 +32,10 @@ from benchie_cli.benchmarks.runner import (
     none_of_its,
 )
 from benchie_cli.errors import BenchieError
+from benchie_cli.gold.dirs import GoldDirs
 from benchie_cli.inputs.batch import check_stdin_once
 from benchie_cli.outputs import check_output
 from benchie_cli.registry import BASE_FACET, metrics_of
-from benchie_cli.textio import display_name
 
 
 def _gold(request: Request, hooks: Hooks, facet: str = BASE_FACET) -> Gold:
@@ -192,17 +191,17 @@ class BenchieRunner:
             rows.append(row)
         return rows
 
-    def absent(self, root: Path) -> str | None:
-        """Why the store has not the default gold version (not pulled, or not there)."""
-        from benchie_cli.gold.store import GoldStore, not_pulled_hint, tracked_versions
+    def absent(self, root: GoldDirs) -> str | None:
+        """Why the stores have not the default gold version (not pulled, or not there)."""
+        from benchie_cli.gold.store import GoldStore, not_pulled_hint
 
         store = GoldStore(root)
         version = default_gold_version()
         if version in store.versions():
             return None
-        if version in tracked_versions(root):
-            return not_pulled_hint(root, version)
-        return f"no BenchIE gold {version} in {display_name(str(root))}"
+        if version in store.tracked():
+            return not_pulled_hint(store.tracked_root(version), version)
+        return f"no BenchIE gold {version} in {root.where()}"
 
     def sentences(self, request: Request, hooks: Hooks) -> Sentences:
         """The gold's sentences of ``--lang``, by their BenchIE ids."""
@@ -210,7 +209,9 @@ class BenchieRunner:
         items = [(s.sent_id, s.text) for s in gold.parsed.sentences.values()]
         return Sentences(items, gold.resolved.inputs, gold.store_root)
 
-    def gold_stats(self, root: Path, version: str) -> tuple[list[dict[str, Any]], list[list[str]]]:
+    def gold_stats(
+        self, root: GoldDirs, version: str
+    ) -> tuple[list[dict[str, Any]], list[list[str]]]:
         raise NotImplementedError("gold stats counts this benchmark's gold itself")
 
 

@@ -24,8 +24,9 @@ by a killed run are removed; a relative ``$XDG_CACHE_HOME`` is ignored, as the X
 Directory specification requires. The cache trusts its directory as much as the user who
 owns it: whoever can write there can also replace the installed code.
 
-Location: ``$BENCHIE_CACHE_DIR``, else ``$XDG_CACHE_HOME/benchie-cli``, else
-``~/.cache/benchie-cli``; ``BENCHIE_CACHE_DIR=off`` disables it. A cache directory that
+Location: ``$BENCHIE_CACHE_DIR``, else platformdirs' user cache directory
+(``$XDG_CACHE_HOME/benchie-cli``, else ``~/.cache/benchie-cli`` on Linux);
+``BENCHIE_CACHE_DIR=off`` disables it. A cache directory that
 cannot be written (a read-only container) is skipped silently: it only costs time.
 """
 
@@ -43,6 +44,7 @@ from pathlib import Path
 from benchie_cli import __version__
 from benchie_cli.benchmarks.benchie.matching import CompiledGold, check_data
 from benchie_cli.errors import BenchieError
+from benchie_cli.gold.dirs import APP_NAME
 from benchie_cli.gold.parse import Gold, parse_gold_bytes
 from benchie_cli.gold.store import GoldStore, ResolvedGold, in_gold_store
 from benchie_cli.textio import display_name
@@ -87,16 +89,19 @@ def cache_dir() -> Path | None:
     configured = os.environ.get(ENV_CACHE_DIR)
     if configured is not None:
         return None if configured.strip().lower() in ("", "off", "0", "none") else Path(configured)
-    base = os.environ.get("XDG_CACHE_HOME", "")
-    if not os.path.isabs(base):  # unset, empty or relative: the spec says ignore it
+    xdg = os.environ.get("XDG_CACHE_HOME", "")
+    if not os.path.isabs(xdg):  # unset, empty or relative: the XDG spec says ignore it
         try:
             home = Path.home()
         except RuntimeError:  # no $HOME and no passwd entry: nowhere to cache
             return None
         if not home.is_dir():  # a $HOME that does not exist is not created (HOME=/nonexistent)
             return None
-        base = str(home / ".cache")
-    return Path(base) / "benchie-cli"
+        if xdg:
+            return home / ".cache" / APP_NAME
+    import platformdirs  # ~/.cache on Linux, ~/Library/Caches on macOS, %LOCALAPPDATA% ...
+
+    return Path(platformdirs.user_cache_dir(APP_NAME, appauthor=False))
 
 
 @cache

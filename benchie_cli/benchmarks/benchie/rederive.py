@@ -10,10 +10,10 @@ from benchie_cli import LANGUAGES
 from benchie_cli.benchmarks.benchie.run import NativeFacts
 from benchie_cli.benchmarks.runner import as_reported, brief, named_systems
 from benchie_cli.errors import BenchieError
-from benchie_cli.gold.store import GoldStore, ResolvedGold, resolve_gold_dir, resolve_gold_file
+from benchie_cli.gold.dirs import resolve
+from benchie_cli.gold.store import GoldStore, ResolvedGold, resolve_gold_file
 from benchie_cli.inputs.formats import INPUT_FORMATS
 from benchie_cli.registry import BASE_FACET, BENCHMARKS, FACET_NAMES, metric_choice, metrics_of
-from benchie_cli.textio import display_name
 
 
 def _carb_metrics(metric: str) -> list[str] | None:
@@ -82,7 +82,7 @@ def resolve_report_gold(
     lang, facet, sha = options["lang"], options["facet"], gold["files"][0]["sha256"]
     if gold_file is not None:
         return resolve_gold_file(gold_file, lang, facet)
-    root, _ = resolve_gold_dir(gold_dir)
+    root = resolve(gold_dir)
     store = GoldStore(root)
     versions = store.versions()
     # The exact bytes, wherever the store keeps them; the report's own version first, as
@@ -102,7 +102,7 @@ def resolve_report_gold(
     if gold["version"] in versions:  # the file named, whose other hash is then reported
         return store.resolve(gold["version"], lang, facet)
     raise BenchieError(
-        f"the gold store {display_name(str(root))} has no {lang} gold with sha256 {sha} "
+        f"the gold stores ({root.where()}) have no {lang} gold with sha256 {sha} "
         f"(gold version {gold['version']!r}); give --gold-dir or --gold-file"
     )
 
@@ -182,9 +182,8 @@ def _carb_reference(report: dict[str, Any], gold_dir: str | None) -> ResolvedGol
     manifest (a report naming another hash then differs in ``gold``)."""
     from benchie_cli.benchmarks.carb.report import CARB_REFERENCE
 
-    root, _ = resolve_gold_dir(gold_dir)
     gold = report["gold"]
-    return GoldStore(root).reference(gold["version"], gold["language"], CARB_REFERENCE)
+    return GoldStore(resolve(gold_dir)).reference(gold["version"], gold["language"], CARB_REFERENCE)
 
 
 def _score_carb(
@@ -220,8 +219,7 @@ def _rederive_carb(
     if input_format not in INPUT_FORMATS:
         raise BenchieError(f"the report names an unknown input format {brief(input_format)}")
     reference = _carb_reference(report, gold_dir)
-    root, _ = resolve_gold_dir(gold_dir)
-    resolved = GoldStore(root).resolve(gold["version"], opts["lang"], BASE_FACET)
+    resolved = GoldStore(resolve(gold_dir)).resolve(gold["version"], opts["lang"], BASE_FACET)
     with no_cyclic_gc():
         compiled = load_compiled(resolved, cached=False)  # never trust the cache here
     texts = dict(zip(compiled.sent_ids, compiled.texts, strict=True))

@@ -25,6 +25,7 @@ from benchie_cli.benchmarks.benchie.scoring import (
 )
 from benchie_cli.benchmarks.runner import NothingScored, Say, recorded_input, refuse_benchie_options
 from benchie_cli.errors import BenchieError, ExitCode
+from benchie_cli.gold.dirs import GoldDirs, resolve
 from benchie_cli.gold.parse import Gold as ParsedGold
 from benchie_cli.gold.parse import parse_gold_bytes
 from benchie_cli.gold.review import Review, review
@@ -32,7 +33,6 @@ from benchie_cli.gold.store import (
     GoldStore,
     ResolvedGold,
     draft_warning,
-    resolve_gold_dir,
     resolve_gold_file,
 )
 from benchie_cli.inputs.batch import Failure, Submission
@@ -99,9 +99,11 @@ class Gold:
         self.released = released
 
     @property
-    def store_root(self) -> Path | None:
-        """The directory of the store the gold came from (no output may go there)."""
-        return None if self.store is None else self.store.root
+    def store_root(self) -> GoldDirs | Path | None:
+        """The stores the gold came from (no output may go there)."""
+        if self.store is None:
+            return None
+        return self.store.root if self.store.dirs is None else self.store.dirs
 
     @property
     def version(self) -> str:
@@ -208,7 +210,7 @@ def load_gold(
     version: str | None = None,
     facet: str = BASE_FACET,
     *,
-    gold_dir: str | Path | None = None,
+    gold_dir: str | Path | GoldDirs | None = None,
     gold_file: str | Path | None = None,
     say: Say,
 ) -> Gold:
@@ -226,8 +228,11 @@ def load_gold(
             raise BenchieError("give version (a store version) or gold_file, not both")
         gold = Gold(resolve_gold_file(str(gold_file), lang, facet), None)
     else:
-        root, _ = resolve_gold_dir(None if gold_dir is None else str(gold_dir))
-        store = GoldStore(root)
+        store = GoldStore(
+            gold_dir
+            if isinstance(gold_dir, GoldDirs)
+            else resolve(None if gold_dir is None else str(gold_dir))
+        )
         version = version or default_gold_version()
         resolved = store.resolve(version, lang, facet)
         released = store.manifest(version).released

@@ -84,13 +84,13 @@ from benchie_cli.benchmarks.runner import (
     retokenize_refused,
 )
 from benchie_cli.errors import BenchieError, ExitCode
+from benchie_cli.gold.dirs import GoldDirs, resolve
 from benchie_cli.gold.external import missing_message, part_for
 from benchie_cli.gold.store import (
     GoldStore,
     ResolvedGold,
     draft_warning,
     is_version,
-    resolve_gold_dir,
     resolve_gold_file,
     version_key,
 )
@@ -135,8 +135,8 @@ OLLIE_PLAIN = (
 )
 
 
-def carb_store(root: Path) -> GoldStore:
-    """The CaRB benchmark's store inside the gold directory ``root``."""
+def carb_store(root: Path | GoldDirs) -> GoldStore:
+    """The CaRB benchmark's store inside the gold directory ``root`` (or the stores)."""
     return GoldStore(root / CARB_DIR, benchmark="carb")
 
 
@@ -159,7 +159,7 @@ def where_in_store(language: str) -> str:
     return CARB_DIR if e is None else e.directory(Path()).as_posix()
 
 
-def language_store(root: Path, language: str, split: str) -> GoldStore:
+def language_store(root: Path | GoldDirs, language: str, split: str) -> GoldStore:
     """The store of CaRB's gold of ``language`` and ``split`` in the gold directory
     ``root``: the shipped one for English, else the part of moie's published files the
     user added, its manifests checked against their pins. Not added (or no such part, as
@@ -173,7 +173,7 @@ def language_store(root: Path, language: str, split: str) -> GoldStore:
     return gold_store
 
 
-def carb_versions(root: Path) -> list[str]:
+def carb_versions(root: Path | GoldDirs) -> list[str]:
     """The CaRB versions present under ``root`` (none when it has no ``carb/``)."""
     return carb_store(root).versions()
 
@@ -595,7 +595,7 @@ def split_stats(store: GoldStore, version: str, split: str) -> SplitStats:
     )
 
 
-def gold_stats(root: Path, version: str) -> tuple[list[dict[str, Any]], list[list[str]]]:
+def gold_stats(root: GoldDirs, version: str) -> tuple[list[dict[str, Any]], list[list[str]]]:
     """``gold stats --benchmark carb``: each split's counts, from the files checked against
     the manifest, in the manifest's split order; as JSON objects and as table rows."""
     store = carb_store(root)
@@ -617,7 +617,7 @@ def _gold_language(request: Request) -> None:
 
 
 def _store_gold(
-    root: Path, language: str, version: str | None, split: str
+    root: GoldDirs, language: str, version: str | None, split: str
 ) -> tuple[GoldStore, str, ResolvedGold, ResolvedGold]:
     """The store of ``language``'s gold, the version (default: its latest), and the split's
     gold and sentences files, checked against the version's manifest."""
@@ -645,7 +645,7 @@ class CarbRunner:
         metrics = request.metrics.split(",")
         check_stdin_once(request.gold_file, request.paths)
         expected = expected_prefix(request.expect_gold)
-        stores: list[Path] = []
+        stores: list[GoldDirs] = []
         lang = request.lang
         if request.gold_file is not None:
             gold, sentences, extractions = resolve_gold_tsv(request.gold_file, lang)
@@ -653,7 +653,7 @@ class CarbRunner:
             shown_gold = gold.display_path
         else:
             split = check_split(request)
-            root, _ = resolve_gold_dir(request.gold_dir)
+            root = resolve(request.gold_dir)
             stores.append(root)
             store, version, gold, sentences = _store_gold(root, lang, request.gold_version, split)
             if not store.manifest(version).released:
@@ -758,7 +758,6 @@ class CarbRunner:
         gold is: CaRB's gold has no ``--gold-file``, so a report's gold is always a store
         version's. A version the store lacks is refused (exit 2) naming the hash the report
         gives."""
-        from benchie_cli.gold.store import tracked_versions
         from benchie_cli.inputs.formats import INPUT_FORMATS
 
         systems, gold = report["systems"], report["gold"]
@@ -778,11 +777,11 @@ class CarbRunner:
         if gold_file is not None:
             resolved, sentences, extractions = resolve_gold_tsv(gold_file, lang)
         else:
-            root, _ = resolve_gold_dir(gold_dir)
+            root = resolve(gold_dir)
             store = language_store(root, lang, split)
-            if version not in store.versions() and version not in tracked_versions(store.root):
+            if version not in store.versions() and version not in store.tracked():
                 raise BenchieError(
-                    f"the gold store {display_name(str(root))} has no CaRB gold version "
+                    f"the gold stores ({root.where()}) have no CaRB gold version "
                     f"{version!r} (the report's {split} gold has sha256 "
                     f"{gold['files'][0]['sha256']}); give --gold-dir"
                 )
@@ -822,7 +821,7 @@ class CarbRunner:
         if request.gold_file is not None:
             gold = resolve_gold_tsv(request.gold_file, request.lang)[0]
         else:
-            root, _ = resolve_gold_dir(request.gold_dir)
+            root = resolve(request.gold_dir)
             split = check_split(request)
             gold = _store_gold(root, request.lang, request.gold_version, split)[2]
         return gold.sha256, stored(gold)
@@ -880,7 +879,7 @@ class CarbRunner:
             rows.append(row)
         return rows
 
-    def absent(self, root: Path) -> str | None:
+    def absent(self, root: GoldDirs) -> str | None:
         from benchie_cli.benchmarks.corpus import missing, present
 
         return None if present(root, "carb") else missing("carb")
@@ -890,7 +889,7 @@ class CarbRunner:
         a BenchIE TSV line names it by under ``--benchmark carb``)."""
         _gold_language(request)
         split = check_split(request)
-        root, _ = resolve_gold_dir(request.gold_dir)
+        root = resolve(request.gold_dir)
         store, version, gold, sentences = _store_gold(
             root, request.lang, request.gold_version, split
         )
@@ -899,7 +898,9 @@ class CarbRunner:
         items = list(sentence_ids(sentences).items())
         return Sentences(items, [*gold.inputs, *sentences.inputs], root)
 
-    def gold_stats(self, root: Path, version: str) -> tuple[list[dict[str, Any]], list[list[str]]]:
+    def gold_stats(
+        self, root: GoldDirs, version: str
+    ) -> tuple[list[dict[str, Any]], list[list[str]]]:
         return gold_stats(root, version)
 
 
