@@ -65,7 +65,7 @@ DRAFT = "draft"
 
 _DVC_HINT = (
     "get it with `dvc pull` in a checkout (DVC: `pip install -e '.[dvc]'` there), install "
-    "the built wheel, which carries the shipped gold (README, \"Install\"), "
+    'the built wheel, which carries the shipped gold (README, "Install"), '
     f"or point --gold-dir / ${ENV_GOLD_DIR} at a gold directory"
 )
 
