@@ -18,7 +18,6 @@ from pathlib import Path
 import orjson
 import pytest
 
-import benchie_cli.gold.store as gold_store
 from benchie_cli import DEFAULT_GOLD_VERSION, __version__
 from benchie_cli.textio import sha256_file
 from tests.conftest import GOLD_DIR, RunCli, example
