@@ -128,9 +128,11 @@ def load_gold(
     """The gold ``benchie score --lang LANG --gold-version V --facet F`` would score against.
 
     ``version`` defaults as the CLI's does (``$BENCHIE_GOLD_VERSION``, else the package's
-    default); the store is ``gold_dir``, else ``$BENCHIE_GOLD_DIR``, the checkout's
-    ``gold/``, the installed copy. ``gold_file`` replaces the store (an organiser's own
-    annotation file, ``-`` for standard input) and excludes ``version``. Store files are
+    default); the version is read from the first store of the order holding it
+    (``gold_dir``, else ``$BENCHIE_GOLD_DIR``; the checkout's ``gold/``; the user data
+    directory; the installed package's gold: docs/install.md). ``gold_file`` replaces the
+    stores (an organiser's own annotation file, ``-`` for standard input) and excludes
+    ``version``. Store files are
     hashed and checked against their manifest: a gold that differs raises
     ``BenchieError``. A draft version is said through ``say`` (by default a
     ``BenchieWarning``), and so is a gold file with errors it was not reviewed with

@@ -10,7 +10,7 @@ import click
 import orjson
 
 from benchie_cli import default_gold_version
-from benchie_cli.cli.common import say
+from benchie_cli.cli.common import GOLD_DIR_HELP, say
 from benchie_cli.cli.group import EPILOG_EXIT, BenchieGroup
 from benchie_cli.errors import BenchieError
 from benchie_cli.gold.dirs import GoldDirs, resolve
@@ -45,8 +45,7 @@ gold_dir_option = click.option(
     "--gold-dir",
     default=None,
     metavar="DIR",
-    help="Gold store directory (default: $BENCHIE_GOLD_DIR, the checkout's gold/, the "
-    "installed copy).",
+    help=GOLD_DIR_HELP,
 )
 
 
@@ -118,7 +117,7 @@ def _list_shipped(
     root: GoldDirs, name: str, doc: list[dict[str, Any]], rows: list[list[str]]
 ) -> None:
     """A shipped benchmark's rows: each version present or tracked but not pulled; one row
-    ``absent`` when the gold directory has neither (an installed copy without it)."""
+    ``absent`` when no gold store has either."""
     store_dir = BENCHMARKS[name].store_dir
     directory = root / store_dir if store_dir else root
     gold_store = GoldStore(directory)

@@ -28,6 +28,12 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 GOLD_VERSION_SHOWN = f"{DEFAULT_GOLD_VERSION}, or $BENCHIE_GOLD_VERSION"
 
+#: ``--gold-dir`` of every command that reads gold (docs/install.md, the order of stores).
+GOLD_DIR_HELP = (
+    "The first gold store looked in (replaces $BENCHIE_GOLD_DIR); then the checkout's gold/, "
+    "the user data directory, the installed package's gold: `benchie gold path --all`."
+)
+
 
 def gold_options(*, facet: bool = True, every_benchmark: bool = False) -> Callable[[F], F]:
     """The options every gold-reading command shares; ``every_benchmark``: ``--lang`` takes
@@ -73,8 +79,7 @@ def gold_options(*, facet: bool = True, every_benchmark: bool = False) -> Callab
                 type=str,
                 default=None,
                 metavar="DIR",
-                help="Gold store directory (default: $BENCHIE_GOLD_DIR, the checkout's "
-                "gold/, the installed copy).",
+                help=GOLD_DIR_HELP,
             ),
         ]
         if facet:

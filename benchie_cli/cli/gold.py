@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from benchie_cli.gold.lifecycle import Added
 from benchie_cli.benchmarks.benchie.scoring import ScoreOptions, no_cyclic_gc
 from benchie_cli.cli.common import (
+    GOLD_DIR_HELP,
     GOLD_VERSION_SHOWN,
     emit,
     format_option,
@@ -59,9 +60,7 @@ def _store(gold_dir: str | None) -> GoldStore:
     return GoldStore(resolve(gold_dir))
 
 
-gold_dir_option = click.option(
-    "--gold-dir", default=None, metavar="DIR", help="Gold store directory."
-)
+gold_dir_option = click.option("--gold-dir", default=None, metavar="DIR", help=GOLD_DIR_HELP)
 benchmark_option = click.option(
     "--benchmark",
     type=click.Choice(tuple(BENCHMARKS)),

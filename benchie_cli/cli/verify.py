@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from benchie_cli.cli.common import JOBS
+from benchie_cli.cli.common import GOLD_DIR_HELP, JOBS
 from benchie_cli.cli.group import EPILOG_EXIT
 from benchie_cli.errors import ExitCode
 
@@ -18,8 +18,7 @@ from benchie_cli.errors import ExitCode
     "--gold-dir",
     default=None,
     metavar="DIR",
-    help="Gold store directory (default: $BENCHIE_GOLD_DIR, the checkout's gold/, the "
-    "installed copy).",
+    help=GOLD_DIR_HELP,
 )
 @click.option(
     "--gold-file",

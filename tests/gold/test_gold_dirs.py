@@ -1,0 +1,152 @@
+"""The order of gold stores (benchie_cli.gold.dirs, docs/install.md): each version read from
+the first store holding it, new gold written to the user's directory, no output in any."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from benchie_cli.gold import dirs
+from tests.benchmarks.test_benchmark_add import pin, stand_in  # noqa: F401 (fixtures)
+from tests.conftest import GOLD_DIR, RunCli, example
+
+
+def _user(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    """A user data directory of this test's, and no $BENCHIE_GOLD_DIR: the checkout's gold
+    is found from the package (editable) or not at all (the installed package's then)."""
+    monkeypatch.delenv("BENCHIE_GOLD_DIR")
+    monkeypatch.setattr(dirs, "checkout_gold_dir", lambda: dirs.GoldDir(GOLD_DIR, dirs.CHECKOUT))
+    monkeypatch.setenv("BENCHIE_DATA_DIR", str(tmp_path / "data"))
+    return tmp_path / "data" / "gold"
+
+
+def test_the_order_is_option_checkout_user_package(
+    cli: RunCli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    user = _user(monkeypatch, tmp_path)
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    monkeypatch.setenv("BENCHIE_GOLD_DIR", str(tmp_path / "ignored"))  # replaced by the option
+    doc = json.loads(cli("gold", "path", "--all", "--gold-dir", mine, "--format", "json").stdout)
+    assert [(s["store"], s["path"]) for s in doc["stores"]] == [
+        ("--gold-dir", str(mine)),
+        ("checkout", str(GOLD_DIR)),
+        ("user data", str(user)),
+        ("installed package", str(dirs.package_gold_dir())),
+    ]
+    assert doc["writes_to"] == str(mine)
+    assert [s["exists"] for s in doc["stores"][2:]] == [False, dirs.package_gold_dir().is_dir()]
+    table = cli("gold", "path", "--all", "--gold-dir", mine)
+    assert "$BENCHIE_GOLD_DIR" in table.stdout and "replaced by --gold-dir" in table.stdout
+
+
+def test_a_version_comes_from_the_first_store_holding_it(
+    cli: RunCli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A store of one's own adds to the checkout's: its 1.0.0 shadows the checkout's (the
+    same bytes: shipped versions are pinned), the checkout's 1.1.0 is still there."""
+    _user(monkeypatch, tmp_path)
+    mine = tmp_path / "mine"
+    shutil.copytree(GOLD_DIR / "1.0.0", mine / "1.0.0")
+    listed = cli("gold", "path", "--all", "--gold-dir", mine).stdout
+    assert "benchie 1.0.0 (shadowed)" in listed and "benchie 1.1.0," in listed
+    for version in ("1.0.0", "1.1.0"):
+        result = cli("score", "--gold-dir", mine, "--gold-version", version, "--lang", "en",
+                     example("en", "clausie"))  # fmt: skip
+        assert result.exit_code == 0, result.stderr
+    where = cli("gold", "path", "--gold-dir", mine)
+    assert where.stdout.strip() == str(GOLD_DIR.resolve())  # 1.1.0, the default, is there
+    assert "checkout" in where.stderr
+    # A shipped version edited in the first store is refused, never taken on trust.
+    manifest = mine / "1.0.0" / "manifest.json"
+    manifest.write_bytes(manifest.read_bytes().replace(b'"description": "', b'"description": "x'))
+    result = cli("score", "--gold-dir", mine, "--gold-version", "1.0.0", "--lang", "en",
+                 example("en", "clausie"))  # fmt: skip
+    assert result.exit_code == 1 and "is not that of the gold 1.0.0" in result.stderr
+
+
+def test_benchmark_add_writes_to_the_user_data_directory_and_every_command_reads_it(
+    cli: RunCli,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    stand_in: Callable[[str], tuple[Path, bytes]],  # noqa: F811
+) -> None:
+    user = _user(monkeypatch, tmp_path)
+    src, _ = stand_in("reoie2016")
+    added = cli("benchmark", "add", "reoie2016", src)
+    assert added.exit_code == 0, added.stderr
+    assert (user / "reoie2016" / "1.0.0" / "manifest.json").is_file()
+    assert not (GOLD_DIR / "reoie2016").exists()
+    assert "reoie2016 1.0.0" in cli("gold", "path", "--all").stdout
+    rows = json.loads(cli("benchmark", "list", "--format", "json").stdout)
+    first = next(r for r in rows if r["benchmark"] == "reoie2016")
+    assert (first["state"], first["version"]) == ("added", "1.0.0")
+    sentences = cli("sentences", "--benchmark", "reoie2016")
+    assert sentences.exit_code == 0, sentences.stderr
+
+
+def test_a_user_data_directory_that_cannot_be_made_says_how_to_choose_another(
+    cli: RunCli,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    stand_in: Callable[[str], tuple[Path, bytes]],  # noqa: F811
+) -> None:
+    _user(monkeypatch, tmp_path)
+    (tmp_path / "file").write_text("not a directory")
+    monkeypatch.setenv("BENCHIE_DATA_DIR", str(tmp_path / "file" / "data"))
+    src, _ = stand_in("reoie2016")
+    result = cli("benchmark", "add", "reoie2016", src)
+    assert result.exit_code == 2
+    assert "cannot create the user data directory's gold store" in result.stderr
+    assert "$BENCHIE_DATA_DIR" in result.stderr and "--gold-dir" in result.stderr
+
+
+def test_gold_new_outside_a_checkout_goes_to_the_user_data_directory(
+    cli: RunCli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, alone: None
+) -> None:
+    monkeypatch.setenv("BENCHIE_DATA_DIR", str(tmp_path / "data"))
+    source = tmp_path / "src" / "en" / "default"
+    source.mkdir(parents=True)
+    shutil.copyfile(GOLD_DIR / "1.1.0/en/default/benchie_gold_annotations_en.txt",
+                    source / "gold.txt")  # fmt: skip
+    result = cli("gold", "new", "2.0.0", "--from", tmp_path / "src", "--description", "mine",
+                 "--license", "CC BY 4.0", "--no-dvc")  # fmt: skip
+    assert result.exit_code == 0, result.stderr
+    assert (tmp_path / "data" / "gold" / "2.0.0" / "manifest.json").is_file()
+
+
+@pytest.mark.parametrize("store", ["user", "package"])
+def test_no_output_goes_into_the_user_or_the_package_store(
+    cli: RunCli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, store: str
+) -> None:
+    user = _user(monkeypatch, tmp_path)
+    target = user if store == "user" else tmp_path / "package" / "gold"
+    monkeypatch.setattr(dirs, "package_gold_dir", lambda: tmp_path / "package" / "gold")
+    target.mkdir(parents=True)
+    out = target / "report.json"
+    result = cli("score", "--lang", "en", example("en", "clausie"), "-o", out)
+    assert result.exit_code == 2 and "is inside the gold store" in result.stderr
+    assert not out.exists()
+
+
+def test_the_index_cache_is_in_the_users_cache_directory(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from benchie_cli.benchmarks.benchie.index_cache import cache_dir
+
+    monkeypatch.delenv("BENCHIE_CACHE_DIR")
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    assert cache_dir() == tmp_path / ".cache" / "benchie-cli"
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert cache_dir() == tmp_path / "xdg" / "benchie-cli"
+    monkeypatch.setenv("XDG_CACHE_HOME", "relative")  # the XDG specification: ignored
+    assert cache_dir() == tmp_path / ".cache" / "benchie-cli"
+    monkeypatch.setenv("HOME", str(tmp_path / "nonexistent"))
+    assert cache_dir() is None
+    assert os.environ["BENCHIE_DATA_DIR"]  # (each test has a user data directory of its own)
