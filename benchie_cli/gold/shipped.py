@@ -4,7 +4,7 @@ Building the sdist or the wheel (``setup.py``) copies each shipped version from 
 checkout's ``gold/`` into the distribution, as package data of the wheel
 (``benchie_cli/data/gold/``, read by :mod:`benchie_cli.gold.dirs` as the installed
 package's store). The build runs in an environment with nothing but setuptools, so this
-module imports the standard library and the registry only (``tests/test_architecture.py``
+module imports the standard library, the registry and textio only (``tests/test_architecture.py``
 holds it to that). It checks what ``gold verify`` checks of a shipped version, so that a
 build never packs a version that is not pulled, edited, or not the one released:
 
@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from benchie_cli.registry import BENCHMARKS
+from benchie_cli.textio import sha256_file
 
 MANIFEST = "manifest.json"
 
@@ -46,14 +47,6 @@ def shipped_versions() -> list[ShippedVersion]:
         if not b.external
         for version, pin in b.shipped.items()
     ]
-
-
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def version_files(top: Path, shipped: ShippedVersion) -> list[Path]:
@@ -86,7 +79,7 @@ def version_files(top: Path, shipped: ShippedVersion) -> list[Path]:
         file = directory / path
         if not file.is_file():
             raise ValueError(f"{where}: {path} is missing; run `benchie gold verify`")
-        if _sha256(file) != expected:
+        if sha256_file(file) != expected:
             raise ValueError(f"{where}: {path} differs from its manifest (`benchie gold verify`)")
     beside = sorted(p.name for p in directory.iterdir() if p.is_file())
     for found in sorted(directory.glob("*/**/*")):

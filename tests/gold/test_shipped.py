@@ -91,7 +91,8 @@ def test_a_damaged_version_stops_the_build(tmp_path: Path, damage: str) -> None:
 
 
 def test_the_module_imports_only_the_standard_library_and_the_registry() -> None:
-    """The build imports it where nothing but setuptools is installed."""
+    """The build imports it where nothing but setuptools is installed: the standard library,
+    the registry and textio (with errors), which import nothing else at top level."""
     tree = ast.parse(Path(shipped_module.__file__).read_text())
     imported = {
         alias.name if isinstance(node, ast.Import) else str(node.module)
@@ -100,13 +101,20 @@ def test_the_module_imports_only_the_standard_library_and_the_registry() -> None
         for alias in node.names
     }
     project = {m for m in imported if m.startswith("benchie_cli")}
-    assert project == {"benchie_cli.registry"}
-    registry = ast.parse((REPO / "benchie_cli" / "registry.py").read_text())
-    top_level = {
-        node.module if isinstance(node, ast.ImportFrom) else node.names[0].name
-        for node in registry.body
-        if isinstance(node, (ast.Import, ast.ImportFrom))
-    }
-    assert not {
-        m for m in top_level if m and m.split(".")[0] in ("benchie_cli", "orjson", "click", "numpy")
-    }
+    assert project == {"benchie_cli.registry", "benchie_cli.textio"}
+    allowed = {"benchie_cli", "benchie_cli.errors"}  # textio's own
+    for module in ("registry", "textio", "errors"):
+        source = ast.parse((REPO / "benchie_cli" / f"{module}.py").read_text())
+        top_level = {
+            node.module if isinstance(node, ast.ImportFrom) else node.names[0].name
+            for node in source.body
+            if isinstance(node, (ast.Import, ast.ImportFrom))
+        }
+        third_party = {
+            m
+            for m in top_level
+            if m
+            and m not in allowed
+            and m.split(".")[0] in ("benchie_cli", "orjson", "click", "numpy", "platformdirs")
+        }
+        assert not third_party, (module, third_party)
