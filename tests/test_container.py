@@ -232,7 +232,10 @@ def test_image_metadata(image: Image) -> None:
 def test_final_stage_has_no_dvc_git_or_compilers(image: Image, tmp_path: Path) -> None:
     files = image_files(image, tmp_path)
     assert any(p.endswith("/bin/benchie") for p in files)  # the listing is real
-    assert any("/share/benchie-cli/gold/1.0.0/" in p for p in files)
+    # The gold is the installed wheel's, and nowhere else.
+    site_packages = "/opt/benchie/lib/python3.11/site-packages"
+    assert f"{site_packages}/benchie_cli/data/gold/1.0.0/manifest.json" in files
+    assert not any(p.startswith("/opt/benchie/share") for p in files)
     # The predicate itself catches what the build stage has (it is not vacuous).
     assert _forbidden("/opt/dvc/bin/dvc") and _forbidden("/usr/bin/git")
     assert _forbidden("/opt/dvc/lib/python3.11/site-packages/dvc/__init__.py")
