@@ -17,6 +17,7 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 import tarfile
 import zipfile
 from dataclasses import dataclass
@@ -377,6 +378,89 @@ def test_the_build_refuses_a_wheel_it_cannot_name(image: Image, wrong: str) -> N
         assert "benchie image: no wheel given. Build with scripts/build-image" in said
     else:
         assert f"benchie image: dist/{wheel.name} does not have the sha256" in said
+
+
+def test_private_gold_goes_into_the_image(image: Image, tmp_path: Path) -> None:
+    """An organiser's fork with private test gold (docs/container.md, "Private test gold"):
+    a version gold.dvc tracks that the wheel does not ship is pulled with dvc in the build
+    stage (here from the embedded remote; a private remote's credentials are build
+    arguments) into the image's own store, and read there beside the wheel's gold; the
+    shipped versions are not pulled again, and dvc stays in the build stage."""
+    dvc = shutil.which("dvc", path=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
+    if dvc is None or shutil.which("git") is None:
+        pytest.skip("needs dvc (the package's dvc extra) and git to make a fork's private gold")
+    wheel = built_from_dist_wheel(image_config(image)["Labels"])
+    # The fork: the build context of this repository, and a git repository for gold new.
+    fork = tmp_path / "fork"
+    (fork / "dist").mkdir(parents=True)
+    shutil.copyfile(wheel, fork / "dist" / wheel.name)
+    for name in ("Dockerfile", ".dockerignore", "gold.dvc", ".dvc/config", "gold/.gitignore"):
+        (fork / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(REPO / name, fork / name)
+    shutil.copytree(REPO / "dvc-store", fork / "dvc-store")
+    assert _run(["git", "init", "-q"], cwd=fork).returncode == 0
+    test_gold = tmp_path / "test-gold" / "en" / "default"
+    test_gold.mkdir(parents=True)
+    english = GOLD_DIR / "1.1.0" / "en" / "default" / "benchie_gold_annotations_en.txt"
+    shutil.copyfile(english, test_gold / "test_gold.txt")
+    env = {k: v for k, v in os.environ.items() if k != "BENCHIE_GOLD_DIR"}
+    env["PATH"] = f"{Path(dvc).parent}{os.pathsep}{env['PATH']}"
+    new = _run(
+        [sys.executable, "-m", "benchie_cli", "gold", "new", "2.0.0", "--from",
+         str(test_gold.parent.parent), "--gold-dir", str(fork / "gold"), "--description",
+         "ACME shared task test gold", "--license", "private"],
+        cwd=fork, env=env,
+    )  # fmt: skip
+    assert new.returncode == 0, new.stderr
+    assert "path: gold/2.0.0" in (fork / "gold.dvc").read_text("utf-8")
+    push = _run([dvc, "push", "-q", "gold/2.0.0"], cwd=fork, env=env)
+    assert push.returncode == 0, push.stderr
+    manifest = (fork / "gold" / "2.0.0" / "manifest.json").read_bytes()
+
+    tag = f"benchie-test-private:{os.getpid()}"
+    build = build_context(
+        image.engine, fork, tag,
+        "--build-arg", f"WHEEL={wheel.name}",
+        "--build-arg", f"WHEEL_SHA256={hashlib.sha256(wheel.read_bytes()).hexdigest()}",
+        "--build-arg", "GOLD_VERSION=2.0.0",
+        "--build-arg", f"GOLD_SHA256={hashlib.sha256(manifest).hexdigest()}",
+    )  # fmt: skip
+    try:
+        assert build.returncode == 0, build.stdout[-3000:] + build.stderr[-3000:]
+        said = build.stdout + build.stderr  # the RUN's output: stdout, or BuildKit's stderr
+        assert "benchie image: gold not in the wheel, from gold.dvc: gold/2.0.0\n" in said
+        private = Image(image.engine, tag)
+        verify = run_image(private, "gold", "verify")
+        assert verify.returncode == 0, verify.stderr
+        assert "2.0.0: released, 1 file(s)" in verify.stdout.splitlines()
+        assert "ok: 22 file(s) in 7 version(s) of 4 benchmark(s)" in verify.stdout
+        stores = orjson.loads(
+            run_image(private, "gold", "path", "--all", "--format", "json").stdout
+        )
+        held = [[(h["gold"], h["version"]) for h in s["holds"]] for s in stores["stores"]]
+        assert held == [
+            [("benchie", "2.0.0")],
+            [(v.benchmark, v.version) for v in shipped_versions()],
+        ]
+        score = run_image(
+            private, "score", "--lang", "en", "--format", "json", "/data/in/en/clausie.tsv",
+            mounts=(f"{EXAMPLES}:/data/in:ro",),
+        )  # fmt: skip
+        assert score.returncode == 0, score.stderr
+        report = orjson.loads(score.stdout)
+        assert report["gold"]["version"] == "2.0.0"  # the image's default, as labelled
+        assert report["systems"][0]["f1"] == 0.33889980353634575  # 1.1.0's English gold
+        files = image_files(private, tmp_path)
+        assert sorted(p for p in files if p.startswith(f"{IMAGE_DATA_GOLD}/")) == [
+            f"{IMAGE_DATA_GOLD}/2.0.0",
+            f"{IMAGE_DATA_GOLD}/2.0.0/en",
+            f"{IMAGE_DATA_GOLD}/2.0.0/en/default",
+            f"{IMAGE_DATA_GOLD}/2.0.0/en/default/test_gold.txt",
+            f"{IMAGE_DATA_GOLD}/2.0.0/manifest.json",
+        ]
+        assert [p for p in files if _forbidden(p)] == []  # dvc ran in the build stage only
+    finally:
+        remove_image(image.engine, tag)
 
 
 def test_build_image_refuses_a_wheel_it_cannot_use(tmp_path: Path) -> None:
