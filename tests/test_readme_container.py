@@ -31,7 +31,13 @@ import pytest
 from benchie_cli import __version__
 from tests.conftest import ENGLISH_SYSTEMS, EXAMPLES, GOLD_DIR, REPO
 from tests.readme_blocks import Block, blocks, not_run
-from tests.test_container import STAND_IN, Image, image_config, require_engine
+from tests.test_container import (
+    STAND_IN,
+    Image,
+    built_from_dist_wheel,
+    image_config,
+    require_engine,
+)
 
 pytestmark = pytest.mark.container
 
@@ -245,12 +251,18 @@ def _labels(engine: str, tag: str) -> dict[str, str]:
 
 def _check_build(res: subprocess.CompletedProcess[str], cwd: Path, engine: str) -> None:
     assert res.returncode == 0, _tail(res)
+    wheels = set()
     for gold in ("1.1.0", "1.0.0"):
         labels = _labels(engine, f"benchie:{__version__}-gold{gold}")
         manifest = (GOLD_DIR / gold / "manifest.json").read_bytes()
         assert labels["org.opencontainers.image.version"] == __version__
         assert labels["io.benchie.gold.version"] == gold
         assert labels["io.benchie.gold.manifest-sha256"] == hashlib.sha256(manifest).hexdigest()
+        wheels.add((labels["io.benchie.wheel.file"], labels["io.benchie.wheel.sha256"]))
+    # Each build built the wheel anew, byte for byte the same (SOURCE_DATE_EPOCH): both
+    # images name the one in dist/.
+    assert len(wheels) == 1, wheels
+    built_from_dist_wheel(_labels(engine, f"benchie:{__version__}-gold1.1.0"))
     # The block ends with `docker inspect ... --format '{{json .Config.Labels}}'`: its last
     # line of output is the 1.1.0 image's labels, as JSON.
     printed = json.loads(res.stdout.strip().splitlines()[-1])

@@ -21,7 +21,14 @@ import pytest
 
 from benchie_cli import __version__
 from tests.conftest import EXAMPLES, REPO
-from tests.test_container import STAND_IN, Image, _run, image_config, require_engine
+from tests.test_container import (
+    STAND_IN,
+    Image,
+    _run,
+    built_from_dist_wheel,
+    image_config,
+    require_engine,
+)
 
 pytestmark = pytest.mark.container
 
@@ -114,6 +121,7 @@ def test_the_image_is_configured_for_the_worker(codabench: Image) -> None:
     assert not config.get("Entrypoint")  # the worker keeps it in front of the command
     assert config.get("WorkingDir") == "/app/program"
     assert config["Labels"]["io.benchie.variant"] == "codabench"
+    built_from_dist_wheel(config["Labels"])  # the wheel researchers pip-install
 
 
 def test_scores_clausie_as_the_worker_runs_it(codabench: Image, tmp_path: Path) -> None:
