@@ -30,23 +30,28 @@ SOURCE_GOLD = HERE / "gold"
 PACKAGE_GOLD = Path("benchie_cli", "data", "gold")
 
 
-def copy_shipped_gold(target: Path) -> None:
-    """Copy every shipped version from the checkout's ``gold/`` into ``target``, each
-    checked first; the build stops (SystemExit) naming the first version that is not
-    there intact."""
+def checked_gold() -> list[tuple[Path, Path]]:
+    """``(file, path below a gold store's top)`` of every shipped version in the checkout's
+    ``gold/``, each version checked first; the build stops (SystemExit), naming the first
+    version that is not there intact, before anything is written."""
     plan: list[tuple[Path, Path]] = []
     try:
         for shipped in shipped_versions():
-            source = SOURCE_GOLD / shipped.relative
             plan += [
-                (source / rel, target / shipped.relative / rel)
+                (SOURCE_GOLD / shipped.relative / rel, Path(shipped.relative) / rel)
                 for rel in version_files(SOURCE_GOLD, shipped)
             ]
     except ValueError as exc:
         raise SystemExit(f"benchie-cli build: error: {exc}") from None
-    for source, destination in plan:
+    return plan
+
+
+def copy_gold(plan: list[tuple[Path, Path]], target: Path) -> None:
+    """Copy the checked files below ``target``, contents only, with the build's modes."""
+    for source, relative in plan:
+        destination = target / relative
         destination.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(source, destination)  # contents only: the build's own modes
+        shutil.copyfile(source, destination)
         destination.chmod(0o644)
 
 
@@ -56,15 +61,16 @@ class BuildPyWithGold(build_py):
     def run(self) -> None:
         super().run()
         if not self.editable_mode:
-            copy_shipped_gold(Path(self.build_lib) / PACKAGE_GOLD)
+            copy_gold(checked_gold(), Path(self.build_lib) / PACKAGE_GOLD)
 
 
 class SdistWithGold(sdist):
     """``sdist`` that adds the shipped gold, from which the wheel is then built."""
 
     def make_release_tree(self, base_dir: str, files: list[str]) -> None:
+        plan = checked_gold()  # before the release tree exists: a refusal leaves nothing
         super().make_release_tree(base_dir, files)
-        copy_shipped_gold(Path(base_dir) / "gold")
+        copy_gold(plan, Path(base_dir) / "gold")
 
 
 setup(cmdclass={"build_py": BuildPyWithGold, "sdist": SdistWithGold})
