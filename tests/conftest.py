@@ -108,4 +108,5 @@ def alone(monkeypatch: pytest.MonkeyPatch) -> None:
 
     monkeypatch.delenv("BENCHIE_GOLD_DIR", raising=False)
     monkeypatch.setattr(dirs, "checkout_gold_dir", lambda: None)
-    monkeypatch.setattr(dirs, "package_gold_dir", lambda: Path("/nonexistent/benchie-package"))
+    package = Path("/nonexistent/site-packages/benchie_cli/data/gold")
+    monkeypatch.setattr(dirs, "package_gold_dir", lambda: package)

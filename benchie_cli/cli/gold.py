@@ -598,7 +598,7 @@ def gold_compile(gold_version: str | None, gold_dir: str | None) -> None:
     from benchie_cli.benchmarks.benchie.index_cache import compile_store
 
     store = _store(gold_dir)
-    versions = [gold_version] if gold_version else store.versions()
+    versions = [gold_version] if gold_version else store.require_versions()
     written = compile_store(store, versions)
     click.echo(f"compiled {len(written)} index(es) into {written[0].parent}")
 

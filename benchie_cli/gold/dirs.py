@@ -34,6 +34,7 @@ from benchie_cli.errors import BenchieError, printable_path
 VERSION = re.compile(r"[0-9]+\.[0-9]+\.[0-9]+")
 
 ENV_GOLD_DIR = "BENCHIE_GOLD_DIR"
+MANIFEST = "manifest.json"
 ENV_DATA_DIR = "BENCHIE_DATA_DIR"
 #: The application's name in the user's directories (platformdirs).
 APP_NAME = "benchie-cli"
@@ -99,6 +100,13 @@ class GoldDirs:
         (a fresh install has none yet); one that cannot be created is an error that says
         how to choose another (exit 2)."""
         path = self.target.path
+        package = package_gold_dir().parents[1]  # benchie_cli/, whatever chose the target
+        if path.resolve() == package or package in path.resolve().parents:
+            raise BenchieError(
+                f"{printable_path(str(path))} (from {self.target.shown}) lies in the installed "
+                "package, which is never written (pip would not remove it, and an upgrade would "
+                f"lose it): give --gold-dir DIR or ${ENV_DATA_DIR} outside it"
+            )
         if self.target.source == USER and not path.is_dir():
             try:
                 path.mkdir(parents=True, exist_ok=True)
@@ -132,6 +140,13 @@ def user_data_dir() -> GoldDir:
     platformdirs' user data directory (which honours ``$XDG_DATA_HOME`` on Linux)."""
     given = os.environ.get(ENV_DATA_DIR)
     if given:
+        if not os.path.isabs(given):  # relative to where? each directory would differ
+            raise BenchieError(
+                f"${ENV_DATA_DIR} is {printable_path(given)!r}, a relative path: give an "
+                "absolute one (every command, run from any directory, must find the same store)"
+            )
+        if os.path.lexists(given) and not os.path.isdir(given):
+            raise BenchieError(f"${ENV_DATA_DIR} is {printable_path(given)!r}: not a directory")
         return GoldDir(Path(given) / "gold", USER, f"${ENV_DATA_DIR}")
     import platformdirs
 
@@ -171,9 +186,10 @@ def order(option: str | None) -> list[GoldDir]:
     value, source = (option, GIVEN) if option else (os.environ.get(ENV_GOLD_DIR), FROM_ENV)
     if value:
         path = Path(value)
-        if not path.is_dir():
+        if not os.path.isdir(path):
             state = "is not a directory" if os.path.lexists(value) else "does not exist"
             raise BenchieError(f"gold directory {printable_path(value)!r} (from {source}) {state}")
+        _check_top(path, source)
         found.append(GoldDir(path, source))
     checkout = checkout_gold_dir()
     if checkout is not None:
@@ -196,7 +212,7 @@ def resolve(option: str | None, *, new_version: bool = False) -> GoldDirs:
             real = d.path.resolve()
         except (OSError, RuntimeError):
             continue
-        if real in seen or not d.path.is_dir():
+        if real in seen or not os.path.isdir(d.path):  # (False for one this user cannot read)
             continue
         seen.add(real)
         dirs.append(d)
@@ -207,8 +223,33 @@ def resolve(option: str | None, *, new_version: bool = False) -> GoldDirs:
     return GoldDirs(tuple(dirs), target)
 
 
-def single(path: Path) -> GoldDirs:
-    """One directory as the whole order (a store a command was handed, as ``gold new``'s
-    result or a test's): it is read and written."""
-    d = GoldDir(path, GIVEN)
-    return GoldDirs((d,), d)
+def _check_top(path: Path, source: str) -> None:
+    """An explicit store is a store's top, not a version (``gold/1.1.0``) nor another
+    benchmark's part of a store (``gold/carb``, whose manifests name their benchmark):
+    read as BenchIE's store, it would hold nothing, or versions that are not BenchIE's."""
+    import json
+
+    shown = printable_path(str(path))
+    if os.path.isfile(path / MANIFEST):
+        raise BenchieError(
+            f"--gold-dir {shown} (from {source}) is not a gold store: it is a gold version; "
+            f"give the directory that holds it ({printable_path(str(path.parent))})"
+        )
+    try:
+        names = sorted(n for n in os.listdir(path) if VERSION.fullmatch(n))
+    except OSError:
+        return
+    for name in names:
+        if not os.path.isfile(path / name / MANIFEST):  # (a FIFO would block the read)
+            continue
+        try:
+            with open(path / name / MANIFEST, "rb") as handle:
+                owner = json.loads(handle.read(1 << 20)).get("benchmark")
+        except (OSError, ValueError, AttributeError):
+            continue
+        if isinstance(owner, str) and owner != "benchie":
+            raise BenchieError(
+                f"--gold-dir {shown} (from {source}) is not a gold store: it holds {owner}'s "
+                f"gold versions, {owner}'s part of a store; give the store's top "
+                f"({printable_path(str(path.parent))})"
+            )

@@ -329,7 +329,8 @@ def data_directories(path: Path) -> list[Path]:
         start = path.resolve()
     except (OSError, RuntimeError):
         return []
-    repo = next((d for d in (start, *start.parents) if (d / ".dvc").is_dir()), None)
+    # os.path.isdir: False, not an exception, for a directory this user cannot read
+    repo = next((d for d in (start, *start.parents) if os.path.isdir(d / ".dvc")), None)
     if repo is None:
         return []
     found = [repo / ".dvc"]

@@ -286,11 +286,13 @@ class GoldStore:
         a command may add a version to a store it reads)."""
         where: dict[str, Path] = {}
         for layer in reversed(self.layers):
-            if not layer.is_dir():
+            try:
+                names = os.listdir(layer)
+            except OSError:  # absent, not a directory, or not readable: holds nothing here
                 continue
-            for p in layer.iterdir():
-                if _VERSION.fullmatch(p.name) and p.is_dir():
-                    where[p.name] = p
+            for name in names:
+                if _VERSION.fullmatch(name) and os.path.isdir(layer / name):
+                    where[name] = layer / name
         return where
 
     @property

@@ -125,8 +125,9 @@ def test_no_output_goes_into_the_user_or_the_package_store(
     cli: RunCli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, store: str
 ) -> None:
     user = _user(monkeypatch, tmp_path)
-    target = user if store == "user" else tmp_path / "package" / "gold"
-    monkeypatch.setattr(dirs, "package_gold_dir", lambda: tmp_path / "package" / "gold")
+    package = tmp_path / "site-packages" / "benchie_cli" / "data" / "gold"
+    target = user if store == "user" else package
+    monkeypatch.setattr(dirs, "package_gold_dir", lambda: package)
     target.mkdir(parents=True)
     out = target / "report.json"
     result = cli("score", "--lang", "en", example("en", "clausie"), "-o", out)
@@ -150,3 +151,55 @@ def test_the_index_cache_is_in_the_users_cache_directory(
     monkeypatch.setenv("HOME", str(tmp_path / "nonexistent"))
     assert cache_dir() is None
     assert os.environ["BENCHIE_DATA_DIR"]  # (each test has a user data directory of its own)
+
+
+@pytest.mark.parametrize(
+    ("value", "said"),
+    [("relative/data", "a relative path"), ("FILE", "not a directory")],
+)
+def test_a_wrong_data_directory_is_refused_by_every_command(
+    cli: RunCli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, value: str, said: str
+) -> None:
+    (tmp_path / "FILE").write_text("x")
+    monkeypatch.setenv("BENCHIE_DATA_DIR", str(tmp_path / value) if value == "FILE" else value)
+    result = cli("score", "--lang", "en", example("en", "clausie"))
+    assert result.exit_code == 2 and "$BENCHIE_DATA_DIR" in result.stderr and said in result.stderr
+
+
+@pytest.mark.parametrize("part", ["carb", "oie2016", "1.1.0"])
+def test_a_gold_dir_that_is_a_part_or_a_version_of_a_store_is_refused(
+    cli: RunCli, part: str
+) -> None:
+    """Read as BenchIE's store, gold/carb would hold CaRB's versions as BenchIE's, and
+    gold/1.1.0 nothing: each is refused, naming the store's top to give instead."""
+    result = cli("gold", "path", "--all", "--gold-dir", GOLD_DIR / part)
+    assert result.exit_code == 2
+    assert "is not a gold store" in result.stderr
+    assert f"give the store's top ({GOLD_DIR})" in result.stderr or (
+        f"give the directory that holds it ({GOLD_DIR})" in result.stderr
+    )
+
+
+def test_nothing_is_written_into_the_installed_package(
+    cli: RunCli,
+    monkeypatch: pytest.MonkeyPatch,
+    stand_in: Callable[[str], tuple[Path, bytes]],  # noqa: F811
+) -> None:
+    package = dirs.package_gold_dir().parents[1]  # benchie_cli/
+    src, _ = stand_in("reoie2016")
+    for given in (("--gold-dir", str(package / "data")),):
+        before = sorted(p.name for p in (package / "data").iterdir())
+        result = cli("benchmark", "add", "reoie2016", src, *given)
+        assert result.exit_code == 2 and "lies in the installed package" in result.stderr
+        assert sorted(p.name for p in (package / "data").iterdir()) == before
+    monkeypatch.setenv("BENCHIE_DATA_DIR", str(package / "data"))  # its gold: the package's
+    monkeypatch.delenv("BENCHIE_GOLD_DIR")
+    before = sorted(p.name for p in (package / "data").iterdir())
+    result = cli("benchmark", "add", "reoie2016", src)
+    assert result.exit_code == 2 and "lies in the installed package" in result.stderr
+    assert sorted(p.name for p in (package / "data").iterdir()) == before
+
+
+def test_gold_compile_without_any_gold_says_so(cli: RunCli, tmp_path: Path, alone: None) -> None:
+    result = cli("gold", "compile", "--gold-dir", tmp_path)
+    assert result.exit_code == 2 and "no gold in the gold stores" in result.stderr

@@ -650,7 +650,8 @@ def _nowhere(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, checkout: Path | N
 
     found = None if checkout is None else dirs.GoldDir(checkout, dirs.CHECKOUT)
     monkeypatch.setattr(dirs, "checkout_gold_dir", lambda: found)
-    monkeypatch.setattr(dirs, "package_gold_dir", lambda: tmp_path / "package" / "gold")
+    package = tmp_path / "site-packages" / "benchie_cli" / "data" / "gold"
+    monkeypatch.setattr(dirs, "package_gold_dir", lambda: package)
     monkeypatch.setenv("BENCHIE_DATA_DIR", str(tmp_path / "data"))
 
 
