@@ -11,15 +11,20 @@ reads the checkout's ``gold/``. docs/install.md says what goes where.
 
 from __future__ import annotations
 
+import os
 import shutil
 import sys
 from pathlib import Path
 
 from setuptools import setup
+from setuptools.command.bdist_wheel import bdist_wheel
 from setuptools.command.build_py import build_py
 from setuptools.command.sdist import sdist
 
 HERE = Path(__file__).resolve().parent
+# The wheel records each file's mode: what the build writes (its metadata) is 0644 under
+# any caller's umask; what it copies is set by _normalise_modes.
+os.umask(0o022)
 sys.path.insert(0, str(HERE))  # the registry of this source tree (stdlib only)
 
 from benchie_cli.gold.shipped import shipped_versions, version_files  # noqa: E402
@@ -32,17 +37,19 @@ PACKAGE_GOLD = Path("benchie_cli", "data", "gold")
 
 def checked_gold() -> list[tuple[Path, Path]]:
     """``(file, path below a gold store's top)`` of every shipped version in the checkout's
-    ``gold/``, each version checked first; the build stops (SystemExit), naming the first
+    ``gold/``, each version checked first; the build stops (SystemExit), naming every
     version that is not there intact, before anything is written."""
     plan: list[tuple[Path, Path]] = []
-    try:
-        for shipped in shipped_versions():
-            plan += [
-                (SOURCE_GOLD / shipped.relative / rel, Path(shipped.relative) / rel)
-                for rel in version_files(SOURCE_GOLD, shipped)
-            ]
-    except ValueError as exc:
-        raise SystemExit(f"benchie-cli build: error: {exc}") from None
+    problems: list[str] = []
+    for shipped in shipped_versions():
+        try:
+            files = version_files(SOURCE_GOLD, shipped)
+        except ValueError as exc:
+            problems.append(f"benchie-cli build: error: {exc}")
+            continue
+        plan += [(SOURCE_GOLD / shipped.relative / r, Path(shipped.relative) / r) for r in files]
+    if problems:
+        raise SystemExit("\n".join(problems))
     return plan
 
 
@@ -62,6 +69,25 @@ class BuildPyWithGold(build_py):
         super().run()
         if not self.editable_mode:
             copy_gold(checked_gold(), Path(self.build_lib) / PACKAGE_GOLD)
+            _normalise_modes(Path(self.build_lib) / "benchie_cli")
+
+
+def _normalise_modes(top: Path) -> None:
+    """0644 files and 0755 directories, whatever the umask of the clone (the package's
+    files and the licence are copied with their modes): the wheel records each file's mode,
+    and the same commit must give the same bytes on every machine."""
+    for path in (top, *top.rglob("*")):
+        if not path.is_symlink():
+            path.chmod(0o755 if path.is_dir() else 0o644)
+
+
+class BdistWheelModes(bdist_wheel):
+    """``bdist_wheel`` whose metadata files (the licence copied among them) have the
+    modes every other file of the wheel has."""
+
+    def egg2dist(self, egginfo_path: str, distinfo_path: str) -> None:
+        super().egg2dist(egginfo_path, distinfo_path)
+        _normalise_modes(Path(distinfo_path))
 
 
 class SdistWithGold(sdist):
@@ -73,4 +99,6 @@ class SdistWithGold(sdist):
         copy_gold(plan, Path(base_dir) / "gold")
 
 
-setup(cmdclass={"build_py": BuildPyWithGold, "sdist": SdistWithGold})
+setup(
+    cmdclass={"build_py": BuildPyWithGold, "bdist_wheel": BdistWheelModes, "sdist": SdistWithGold}
+)

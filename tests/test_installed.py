@@ -123,26 +123,50 @@ def test_the_readme_states_the_wheel_size(dist: Path) -> None:
     assert abs(size - float(stated[1])) <= 0.2, f"the wheel is {size:.1f} MB now"
 
 
-def test_a_build_without_a_shipped_version_stops_naming_it(tmp_path: Path) -> None:
-    """A checkout where one shipped version is not pulled builds no wheel: the build says
-    which version, and the command that pulls it."""
+def _copy_checkout(copy: Path, missing: tuple[str, ...] = (), private: bool = False) -> None:
+    """The checkout's tracked files and its shipped gold (but ``missing``) in ``copy``;
+    ``private``: every file 0600 and directory 0700, as a clone made under umask 077."""
     tracked = _run(["git", "-C", REPO, "ls-files", "-z"]).stdout.split("\0")
-    copy = tmp_path / "checkout"
     for rel in filter(None, tracked):
         source = REPO / rel
         if source.is_file() and not rel.startswith(("tests/", "docs/", "perf/", "dvc-store/")):
             (copy / rel).parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(source, copy / rel)
-    missing = shipped_versions()[-1]
     for shipped in shipped_versions():
-        if shipped != missing:
+        if shipped.relative not in missing:
             shutil.copytree(GOLD_DIR / shipped.relative, copy / "gold" / shipped.relative)
-    proc = _run([sys.executable, "-m", "build", "--wheel", "--outdir", tmp_path / "out", copy])
+    if private:
+        for path in [copy, *copy.rglob("*")]:
+            path.chmod(0o700 if path.is_dir() else 0o600)
+
+
+def test_a_build_without_shipped_versions_stops_naming_each(tmp_path: Path) -> None:
+    """A checkout where shipped versions are not pulled builds nothing, and leaves nothing
+    behind: the build names each version, and the command that pulls it."""
+    missing = (shipped_versions()[0].relative, shipped_versions()[-1].relative)
+    _copy_checkout(tmp_path / "checkout", missing)
+    before = sorted(p.name for p in (tmp_path / "checkout").iterdir())
+    out = tmp_path / "out"
+    proc = _run([sys.executable, "-m", "build", "--outdir", out, tmp_path / "checkout"])
     assert proc.returncode != 0
     said = proc.stdout + proc.stderr
-    assert f"gold {missing.benchmark} {missing.version}" in said
-    assert f"dvc pull gold/{missing.relative}" in said
-    assert not (tmp_path / "out").exists() or not list((tmp_path / "out").glob("*.whl"))
+    for relative in missing:
+        assert f"is not pulled: run `dvc pull gold/{relative}`" in said
+    assert not out.exists() or not list(out.iterdir())
+    after = sorted(p.name for p in (tmp_path / "checkout").iterdir())
+    assert [n for n in after if n not in before] in ([], ["benchie_cli.egg-info"])
+
+
+def test_the_wheel_is_the_same_bytes_under_any_umask(dist: Path, tmp_path: Path) -> None:
+    """Built from a clone whose files are all private (umask 077), at the same commit
+    time, the wheel is the fixture's, byte for byte."""
+    _copy_checkout(tmp_path / "checkout", private=True)
+    epoch = _run(["git", "-C", REPO, "log", "-1", "--format=%ct"]).stdout.strip() or "0"
+    out = tmp_path / "out"
+    env = {**os.environ, "SOURCE_DATE_EPOCH": epoch}
+    proc = _run([sys.executable, "-m", "build", "--outdir", out, tmp_path / "checkout"], env=env)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert (out / WHEEL).read_bytes() == (dist / WHEEL).read_bytes()
 
 
 # --------------------------------------------------------------------------- installed
@@ -340,3 +364,21 @@ def test_benchmark_add_writes_to_the_users_directory_never_site_packages(
     listed = installed.run("python", "-c", STAND_IN_LAUNCHER, "gold", "path", "--all", **env)
     assert "wire57 1.0.0" in listed.stdout
     assert installed.tree() == before
+
+
+def test_directories_the_user_cannot_read_cost_nothing(installed: Installed) -> None:
+    """A user data directory or a cache directory this user cannot read (another user's
+    HOME kept by ``sudo -u`` or ``docker run --user``) is skipped: the shipped gold
+    scores, the same table."""
+    if not installed.as_nobody:
+        pytest.skip("needs root, to make a directory that the user running benchie cannot read")
+    locked = installed.root / "locked"
+    locked.mkdir(mode=0o700)
+    shutil.copyfile(EXAMPLES / "en" / "clausie.tsv", installed.work / "clausie.tsv")
+    plain = installed.run("score", "--lang", "en", "clausie.tsv")
+    for name in ("BENCHIE_DATA_DIR", "BENCHIE_CACHE_DIR"):
+        proc = installed.run("score", "--lang", "en", "clausie.tsv", **{name: str(locked / "x")})
+        assert proc.returncode == 0, proc.stderr
+        assert proc.stdout == plain.stdout
+    proc = installed.run("score", "--lang", "en", "clausie.tsv", HOME=str(locked))
+    assert proc.returncode == 0 and proc.stdout == plain.stdout, proc.stderr

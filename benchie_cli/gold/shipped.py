@@ -10,7 +10,8 @@ build never packs a version that is not pulled, edited, or not the one released:
 
 - the manifest's sha256 is the registry's pin (``Benchmark.shipped``);
 - every file the manifest lists is there with its sha256;
-- nothing unlisted lies in a language's or split's directory (it would be taken for gold).
+- nothing unlisted lies in a language's or split's directory (it would be taken for gold),
+  and beside the manifest only its attribution and licence (:data:`BESIDE`).
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ from benchie_cli.registry import BENCHMARKS
 from benchie_cli.textio import sha256_file
 
 MANIFEST = "manifest.json"
+#: The files a version keeps beside its manifest without listing them: whose data it is.
+BESIDE = ("ATTRIBUTION.md", "LICENSE")
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,9 +84,15 @@ def version_files(top: Path, shipped: ShippedVersion) -> list[Path]:
             raise ValueError(f"{where}: {path} is missing; run `benchie gold verify`")
         if sha256_file(file) != expected:
             raise ValueError(f"{where}: {path} differs from its manifest (`benchie gold verify`)")
-    beside = sorted(p.name for p in directory.iterdir() if p.is_file())
+    beside = sorted(p.name for p in directory.iterdir() if p.is_file() and p.name != MANIFEST)
+    stray = [name for name in beside if name not in (*BESIDE, *listed)]
+    if stray:
+        raise ValueError(
+            f"{where}: {stray[0]} lies beside the manifest, unlisted (only "
+            f"{' and '.join(BESIDE)} may); remove it"
+        )
     for found in sorted(directory.glob("*/**/*")):
         rel = found.relative_to(directory).as_posix()
         if found.is_file() and rel not in listed:
             raise ValueError(f"{where}: {rel} is not listed in the manifest; remove it")
-    return sorted({Path(p) for p in (*beside, *listed)})
+    return sorted({Path(p) for p in (MANIFEST, *beside, *listed)})

@@ -118,3 +118,12 @@ def test_the_module_imports_only_the_standard_library_and_the_registry() -> None
             and m.split(".")[0] in ("benchie_cli", "orjson", "click", "numpy", "platformdirs")
         }
         assert not third_party, (module, third_party)
+
+
+def test_only_the_attribution_and_the_licence_lie_unlisted_beside_the_manifest(
+    tmp_path: Path,
+) -> None:
+    top = _copy(tmp_path, _carb())
+    (top / "carb/1.0.0/notes.json").write_text("{}")
+    with pytest.raises(ValueError, match=r"notes\.json lies beside the manifest, unlisted"):
+        version_files(top, _carb())
