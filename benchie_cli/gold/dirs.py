@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from benchie_cli.errors import BenchieError, printable_path
+from benchie_cli.registry import BENCHMARKS
 
 #: MAJOR.MINOR.PATCH in ASCII digits; used with ``fullmatch`` (``$`` would allow a newline).
 VERSION = re.compile(r"[0-9]+\.[0-9]+\.[0-9]+")
@@ -227,7 +228,7 @@ def _check_top(path: Path, source: str) -> None:
     """An explicit store is a store's top, not a version (``gold/1.1.0``) nor another
     benchmark's part of a store (``gold/carb``, whose manifests name their benchmark):
     read as BenchIE's store, it would hold nothing, or versions that are not BenchIE's."""
-    import json
+    import orjson  # (its depth limit: a manifest of 30,000 nested arrays is no recursion)
 
     shown = printable_path(str(path))
     if os.path.isfile(path / MANIFEST):
@@ -244,12 +245,13 @@ def _check_top(path: Path, source: str) -> None:
             continue
         try:
             with open(path / name / MANIFEST, "rb") as handle:
-                owner = json.loads(handle.read(1 << 20)).get("benchmark")
+                owner = orjson.loads(handle.read(1 << 20)).get("benchmark")
         except (OSError, ValueError, AttributeError):
             continue
-        if isinstance(owner, str) and owner != "benchie":
+        entry = BENCHMARKS.get(owner) if isinstance(owner, str) else None
+        if entry is not None and entry.store_dir:  # a benchmark kept below a store's top
             raise BenchieError(
-                f"--gold-dir {shown} (from {source}) is not a gold store: it holds {owner}'s "
-                f"gold versions, {owner}'s part of a store; give the store's top "
-                f"({printable_path(str(path.parent))})"
+                f"--gold-dir {shown} (from {source}) is not a gold store: it holds "
+                f"{entry.label}'s gold versions, {entry.label}'s part of a store; give the "
+                f"store's top ({printable_path(str(path.parent))})"
             )
