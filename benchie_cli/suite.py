@@ -255,3 +255,47 @@ def to_markdown(report: dict[str, Any]) -> str:
     lines += [f"- skipped: {n}" for n in _notes(report)]
     lines += ["", *(f"`{r['signature']}`  " for r in report["rows"] if "signature" in r)]
     return "\n".join(lines) + "\n"
+
+
+#: The keys of a one-system report that a report of several systems has once, at its top.
+_TOP = ("schema", "benchie_version", "suite")
+
+
+def with_name(report: dict[str, Any], name: str) -> dict[str, Any]:
+    """A one-system report named ``name``: the ``name`` key only when it is not the file's
+    stem (a report of ``score --suite FILE`` keeps its bytes)."""
+    from benchie_cli.inputs.batch import system_name
+
+    return report if name == system_name(report["file"]["path"]) else named(report, name)
+
+
+def named(report: dict[str, Any], name: str) -> dict[str, Any]:
+    """A one-system report with its ``name`` (after ``suite``)."""
+    return {**{k: report[k] for k in _TOP}, "name": name, **part(report)}
+
+
+def part(report: dict[str, Any]) -> dict[str, Any]:
+    """What a one-system report says of its system (all but the keys of the top)."""
+    return {k: v for k, v in report.items() if k not in (*_TOP, "name")}
+
+
+def run_systems(
+    systems: list[tuple[str, str]],
+    input_format: str,
+    root: GoldDirs,
+    say: Callable[[str], None] = lambda _: None,
+    *,
+    cached: bool = True,
+) -> dict[str, Any]:
+    """The suite's report of several system outputs (``(name, path)``, each read once, in
+    order): one system's is :func:`run`'s (named when its name is not its file's stem);
+    several are ``systems``, each ``name`` then what :func:`run` reports of it."""
+    reports = [(name, run(path, input_format, root, say, cached=cached)) for name, path in systems]
+    if len(reports) == 1:
+        return with_name(reports[0][1], reports[0][0])
+    return {
+        "schema": REPORT_SCHEMA,
+        "benchie_version": __version__,
+        "suite": True,
+        "systems": [{"name": name, **part(report)} for name, report in reports],
+    }

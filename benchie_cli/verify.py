@@ -77,6 +77,22 @@ def read_report(path: str) -> tuple[dict[str, Any], bytes]:
         raise BenchieError(f"not a JSON report ({exc})", path=shown) from None
     if isinstance(report, dict) and report.get("suite") is True and "systems" not in report:
         _check_suite_shape(report, shown)
+    elif isinstance(report, dict) and report.get("suite") is True:
+        systems = report["systems"]
+        if not isinstance(systems, list) or len(systems) < 2:
+            raise BenchieError(
+                "not a complete `benchie score --suite` JSON report ('systems': a list of two "
+                "systems or more)",
+                path=shown,
+            )
+        for system in systems:
+            if not isinstance(system, dict) or not isinstance(system.get("name"), str):
+                raise BenchieError(
+                    "not a complete `benchie score --suite` JSON report (a system without "
+                    "its name)",
+                    path=shown,
+                )
+            _check_suite_shape(system, shown)
     elif not isinstance(report, dict) or "schema" not in report or "systems" not in report:
         raise BenchieError("not a `benchie score` JSON report", path=shown)
     if report.get("schema") != REPORT_SCHEMA:
@@ -115,10 +131,12 @@ def _failures(value: Any) -> bool:
 
 
 def _check_suite_shape(report: dict[str, Any], shown: str) -> None:
-    """The fields a ``score --suite`` report must have to be re-derived (exit 2 when not)."""
+    """The fields a ``score --suite`` report (or one system's part of it) must have to be
+    re-derived (exit 2 when not)."""
     try:
         ok = (
-            isinstance(report["file"]["path"], str)
+            isinstance(report.get("name", ""), str)
+            and isinstance(report["file"]["path"], str)
             and isinstance(report["file"]["sha256"], str)
             and isinstance(report["input_format"], str)
             and isinstance(report["rows"], list)
@@ -349,30 +367,56 @@ def _verify_suite(
     submissions: list[str],
     gold_dir: str | None,
 ) -> Verdict:
-    """A ``score --suite`` report re-derived: the file it names (or the one given) checked
-    by sha256 first, then the suite run again with the format it read, against the store."""
+    """A ``score --suite`` report re-derived: each file it names (or the ones given, in its
+    order) checked by sha256 first, then the suite run again with the format each was read
+    with, against the store; the names and paths are the report's."""
     from benchie_cli import suite
     from benchie_cli.benchmarks import corpus as bm
     from benchie_cli.report import to_json
+    from benchie_cli.suite_views import systems_of
 
-    if len(submissions) > 1:
-        raise BenchieError(f"a suite report scores one file; {len(submissions)} given")
-    path = submissions[0] if submissions else report["file"]["path"]
-    if not submissions and not os.path.isfile(path):
+    systems = systems_of(report)
+    if submissions and len(submissions) != len(systems):
         raise BenchieError(
-            _not_a_file(path, "the system output as argument"), path=display_name(path)
+            f"the suite report scores {len(systems)} file(s); {len(submissions)} given (give "
+            "them in its order, or none to read the files it names)"
         )
-    facts, _ = bm.read_submission(path)
-    verdict = Verdict(display_name(report_path), len(report["rows"]), False, unit="row(s)")
-    if facts.sha256 != report["file"]["sha256"]:
-        verdict.mismatches.append(
-            Mismatch("file.sha256", show(report["file"]["sha256"]), show(facts.sha256))
-        )
+    paths = submissions or [part["file"]["path"] for _, part in systems]
+    if not submissions:
+        for path in paths:
+            if not os.path.isfile(path):
+                raise BenchieError(
+                    _not_a_file(path, "the system outputs as arguments"), path=display_name(path)
+                )
+    rows = sum(len(part["rows"]) for _, part in systems)
+    verdict = Verdict(display_name(report_path), rows, False, unit="row(s)")
+    several = "systems" in report
+    for n, ((_, part), path) in enumerate(zip(systems, paths, strict=True)):
+        facts, _ = bm.read_submission(path)
+        if facts.sha256 != part["file"]["sha256"]:
+            where = f"systems[{n}].file.sha256" if several else "file.sha256"
+            verdict.mismatches.append(
+                Mismatch(where, show(part["file"]["sha256"]), show(facts.sha256))
+            )
+    if verdict.mismatches:
         return verdict
     root = resolve(gold_dir)
-    _check_suite_store(report, root)
-    rebuilt = suite.run(path, report["input_format"], root, cached=False)
-    rebuilt["file"]["path"] = report["file"]["path"]
+    for _, part in systems:
+        _check_suite_store(part, root)
+    parts = []
+    for (name, part), path in zip(systems, paths, strict=True):
+        one = suite.run(path, part["input_format"], root, cached=False)
+        one["file"]["path"] = part["file"]["path"]
+        parts.append((name, one))
+    if several:
+        rebuilt: dict[str, Any] = {
+            **{k: parts[0][1][k] for k in ("schema", "benchie_version", "suite")},
+            "systems": [{"name": name, **suite.part(one)} for name, one in parts],
+        }
+    elif "name" in report:
+        rebuilt = suite.named(parts[0][1], parts[0][0])
+    else:
+        rebuilt = parts[0][1]
     data = to_json(rebuilt)
     verdict.identical = data == given
     if not verdict.identical:

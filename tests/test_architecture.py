@@ -59,7 +59,7 @@ FLOORS: tuple[tuple[str, ...], ...] = (
     ("benchie_cli.benchmarks",),
     ("benchie_cli.report", "benchie_cli.leaderboard", "benchie_cli.analysis"),
     ("benchie_cli.validate", "benchie_cli.api"),
-    ("benchie_cli.suite", "benchie_cli.platform"),
+    ("benchie_cli.suite", "benchie_cli.suite_views", "benchie_cli.platform"),
     ("benchie_cli.verify",),
     ("benchie_cli.cli", "benchie_cli.entry", "benchie_cli.__main__"),
 )

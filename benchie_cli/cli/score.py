@@ -57,11 +57,13 @@ if TYPE_CHECKING:
 @click.option(
     "--format",
     "fmt",
-    type=click.Choice(["table", "json", "markdown", "html"]),
+    type=click.Choice(["table", "json", "markdown", "html", "latex", "csv"]),
     default=None,
-    help="Output format [default: table on stdout; with -o, html for *.html, else json]. "
+    help="Output format [default: table on stdout; with -o, html for *.html, else json; "
+    "with --suite also markdown for *.md, latex for *.tex, csv for *.csv]. "
     "html: one self-contained leaderboard page with 95% bootstrap intervals and pairwise "
-    "significance (BenchIE's metric only).",
+    "significance (BenchIE's metric only), or with --suite the suite's table. latex and "
+    "csv: --suite only.",
 )
 @click.option(
     "-o",
@@ -129,6 +131,12 @@ if TYPE_CHECKING:
     "signature per row (docs/suite.md).",
 )
 @click.option(
+    "--with-pr",
+    is_flag=True,
+    help="--suite: show each benchmark's precision and recall beside F1 and AUC (the JSON "
+    "and CSV always hold them).",
+)
+@click.option(
     "--split",
     type=click.Choice(SPLITS),
     default=None,
@@ -156,6 +164,7 @@ def score(
     metric: str | None,
     benchmark: str | None,
     suite: bool,
+    with_pr: bool,
     split: str | None,
     input_format: str,
     retokenize: bool,
@@ -177,11 +186,12 @@ def score(
       benchie score --benchmark carb --metric carb,carb-ss openie4_output.txt
       benchie score --benchmark oie2016 --split test --input-format openie4 out.txt
       benchie score --suite openie4_output.txt
+      benchie score --suite OpenIE4=oie4.txt OpenIE5=oie5.txt -o suite.tex
     """
     from benchie_cli.benchmarks import runner
     from benchie_cli.benchmarks.benchie.scoring import SystemResult
 
-    fmt = _format(fmt, output)
+    fmt = _format(fmt, output, suite=suite)
     ctx = click.get_current_context()
     given = {
         name
@@ -189,8 +199,13 @@ def score(
         if ctx.get_parameter_source(name) == click.core.ParameterSource.COMMANDLINE
     }
     if suite:
-        _score_suite(submissions, given, gold_dir, fmt, output, input_format)
+        _score_suite(submissions, given, gold_dir, fmt, output, input_format, with_pr)
         return
+    if fmt in _SUITE_FORMATS or with_pr:
+        raise BenchieError(
+            f"{'--with-pr' if with_pr else f'--format {fmt}'} is the suite's (--suite): "
+            "a leaderboard is written as table, markdown, json or html"
+        )
     benchmark = benchmark or (benchmark_of(metric) if metric else DEFAULT_BENCHMARK)
     request = runner.Request(
         (),
@@ -264,6 +279,10 @@ _SUITE_REFUSES = (
 )
 
 
+#: The formats only the suite writes.
+_SUITE_FORMATS = ("latex", "csv")
+
+
 def _score_suite(
     submissions: tuple[str, ...],
     given: set[str],
@@ -271,9 +290,10 @@ def _score_suite(
     fmt: str,
     output: str | None,
     input_format: str,
+    with_pr: bool,
 ) -> None:
-    """``score --suite FILE``: every benchmark of the store on one system output."""
-    from benchie_cli import suite
+    """``score --suite FILE...``: every benchmark of the store on each system output."""
+    from benchie_cli import suite, suite_views
 
     refused = [f"--{n.replace('_', '-')}" for n in _SUITE_REFUSES if n in given]
     if refused:
@@ -281,33 +301,52 @@ def _score_suite(
             f"--suite scores each benchmark with its own gold and metrics; {', '.join(refused)} "
             "does not apply (score one benchmark with --benchmark for that)"
         )
-    if len(submissions) != 1:
-        raise BenchieError(
-            f"--suite scores one system output ({len(submissions)} given): run it once per system"
-        )
-    if fmt == "html":
-        raise BenchieError("--suite writes table, markdown or json (not html)")
+    systems = expand(submissions, every_file=True)
     root = resolve(gold_dir)
-    check_output(output, [submissions[0]], stores=[root])
-    report = suite.run(submissions[0], input_format, root, say=say)
+    check_output(output, [s.path for s in systems], stores=[root])
+    report = suite.run_systems([(s.name, s.path) for s in systems], input_format, root, say=say)
     from benchie_cli.report import to_json
 
+    measures = ("precision", "recall", "f1", "auc") if with_pr else suite_views.DEFAULT_MEASURES
+    several = "systems" in report
     data = {
         "json": lambda: to_json(report),
-        "table": lambda: suite.to_table(report).encode(),
-        "markdown": lambda: suite.to_markdown(report).encode(),
+        "table": lambda: (
+            suite_views.to_table(report, measures) if several else suite.to_table(report)
+        ).encode(),
+        "markdown": lambda: (
+            suite_views.to_markdown(report, measures) if several else suite.to_markdown(report)
+        ).encode(),
+        "latex": lambda: suite_views.to_latex(report, measures).encode(),
+        "csv": lambda: suite_views.to_csv(report).encode(),
+        "html": lambda: suite_views.to_html(report, measures).encode(),
     }[fmt]()
     atomic_write(output or STDIN, data)
-    say_written(output, fmt, f"suite: {len(report['rows'])} row(s)")
+    say_written(output, fmt, f"suite: {len(systems)} system(s)")
 
 
-def _format(fmt: str | None, output: str | None) -> str:
+#: What ``-o`` picks by its extension, with ``--suite`` (any other: json).
+_SUITE_EXTENSIONS = {
+    ".html": "html",
+    ".htm": "html",
+    ".tex": "latex",
+    ".csv": "csv",
+    ".md": "markdown",
+    ".txt": "table",
+}
+
+
+def _format(fmt: str | None, output: str | None, *, suite: bool = False) -> str:
     """The format asked for, or the default: table on stdout, with ``-o`` html for a file
-    named *.html or *.htm and json for any other."""
+    named *.html or *.htm and json for any other (``--suite``: by its extension)."""
     if fmt is not None:
         return fmt
     if output is None:
         return "table"
+    if suite:
+        from pathlib import PurePath
+
+        return _SUITE_EXTENSIONS.get(PurePath(output).suffix.lower(), "json")
     return "html" if output.lower().endswith((".html", ".htm")) else "json"
 
 

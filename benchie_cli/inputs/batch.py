@@ -41,10 +41,24 @@ class Failure:
         }
 
 
-def parse_submission_arg(arg: str) -> list[Submission]:
+def system_name(path: str) -> str:
+    """A system output's name when the command line gives none (``score --suite``): its
+    file's stem, ``.gz`` off (``openie4_output.txt.gz`` is ``openie4_output``)."""
+    if path == STDIN:
+        return "stdin"
+    name = Path(path).name
+    if name.endswith(".gz") and len(name) > len(".gz"):
+        name = name[: -len(".gz")]
+    return Path(name).stem or name
+
+
+def parse_submission_arg(arg: str, *, every_file: bool = False) -> list[Submission]:
     """``PATH``, ``NAME=PATH``, ``-`` (stdin, named ``stdin``) or a directory (every
     ``*.tsv`` inside, named by file stem). A name that is not UTF-8 is escaped as
-    :func:`~benchie_cli.errors.printable_path` does, so it can go into any report."""
+    :func:`~benchie_cli.errors.printable_path` does, so it can go into any report.
+    ``every_file`` (system outputs of any format): a directory gives every file in it, not
+    hidden, and names are :func:`system_name`."""
+    stem = system_name if every_file else (lambda p: Path(p).stem)
     if arg == STDIN:
         return [Submission("stdin", STDIN)]
     if not arg:  # Path("") is ".": an unset variable must not score the working directory
@@ -57,19 +71,19 @@ def parse_submission_arg(arg: str) -> list[Submission]:
     path = Path(arg)
     if path.is_dir():
         # Hidden files are not submissions (macOS leaves ._name.tsv beside every file).
-        files = sorted(
-            p for p in path.glob(SUBMISSION_GLOB) if p.is_file() and not p.name.startswith(".")
-        )
+        pattern = "*" if every_file else SUBMISSION_GLOB
+        files = sorted(p for p in path.glob(pattern) if p.is_file() and not p.name.startswith("."))
         if not files:
-            raise BenchieError(f"directory has no {SUBMISSION_GLOB} file to score", path=arg)
-        return [Submission(printable_path(p.stem), str(p)) for p in files]
-    return [Submission(printable_path(path.stem), arg)]
+            what = "file" if every_file else f"{SUBMISSION_GLOB} file"
+            raise BenchieError(f"directory has no {what} to score", path=arg)
+        return [Submission(printable_path(stem(str(p))), str(p)) for p in files]
+    return [Submission(printable_path(stem(arg)), arg)]
 
 
-def expand(args: Iterable[str]) -> list[Submission]:
+def expand(args: Iterable[str], *, every_file: bool = False) -> list[Submission]:
     """Every submission the arguments name, in order; names must be unique (they key the
-    report) and stdin can be read once."""
-    submissions = [s for arg in args for s in parse_submission_arg(arg)]
+    report) and stdin can be read once (``every_file``: see :func:`parse_submission_arg`)."""
+    submissions = [s for arg in args for s in parse_submission_arg(arg, every_file=every_file)]
     if sum(1 for s in submissions if s.path == STDIN) > 1:
         raise BenchieError("standard input ('-') can be read only once per run")
     seen: dict[str, str] = {}
