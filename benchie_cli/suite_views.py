@@ -353,3 +353,45 @@ def to_html(report: dict[str, Any], measures: tuple[str, ...] = DEFAULT_MEASURES
         + f"<h2>Signatures</h2><ul>{signatures}</ul>"
         + "</body></html>\n"
     )
+
+
+#: The formats of ``score --suite``, and what ``-o`` picks by its extension (any other: json).
+FORMATS = ("table", "markdown", "latex", "csv", "html", "json")
+EXTENSIONS = {
+    ".html": "html",
+    ".htm": "html",
+    ".tex": "latex",
+    ".csv": "csv",
+    ".md": "markdown",
+    ".txt": "table",
+}
+
+
+def format_of(output: str) -> str:
+    """The format ``-o FILE`` writes when ``--format`` is not given: by its extension."""
+    from pathlib import PurePath
+
+    return EXTENSIONS.get(PurePath(output).suffix.lower(), "json")
+
+
+def render_as(
+    report: dict[str, Any], fmt: str, measures: tuple[str, ...] = DEFAULT_MEASURES
+) -> bytes:
+    """A suite report in one of :data:`FORMATS`: one system's table and markdown are a row
+    per benchmark (``suite.to_table``), every other table a row per system."""
+    from benchie_cli import suite
+    from benchie_cli.report import to_json
+
+    several = "systems" in report
+    return {
+        "json": lambda: to_json(report),
+        "table": lambda: (
+            to_table(report, measures) if several else suite.to_table(report)
+        ).encode(),
+        "markdown": lambda: (
+            to_markdown(report, measures) if several else suite.to_markdown(report)
+        ).encode(),
+        "latex": lambda: to_latex(report, measures).encode(),
+        "csv": lambda: to_csv(report).encode(),
+        "html": lambda: to_html(report, measures).encode(),
+    }[fmt]()

@@ -305,35 +305,10 @@ def _score_suite(
     root = resolve(gold_dir)
     check_output(output, [s.path for s in systems], stores=[root])
     report = suite.run_systems([(s.name, s.path) for s in systems], input_format, root, say=say)
-    from benchie_cli.report import to_json
-
-    measures = ("precision", "recall", "f1", "auc") if with_pr else suite_views.DEFAULT_MEASURES
-    several = "systems" in report
-    data = {
-        "json": lambda: to_json(report),
-        "table": lambda: (
-            suite_views.to_table(report, measures) if several else suite.to_table(report)
-        ).encode(),
-        "markdown": lambda: (
-            suite_views.to_markdown(report, measures) if several else suite.to_markdown(report)
-        ).encode(),
-        "latex": lambda: suite_views.to_latex(report, measures).encode(),
-        "csv": lambda: suite_views.to_csv(report).encode(),
-        "html": lambda: suite_views.to_html(report, measures).encode(),
-    }[fmt]()
+    measures = tuple(suite_views.MEASURES) if with_pr else suite_views.DEFAULT_MEASURES
+    data = suite_views.render_as(report, fmt, measures)
     atomic_write(output or STDIN, data)
     say_written(output, fmt, f"suite: {len(systems)} system(s)")
-
-
-#: What ``-o`` picks by its extension, with ``--suite`` (any other: json).
-_SUITE_EXTENSIONS = {
-    ".html": "html",
-    ".htm": "html",
-    ".tex": "latex",
-    ".csv": "csv",
-    ".md": "markdown",
-    ".txt": "table",
-}
 
 
 def _format(fmt: str | None, output: str | None, *, suite: bool = False) -> str:
@@ -344,9 +319,9 @@ def _format(fmt: str | None, output: str | None, *, suite: bool = False) -> str:
     if output is None:
         return "table"
     if suite:
-        from pathlib import PurePath
+        from benchie_cli.suite_views import format_of
 
-        return _SUITE_EXTENSIONS.get(PurePath(output).suffix.lower(), "json")
+        return format_of(output)
     return "html" if output.lower().endswith((".html", ".htm")) else "json"
 
 
