@@ -171,10 +171,34 @@ METRICS: dict[str, Metric] = {
             "docs/oie2016-2018.md",
             curve_file=_OIE_DAT,
         ),
-        Metric("reoie2016", "Re-OIE2016", ("en",), None, False, "docs/reoie2016.md"),
+        Metric(
+            "reoie2016",
+            "Re-OIE2016",
+            ("en",),
+            None,
+            False,
+            "docs/reoie2016.md",
+            curve_file="Span_OIE's evaluate.py output file",
+        ),
         Metric("wire57", "WiRe57", ("en",), None, False, "docs/wire57.md"),
-        Metric("docoie", "DocOIE", ("en",), None, False, "docs/docoie.md"),
-        Metric("lsoie", "LSOIE", ("en",), None, False, "docs/lsoie.md"),
+        Metric(
+            "docoie",
+            "DocOIE",
+            ("en",),
+            None,
+            False,
+            "docs/docoie.md",
+            curve_file="DocOIE's carb.py --out (CaRB's layout)",
+        ),
+        Metric(
+            "lsoie",
+            "LSOIE",
+            ("en",),
+            None,
+            False,
+            "docs/lsoie.md",
+            curve_file="large-scale-oie's science_new_eval/*.dat",
+        ),
     )
 }
 #: The metric of a report without a ``metric`` key (every report before ``--metric``).
