@@ -128,3 +128,37 @@ def test_plot_without_matplotlib_says_what_to_install(
     assert result.exit_code == 2
     assert "pip install 'benchie-cli[plot]'" in result.stderr
     assert not (tmp_path / "f.svg").exists()
+
+
+@needs_matplotlib
+def test_plot_draws_benchie_s_own_curve_of_a_file_with_confidences(
+    cli: RunCli, tmp_path: Path
+) -> None:
+    """A BenchIE report keeps its layout (``confidence.curve``, a point an object): drawn
+    alike, beside CaRB's of the same run chosen with --metric."""
+    lines = (DATA.parent.parent / "examples/submissions/en/clausie.tsv").read_text().splitlines()
+    submission = tmp_path / "conf.tsv"
+    submission.write_text(
+        "#benchie-tsv confidence\n"
+        + "".join(f"{line}\t{n % 10 / 10}\n" for n, line in enumerate(lines))
+    )
+    report = tmp_path / "r.json"
+    scored = cli("score", "--metric", "benchie,carb", submission, "-o", report)
+    assert scored.exit_code == 0, scored.stderr
+    system = json.loads(report.read_text())["systems"][0]
+    carb = system["carb"]["curve"]
+    for metric, points in (
+        ("benchie", [(p["recall"], p["precision"]) for p in system["confidence"]["curve"]]),
+        (
+            "carb",
+            list(zip(carb["recall"], carb["precision"], strict=True)),
+        ),
+    ):
+        figure = tmp_path / f"{metric}.svg"
+        assert cli("plot", report, "--metric", metric, "-o", figure).exit_code == 0
+        drawn = _data_points(figure.read_text(), 0)
+        assert len(drawn) == len(points) > 1
+        assert all(
+            abs(a - c) < 1e-5 and abs(b - d) < 1e-5
+            for (a, b), (c, d) in zip(drawn, points, strict=True)
+        )
