@@ -15,12 +15,16 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from benchie_cli.errors import BenchieError
 from benchie_cli.gold.dirs import GoldDirs
-from benchie_cli.textio import STDIN, display_name
+from benchie_cli.textio import STDIN, atomic_write, display_name
+
+if TYPE_CHECKING:
+    from benchie_cli.curves import Curve
 
 
 def _same_file(a: str, b: str) -> bool:
@@ -151,3 +155,33 @@ def check_output(
             check_outside_store(output, root)
     for root in default_stores():
         check_outside_store(output, root)
+
+
+def check_curves_directory(
+    directory: str, *, stores: Iterable[Path | GoldDirs | None] = ()
+) -> None:
+    """Refuse (exit 2), before any work, a ``--curves`` directory that does not exist, is
+    no directory, or lies in a gold store (:func:`check_output`)."""
+    if not directory:
+        raise BenchieError("--curves: empty directory name")
+    if not os.path.isdir(directory):
+        what = "is not a directory" if os.path.exists(directory) else "does not exist"
+        raise BenchieError(f"--curves: the directory {what}; create it first", path=directory)
+    check_output(directory, stores=stores, directory=True)
+
+
+def write_curves(
+    directory: str, curves: Sequence[tuple[str, Curve]], inputs: Iterable[str] = ()
+) -> list[str]:
+    """Each curve's file, as its original scorer writes it, in ``directory``, named by
+    :func:`benchie_cli.curves.file_names`; each written atomically, and none unless every
+    name is a file that may be written (none an input of the run). The paths written."""
+    from benchie_cli.curves import file_names
+
+    paths = [os.path.join(directory, n) for n in file_names([stem for stem, _ in curves])]
+    listed = list(inputs)
+    for path in paths:
+        check_output(path, listed)
+    for path, (_, curve) in zip(paths, curves, strict=True):
+        atomic_write(path, curve.dat().encode())
+    return paths

@@ -119,22 +119,86 @@ class Metric:
     #: changed its numbers over time: its signature names it (``|scorer:2019-07|``), so
     #: that numbers of another version are not read as comparable ("": one version).
     scorer: str = ""
+    #: The file its original scorer writes of a system's precision-recall curve, which
+    #: ``score --curves DIR`` writes too ("": it draws no curve, or benchie does not write
+    #: its file).
+    curve_file: str = ""
 
+
+#: The curve file of CaRB's scorer (``carb.py --out``, its published ``dump/*.dat``).
+_CARB_DAT = "CaRB's dump/*.dat (carb.py --out)"
+#: The curve file of oie-benchmark's scorer (``benchmark.py --out``, ``eval/*.dat``).
+_OIE_DAT = "oie-benchmark's eval/*.dat (benchmark.py --out)"
 
 METRICS: dict[str, Metric] = {
     m.name: m
     for m in (
         Metric("benchie", "BenchIE", None, None, True, "docs/metric.md"),
-        Metric("carb", "CaRB", ("en",), "carb_explicit.txt", False, "docs/carb.md"),
-        Metric("carb-ss", "CaRB (s,s)", ("en",), "carb_explicit.txt", False, "docs/carb.md"),
-        Metric("oie2016", "OIE2016", ("en",), None, False, "docs/oie2016.md", scorer="2019-07"),
         Metric(
-            "oie2016-2018", "OIE2016 (2018 scorer)", ("en",), None, False, "docs/oie2016-2018.md"
+            "carb",
+            "CaRB",
+            ("en",),
+            "carb_explicit.txt",
+            False,
+            "docs/carb.md",
+            curve_file=_CARB_DAT,
         ),
-        Metric("reoie2016", "Re-OIE2016", ("en",), None, False, "docs/reoie2016.md"),
+        Metric(
+            "carb-ss",
+            "CaRB (s,s)",
+            ("en",),
+            "carb_explicit.txt",
+            False,
+            "docs/carb.md",
+            curve_file=_CARB_DAT,
+        ),
+        Metric(
+            "oie2016",
+            "OIE2016",
+            ("en",),
+            None,
+            False,
+            "docs/oie2016.md",
+            scorer="2019-07",
+            curve_file=_OIE_DAT,
+        ),
+        Metric(
+            "oie2016-2018",
+            "OIE2016 (2018 scorer)",
+            ("en",),
+            None,
+            False,
+            "docs/oie2016-2018.md",
+            curve_file=_OIE_DAT,
+        ),
+        Metric(
+            "reoie2016",
+            "Re-OIE2016",
+            ("en",),
+            None,
+            False,
+            "docs/reoie2016.md",
+            curve_file="Span_OIE's evaluate.py output file",
+        ),
         Metric("wire57", "WiRe57", ("en",), None, False, "docs/wire57.md"),
-        Metric("docoie", "DocOIE", ("en",), None, False, "docs/docoie.md"),
-        Metric("lsoie", "LSOIE", ("en",), None, False, "docs/lsoie.md"),
+        Metric(
+            "docoie",
+            "DocOIE",
+            ("en",),
+            None,
+            False,
+            "docs/docoie.md",
+            curve_file="DocOIE's carb.py --out (CaRB's layout)",
+        ),
+        Metric(
+            "lsoie",
+            "LSOIE",
+            ("en",),
+            None,
+            False,
+            "docs/lsoie.md",
+            curve_file="large-scale-oie's science_new_eval/*.dat",
+        ),
     )
 }
 #: The metric of a report without a ``metric`` key (every report before ``--metric``).

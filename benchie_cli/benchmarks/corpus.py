@@ -55,6 +55,7 @@ from benchie_cli.benchmarks.runner import (
     retokenize_refused,
     single_threshold_notes,
 )
+from benchie_cli.curves import Curve
 from benchie_cli.errors import BenchieError, ExitCode
 from benchie_cli.gold.dirs import GoldDirs, resolve
 from benchie_cli.gold.external import missing_message, part_for
@@ -142,6 +143,8 @@ class Run(NamedTuple):
     warnings: tuple[str, ...] = ()
     #: The format the file was read as.
     read_as: str = ""
+    #: The metric's precision-recall curve (None: its metric draws none).
+    curve: Curve | None = None
 
 
 #: A run with output for fewer of the split's gold sentences than this share is said on
@@ -424,6 +427,9 @@ class Scored(NamedTuple):
     warnings: tuple[str, ...] = ()
     #: The file's sentence texts that are the benchmark's (the suite says the others).
     known: frozenset[str] = frozenset()
+    #: The metric's precision-recall curve (None: its metric draws none); the report's,
+    #: not the suite's row.
+    curve: Curve | None = None
 
 
 def _collided(count: int) -> tuple[str, ...]:
@@ -438,9 +444,9 @@ def _collided(count: int) -> tuple[str, ...]:
 
 def keyed_numbers(metric: Any, corpus: Corpus, predicted: Mapping[str, Any], shown: str) -> Scored:
     """The numbers of ``metric`` (a module with ``group``, ``score``, ``to_json``,
-    ``collisions`` and ``sentence_key``: OIE2016's, Re-OIE2016's), and what both scorers do
-    alike: they key sentences by CaRB's sentence key and ignore the predictions of other
-    sentences."""
+    ``collisions`` and ``sentence_key``: OIE2016's, Re-OIE2016's; and ``curve_of`` for a
+    metric with a precision-recall curve), and what both scorers do alike: they key
+    sentences by CaRB's sentence key and ignore the predictions of other sentences."""
     if not predicted:
         raise nothing(shown)
     keys = metric.group(dict(predicted)).keys()
@@ -448,14 +454,17 @@ def keyed_numbers(metric: Any, corpus: Corpus, predicted: Mapping[str, Any], sho
     outside = len(keys - gold_keys)
     if outside == len(keys):
         raise none_known(shown, corpus, len(predicted))
-    numbers = metric.to_json(metric.score(corpus.gold, dict(predicted)))
+    result = metric.score(corpus.gold, dict(predicted))
+    numbers = metric.to_json(result)
+    curve_of = getattr(metric, "curve_of", None)
     coverage = (len(keys & gold_keys), len(gold_keys))
     known = {t: x for t, x in predicted.items() if metric.sentence_key(t) in gold_keys}
     if "auc" in numbers and len({x.confidence for xs in known.values() for x in xs}) <= 1:
         numbers[SINGLE_THRESHOLD] = True  # (only then: other reports keep their bytes)
     warnings = _collided(metric.collisions(known))
     count = sum(len(v) for v in predicted.values())
-    return Scored(count, numbers, outside, coverage, warnings, frozenset(known))
+    curve = curve_of(result) if curve_of is not None else None
+    return Scored(count, numbers, outside, coverage, warnings, frozenset(known), curve)
 
 
 def keyed_texts(metric: Any) -> Callable[[Corpus, TextExtractions, str], Scored]:
@@ -690,7 +699,18 @@ def score_file(
     if skipped is not None:
         scored = scored._replace(warnings=(*scored.warnings, skipped))
     facts.extractions = scored.extractions
-    return [Run(name, facts, scored.numbers, scored.outside, scored.coverage, scored.warnings, fmt)]
+    return [
+        Run(
+            name,
+            facts,
+            scored.numbers,
+            scored.outside,
+            scored.coverage,
+            scored.warnings,
+            fmt,
+            scored.curve,
+        )
+    ]
 
 
 # --------------------------------------------------------------------------- reports
@@ -768,7 +788,7 @@ def build_report(
                 "sha256": r.facts.sha256,
                 "lines": r.facts.lines,
                 "extractions": r.facts.extractions,
-                metric: r.numbers,
+                metric: r.numbers if r.curve is None else {**r.numbers, "curve": r.curve.as_json()},
             }
             for r, f1 in zip(runs, f1s, strict=True)
         ],
@@ -922,7 +942,10 @@ class CorpusRunner:
             if request.gold_file is None
             else f"{benchmark} gold file {corpus.files[0].display_path}"
         )
-        return Outcome(report, f"{len(runs)} system(s), {gold}", failures, len(request.batch))
+        curves = [(r.name, r.curve) for r in runs if r.curve is not None]
+        return Outcome(
+            report, f"{len(runs)} system(s), {gold}", failures, len(request.batch), curves=curves
+        )
 
     def check(self, request: Request) -> None:
         self._gold_language(request)

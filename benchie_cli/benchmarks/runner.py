@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple, Protocol, TypeVar, cast
 
+from benchie_cli.curves import Curve
 from benchie_cli.errors import BenchieError, ExitCode, printable_path
 from benchie_cli.gold.dirs import GoldDirs
 from benchie_cli.inputs.batch import Failure, Submission
@@ -101,6 +102,8 @@ class Outcome:
     failures: list[Failure]
     total: int
     results: list[Any] = field(default_factory=list)
+    #: Each system's precision-recall curve, named for its file (``score --curves``).
+    curves: list[tuple[str, Curve]] = field(default_factory=list)
 
 
 #: ``PATH:LINE`` as a one-line error starts (the path itself may hold colons).

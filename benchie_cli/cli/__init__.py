@@ -29,6 +29,7 @@ COMMANDS = {
     "convert": "benchie_cli.cli.convert:convert",
     "gold": "benchie_cli.cli.gold:gold",
     "platform": "benchie_cli.cli.platform:platform",
+    "plot": "benchie_cli.cli.plot:plot",
     "score": "benchie_cli.cli.score:score",
     "sentences": "benchie_cli.cli.convert:sentences",
     "strip-implicit": "benchie_cli.cli.validate:strip_implicit_cmd",

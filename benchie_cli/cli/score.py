@@ -144,6 +144,15 @@ if TYPE_CHECKING:
     + "; ".join(f"{b.name}: {', '.join(b.splits)}" for b in BENCHMARKS.values() if b.splits)
     + " [default: the first].",
 )
+@click.option(
+    "--curves",
+    metavar="DIR",
+    default=None,
+    help="Also write each system's precision-recall curve into DIR (which must exist) as "
+    "its original scorer writes it, one file per system named after it: "
+    + "; ".join(f"{m.name}: {m.curve_file}" for m in METRICS.values() if m.curve_file)
+    + " (docs/reports.md#curves).",
+)
 @input_format_option
 @retokenize_option
 def score(
@@ -168,6 +177,7 @@ def score(
     split: str | None,
     input_format: str,
     retokenize: bool,
+    curves: str | None,
 ) -> None:
     """Score SUBMISSIONs (PATH, NAME=PATH, - for stdin, or a directory: every *.tsv in it)
     against BenchIE gold, and print or write a leaderboard sorted by F1.
@@ -198,6 +208,8 @@ def score(
         for name in ctx.params
         if ctx.get_parameter_source(name) == click.core.ParameterSource.COMMANDLINE
     }
+    if suite and curves is not None:
+        raise BenchieError("--curves writes the curves of one benchmark's run, not of --suite")
     if suite:
         _score_suite(submissions, given, gold_dir, fmt, output, input_format, with_pr)
         return
@@ -237,6 +249,8 @@ def score(
             "(use --format json, table or markdown)"
         )
     runner.check(request)  # every option, before any submission is looked at
+    if curves is not None:
+        _check_curves(curves, request)
     batch = tuple(expand(submissions))
     request = replace(request, batch=batch)
     progress = len(batch) >= PROGRESS_MIN and sys.stderr.isatty()
@@ -256,8 +270,34 @@ def score(
             sys.exit(int(exc.exit_code))
     if outcome.failures:
         set_verdict(int(ExitCode.FAILED))
+    if curves is not None:  # (checked before the report is written: one failure, no report)
+        from benchie_cli.outputs import write_curves
+
+        others = [output] if output is not None else []
+        written = write_curves(curves, outcome.curves, [*request.paths, *others])
+        say(f"wrote {len(written)} curve file(s) to {curves}")
     write_score_report(outcome.report, fmt, output, outcome.label, outcome.results)
     exit_on_failures(len(outcome.failures), outcome.total)
+
+
+def _check_curves(directory: str, request: Any) -> None:
+    """Refuse ``--curves DIR`` before any work: a metric whose original scorer writes no
+    curve file, or a directory that does not exist or lies in a gold store."""
+    from pathlib import Path
+
+    from benchie_cli.outputs import check_curves_directory
+
+    without = [m.label for m in metrics_of(request.metrics) if not m.curve_file]
+    if without and len(without) == len(metrics_of(request.metrics)):
+        raise BenchieError(
+            f"--curves: {', '.join(without)} has no curve file of its original scorer to "
+            "write (curves are written for "
+            + ", ".join(m.label for m in METRICS.values() if m.curve_file)
+            + ")"
+        )
+    check_curves_directory(
+        directory, stores=[Path(request.gold_dir)] if request.gold_dir is not None else []
+    )
 
 
 #: What ``--suite`` chooses itself: each benchmark's default gold, split and metrics.

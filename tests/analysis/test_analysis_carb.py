@@ -79,6 +79,7 @@ def test_every_system_has_both_metrics(both: tuple[Analysis, Analysis]) -> None:
             "auc",
             "points",
             "single_threshold",
+            "curve",
             "difference",
         ]
         for k in ("precision", "recall", "f1"):

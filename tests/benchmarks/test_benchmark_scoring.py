@@ -192,11 +192,10 @@ def test_external_benchmarks_score_as_their_metric_modules(
     )
     report = _json(cli, tmp_path / "r.json", "--benchmark", "reoie2016", "--gold-dir", root, system)
     gold_file = root / "reoie2016" / "1.0.0" / "test" / "Re-OIE2016.json"
-    expected = reoie2016.to_json(
-        reoie2016.score(
-            reoie2016.read_gold_json(str(gold_file)), reoie2016.read_system(str(system))
-        )
+    result = reoie2016.score(
+        reoie2016.read_gold_json(str(gold_file)), reoie2016.read_system(str(system))
     )
+    expected = {**reoie2016.to_json(result), "curve": reoie2016.curve_of(result).as_json()}
     assert report["systems"][0]["reoie2016"] == json.loads(json.dumps(expected))  # type: ignore[index]
     assert report["systems"][0]["extractions"] == 4  # type: ignore[index]
 

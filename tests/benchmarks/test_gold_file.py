@@ -131,9 +131,10 @@ def test_reoie2016_and_wire57_own_gold_score_as_their_metrics(cli: RunCli, tmp_p
     report = _report(
         cli, tmp_path / "r.json", "--benchmark", "reoie2016", "--gold-file", gold, system
     )
-    expected = reoie2016.to_json(
-        reoie2016.score(reoie2016.read_gold_json(str(gold)), reoie2016.read_system(str(system)))
+    result = reoie2016.score(
+        reoie2016.read_gold_json(str(gold)), reoie2016.read_system(str(system))
     )
+    expected = {**reoie2016.to_json(result), "curve": reoie2016.curve_of(result).as_json()}
     assert report["systems"][0]["reoie2016"] == json.loads(json.dumps(expected))  # type: ignore[index]
     assert cli("verify", "--gold-file", gold, tmp_path / "r.json", system).exit_code == 0
 

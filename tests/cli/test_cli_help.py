@@ -32,6 +32,7 @@ EXPECTED_COMMANDS = {
     ("sentences",),
     ("convert",),
     ("verify",),
+    ("plot",),
     ("cache",),
     ("cache", "info"),
     ("cache", "prune"),

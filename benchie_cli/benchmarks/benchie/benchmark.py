@@ -110,6 +110,7 @@ class BenchieRunner:
             scored.failures,
             len(request.batch),
             list(scored.results),
+            [c for r in scored.carb for c in r.curves([m.name for m in chosen if m.reference])],
         )
 
     def check_shape(self, report: dict[str, Any], shown: str) -> None:

@@ -727,7 +727,8 @@ class CarbRunner:
             if version == GOLD_FILE
             else f"{version} ({split}{language})"
         )
-        return Outcome(report, label, failures, len(request.batch))
+        curves = [c for r in results for c in r.curves(metrics)]
+        return Outcome(report, label, failures, len(request.batch), curves=curves)
 
     def check(self, request: Request) -> None:
         _gold_language(request)

@@ -73,6 +73,7 @@ from benchie_cli.benchmarks.carb.data import (
     read_sentences,
     read_system,
 )
+from benchie_cli.curves import Curve, of_points
 
 # --------------------------------------------------------------------------- sentences
 
@@ -666,6 +667,18 @@ def write_curve(points: Sequence[CurvePoint], out: TextIO) -> None:
             pair = f"{repr(precision) if n_predicted else '1'}\t{repr(recall) if n_gold else '0'}\t"
         rows.append(f"{pair}{c!r}\n")
     out.write("".join(rows))
+
+
+def curve_of(result: CarbScore) -> Curve:
+    """The curve as a report holds it (ascending confidence, as :func:`curve` returns it)
+    and its file as CaRB's scorer writes it (:func:`write_curve`)."""
+
+    def dat() -> str:
+        out = io.StringIO()
+        write_curve(result.curve, out)
+        return out.getvalue()
+
+    return of_points(((p[0], p[1], p[2]) for p in result.curve), dat)
 
 
 def to_json(result: CarbScore, *, openie6: bool = False) -> dict[str, object]:

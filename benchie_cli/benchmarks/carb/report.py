@@ -37,11 +37,13 @@ from benchie_cli.benchmarks.carb.metric import (
     auc,
     corpus_stats_both,
     curve,
+    curve_of,
     optimum,
     score,
     zero_conf,
 )
 from benchie_cli.benchmarks.runner import SINGLE_THRESHOLD, single_threshold_notes
+from benchie_cli.curves import Curve
 from benchie_cli.errors import BenchieError, Diagnostic, ExitCode
 from benchie_cli.gold.store import ResolvedGold
 from benchie_cli.inputs.batch import Failure
@@ -145,7 +147,16 @@ class CarbResult:
             out["zero_conf"] = [None if math.isnan(v) else v for v in zero_conf(result.curve)]
         if len(result.curve) == 1:  # (only then: other reports keep their bytes)
             out[SINGLE_THRESHOLD] = True
+        out["curve"] = curve_of(result).as_json()
         return out
+
+    def curves(self, metrics: Sequence[str]) -> list[tuple[str, Curve]]:
+        """Each metric's curve, named for its file (``score --curves``): the system's name
+        for the first metric, ``NAME.METRIC`` for another (``OpenIE-4.carb-ss``)."""
+        return [
+            (self.name if i == 0 else f"{self.name}.{m}", curve_of(self.scores[m]))
+            for i, m in enumerate(metrics)
+        ]
 
 
 def score_carb(

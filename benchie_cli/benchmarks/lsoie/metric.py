@@ -49,6 +49,7 @@ __all__ = [
     "Summary",
     "collisions",
     "curve",
+    "curve_of",
     "dropped_texts",
     "group",
     "head_match",
@@ -298,6 +299,10 @@ def curve(stats: Iterable[SentenceStats]) -> list[CurvePoint]:
             raise ValueError("the gold has no extraction")
         return []
     return oie2016.curve(stats)[:-1]
+
+
+#: The curve as a report holds it (ascending confidence) and its ``.dat`` (:func:`write_dat`).
+curve_of = oie2016.curve_of
 
 
 def write_dat(points: Sequence[CurvePoint], out: TextIO) -> None:

@@ -28,13 +28,14 @@ data is read on the first match.
 
 from __future__ import annotations
 
+import io
 import math
 import sys
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from itertools import pairwise
-from typing import NamedTuple, TextIO
+from typing import NamedTuple, Protocol, TextIO
 
 from benchie_cli.benchmarks.carb.metric import numpy_sum, sentence_key
 from benchie_cli.benchmarks.oie2016.data import (
@@ -48,6 +49,7 @@ from benchie_cli.benchmarks.oie2016.data import (
     read_system,
 )
 from benchie_cli.benchmarks.oie2016.wordnet import lemmatize
+from benchie_cli.curves import Curve, of_points
 
 __all__ = [
     "CorpusStats",
@@ -59,6 +61,7 @@ __all__ = [
     "collisions",
     "corpus_stats",
     "curve",
+    "curve_of",
     "dat_rows",
     "dropped_texts",
     "f1",
@@ -290,6 +293,25 @@ def write_dat(points: Sequence[CurvePoint], out: TextIO) -> None:
     out.write("Precision\tRecall\n")
     rows = sorted(points, key=lambda p: p.recall)
     out.write("".join(f"{py2_str(p.precision)}\t{py2_str(p.recall)}\n" for p in rows))
+
+
+class _Curved(Protocol):
+    @property
+    def curve(self) -> list[CurvePoint]: ...
+
+
+def curve_of(result: _Curved) -> Curve:
+    """The curve as a report holds it (scikit-learn's order: ascending confidence, then
+    :data:`END`, whose infinite threshold is null) and its file as ``benchmark.py`` writes
+    it (:func:`write_dat`)."""
+    points = result.curve
+
+    def dat() -> str:
+        out = io.StringIO()
+        write_dat(points, out)
+        return out.getvalue()
+
+    return of_points(((p.confidence, p.precision, p.recall) for p in points), dat)
 
 
 def dat_rows(points: Sequence[CurvePoint]) -> list[CurvePoint]:

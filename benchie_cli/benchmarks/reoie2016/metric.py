@@ -37,6 +37,7 @@ from itertools import pairwise
 from typing import NamedTuple, TextIO
 
 from benchie_cli.benchmarks.carb.metric import numpy_sum, sentence_key
+from benchie_cli.curves import Curve, of_points
 
 __all__ = [
     "Extraction",
@@ -46,6 +47,7 @@ __all__ = [
     "SentenceResult",
     "collisions",
     "corpus_results",
+    "curve_of",
     "dropped_texts",
     "group",
     "lexical_match",
@@ -464,6 +466,20 @@ def write_curve(result: ReOieScore, out: TextIO) -> None:
     rows = [(p.precision, p.recall) for p in result.curve] + [(1.0, 0.0)]
     out.write("Precision\tRecall\n")
     out.writelines(f"{_repr(p)}\t{_repr(r)}\n" for p, r in sorted(rows, key=lambda row: row[1]))
+
+
+def curve_of(result: ReOieScore) -> Curve:
+    """The curve as a report holds it (ascending threshold, then the final point: precision
+    1, recall 0, of no threshold, null) and its file as the scorer writes it
+    (:func:`write_curve`)."""
+
+    def dat() -> str:
+        out = io.StringIO()
+        write_curve(result, out)
+        return out.getvalue()
+
+    points = [(p.threshold, p.precision, p.recall) for p in result.curve]
+    return of_points([*points, (math.inf, 1.0, 0.0)], dat)
 
 
 def write_errors(result: ReOieScore, out: TextIO) -> None:

@@ -46,6 +46,8 @@ def test_published_numbers(cli: RunCli, tmp_path: Path, fmt: str) -> None:
     _, auc, (p, r, f1), _, points = REFERENCE[fmt]
     doc = report(cli, "--input-format", fmt, output(tmp_path, fmt))
     (system,) = doc["systems"]
+    curve = system["carb"].pop("curve")  # (its points: tests/test_curves.py)
+    assert len(curve["threshold"]) == points
     assert system["carb"] == {
         "precision": p,
         "recall": r,

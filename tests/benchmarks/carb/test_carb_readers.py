@@ -51,7 +51,10 @@ def numbers(cli: RunCli, fmt: str, path: Path, *args: str) -> dict[str, Any]:
     )  # fmt: skip
     assert result.exit_code == 0, result.stderr
     (system,) = orjson.loads(result.stdout)["systems"]
-    return {m: system[m] for m in ("carb", "carb-ss")}
+    out = {m: system[m] for m in ("carb", "carb-ss")}
+    for m in out.values():  # the curve: as many points as said (tests/test_curves.py)
+        assert len(m.pop("curve")["threshold"]) == m["points"]
+    return out
 
 
 def original(

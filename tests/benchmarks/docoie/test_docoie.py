@@ -343,6 +343,20 @@ def test_added_scored_and_verified_each_gold_naming_it(
         verified = cli("verify", out, system, "--gold-dir", root)
         assert verified.exit_code == 0, verified.stderr
 
+    # The curve, in the report (ascending confidence) and as DocOIE's carb.py --out writes it
+    curves = tmp_path / "curves"
+    curves.mkdir()
+    exported = cli(
+        "score", "--benchmark", "docoie", "--gold-dir", root, "--format", "json",
+        f"docie={system}", "--curves", curves,
+    )  # fmt: skip
+    assert exported.exit_code == 0, exported.stderr
+    curve = orjson.loads(exported.stdout)["systems"][0]["docoie"]["curve"]
+    assert curve == {"threshold": [-0.2, -0.1], "precision": [1.0, 1.0], "recall": [0.5, 0.25]}
+    assert (curves / "docie.dat").read_text() == (
+        "Precision\tRecall\tConfidence\n1.0\t0.25\t-0.1\n1.0\t0.5\t-0.2\n"
+    )
+
 
 def test_a_file_that_is_none_of_the_published_ones_names_their_sha256(
     cli: RunCli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch

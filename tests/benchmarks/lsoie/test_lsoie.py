@@ -140,6 +140,9 @@ def test_a_small_corpus_gives_the_original_s_curve() -> None:
     out = io.StringIO()
     metric.write_dat(result.curve, out)
     assert out.getvalue() == DAT
+    curve = metric.curve_of(result)  # what --curves writes and the report holds
+    assert curve.dat() == DAT
+    assert curve.as_json()["threshold"] == [0.5, 0.7, 0.8, 0.9]
     assert (result.n_gold, result.denominator, result.n_matched) == (6, 8, 3)
     # pr_plot.py: max F1 over the rows; the trapezoids of the rows of positive recall
     assert result.summary == (0.2135416666666875, 0.75, 0.375, 0.5, 0.5)

@@ -63,6 +63,11 @@ def test_a_split_is_added_scored_and_verified(
     assert "1 of its sentences are not in lsoie's sci split" in scored.stderr
     report = orjson.loads(out.read_bytes())
     numbers = report["systems"][0]["lsoie"]
+    assert numbers.pop("curve") == {  # the .dat's points, in ascending confidence
+        "threshold": [0.5, 0.7, 0.8, 0.9],
+        "precision": [0.75, 0.6666666666666666, 1.0, 1.0],
+        "recall": [0.375, 0.25, 0.25, 0.125],
+    }
     assert numbers == {
         "auc": 0.2135416666666875,
         "precision": 0.75,

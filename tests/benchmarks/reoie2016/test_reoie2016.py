@@ -218,6 +218,10 @@ def test_original_scorer_outputs(gold_path: str, tmp_path: Path, name: str) -> N
         out = io.StringIO()
         r.write_curve(result, out)
         assert out.getvalue() == curve
+        exported = r.curve_of(result)  # what --curves writes and the report holds
+        assert exported.dat() == curve
+        assert len(exported.threshold) == r.to_json(result)["points"]
+        assert exported.threshold[-1] is None and exported.recall[-1] == 0.0
     if errors is not None:
         out = io.StringIO()
         r.write_errors(result, out)

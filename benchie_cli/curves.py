@@ -1,0 +1,97 @@
+"""A system's precision-recall curve as a report holds it and as its original scorer writes
+it (docs/reports.md, "Curves").
+
+Each benchmark's metric computes its own curve (CaRB's, oie-benchmark's); this module is
+the one shape they all take on their way out: the points in the scorer's own order, the
+JSON object of a report's system (``{"threshold": [...], "precision": [...], "recall":
+[...]}``, three lists of equal length), and the bytes of the file the original scorer
+writes for it (its ``.dat``), which ``score --curves DIR`` writes.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+#: The suffix of a curve file, as the original scorers name theirs (``dump/OpenIE-4.dat``).
+SUFFIX = ".dat"
+
+
+@dataclass(frozen=True, slots=True)
+class Curve:
+    """One curve: parallel lists in the scorer's own order, and its ``.dat`` file."""
+
+    #: Each point's confidence threshold; None for a point of no threshold (the end point
+    #: scikit-learn appends, nothing predicted: its threshold is infinite).
+    threshold: tuple[float | None, ...]
+    precision: tuple[float, ...]
+    recall: tuple[float, ...]
+    #: The file the original scorer writes of it, built on demand.
+    dat: Callable[[], str]
+
+    def as_json(self) -> dict[str, list[Any]]:
+        """The ``curve`` object of a report's system."""
+        return {
+            "threshold": list(self.threshold),
+            "precision": [_finite(v) for v in self.precision],
+            "recall": [_finite(v) for v in self.recall],
+        }
+
+
+def _finite(value: float) -> float | None:
+    """A JSON number: NaN (a recall of a curve with no gold matched) as null."""
+    return None if math.isnan(value) else value
+
+
+def of_points(points: Iterable[tuple[float, float, float]], dat: Callable[[], str]) -> Curve:
+    """A curve of ``(threshold, precision, recall)`` points, in the scorer's order; an
+    infinite threshold is recorded as None."""
+    listed = list(points)
+    return Curve(
+        tuple(None if math.isinf(t) else t for t, _, _ in listed),
+        tuple(p for _, p, _ in listed),
+        tuple(r for _, _, r in listed),
+        dat,
+    )
+
+
+def read_json(curve: object) -> tuple[list[float | None], list[float | None], list[float | None]]:
+    """The three lists of a report's ``curve`` object, checked to be lists of numbers (or
+    null) of one length; ValueError otherwise."""
+    if not isinstance(curve, Mapping):
+        raise ValueError("its curve is not an object")
+    lists = []
+    for key in ("threshold", "precision", "recall"):
+        values = curve.get(key)
+        if not isinstance(values, list) or not all(
+            v is None or (isinstance(v, int | float) and not isinstance(v, bool)) for v in values
+        ):
+            raise ValueError(f"its curve's {key!r} is not a list of numbers")
+        lists.append([None if v is None else float(v) for v in values])
+    if len({len(v) for v in lists}) != 1:
+        raise ValueError("its curve's lists differ in length")
+    return lists[0], lists[1], lists[2]
+
+
+_UNSAFE = re.compile(r"[^A-Za-z0-9._+-]+")
+
+
+def file_names(stems: Sequence[str]) -> list[str]:
+    """A file name for each curve, from its system's name (and metric): characters other
+    than letters, digits, ``.``, ``_``, ``+`` and ``-`` become ``_``, a name is never
+    hidden or empty, and a name taken twice gets ``-2``, ``-3``... (case-insensitively, for
+    file systems that ignore case)."""
+    taken: set[str] = set()
+    names = []
+    for stem in stems:
+        safe = _UNSAFE.sub("_", stem).lstrip(".") or "system"
+        name, n = safe, 1
+        while name.lower() in taken:
+            n += 1
+            name = f"{safe}-{n}"
+        taken.add(name.lower())
+        names.append(name + SUFFIX)
+    return names

@@ -1,0 +1,136 @@
+"""Curves exported (issue 26): each report holds its systems' precision-recall curves, and
+``score --curves DIR`` writes them as the original scorers do, byte for byte their published
+files (``benchie plot`` draws them: tests/test_plot.py)."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import math
+import shutil
+from pathlib import Path
+
+import pytest
+
+from benchie_cli.curves import file_names
+from tests.conftest import DATA, GOLD_DIR, RunCli
+
+CARB = DATA / "carb"
+OIE2016 = DATA / "oie2016"
+
+
+def _unzipped(source: Path, target: Path) -> Path:
+    target.write_bytes(gzip.decompress(source.read_bytes()))
+    return target
+
+
+@pytest.fixture(scope="module")
+def scored(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """OpenIE 4 scored on CaRB (both metrics) and on OIE2016, with its curves written."""
+    from click.testing import CliRunner
+
+    from benchie_cli.cli import main
+
+    tmp = tmp_path_factory.mktemp("curves")
+    runner = CliRunner()
+    out: dict[str, Path] = {}
+    for benchmark, source, extra in (
+        ("carb", CARB / "openie4_output.txt.gz", ["--metric", "carb,carb-ss"]),
+        ("oie2016", OIE2016 / "openie4_output.txt.gz", []),
+    ):
+        system = _unzipped(source, tmp / f"{benchmark}-openie4.txt")
+        curves = tmp / f"{benchmark}-curves"
+        curves.mkdir()
+        report = tmp / f"{benchmark}.json"
+        args = ["score", "--gold-dir", str(GOLD_DIR), "--benchmark", benchmark, *extra]
+        args += [f"OpenIE-4={system}", "--curves", str(curves), "-o", str(report)]
+        result = runner.invoke(main, args, catch_exceptions=False)
+        assert result.exit_code == 0, result.output
+        out[benchmark] = report
+        out[f"{benchmark}-curves"] = curves
+    return out
+
+
+def test_the_carb_curve_is_cabs_published_dump_byte_for_byte(scored: dict[str, Path]) -> None:
+    curves = scored["carb-curves"]
+    assert sorted(p.name for p in curves.iterdir()) == ["OpenIE-4.carb-ss.dat", "OpenIE-4.dat"]
+    published = gzip.decompress((CARB / "OpenIE-4.dat.gz").read_bytes())
+    assert (curves / "OpenIE-4.dat").read_bytes() == published
+    single = gzip.decompress((CARB / "OpenIE-4.carb-ss.dat.gz").read_bytes())
+    assert (curves / "OpenIE-4.carb-ss.dat").read_bytes() == single
+
+
+def test_the_oie2016_curve_is_oie_benchmarks_published_eval_file(scored: dict[str, Path]) -> None:
+    published = gzip.decompress((OIE2016 / "OpenIE-4.dat.gz").read_bytes())
+    assert (scored["oie2016-curves"] / "OpenIE-4.dat").read_bytes() == published
+
+
+def _dat_points(text: str) -> list[tuple[float, float]]:
+    """(precision, recall) of a .dat file's rows, whatever its columns after those two."""
+    rows = [line.split("\t") for line in text.splitlines()[1:]]
+    return [(float(r[0]), float(r[1])) for r in rows]
+
+
+@pytest.mark.parametrize("benchmark", ["carb", "oie2016"])
+def test_the_report_holds_the_curve_of_the_file(scored: dict[str, Path], benchmark: str) -> None:
+    """The report's points are the curve file's, in the scorer's order (the file sorts
+    them by recall), and as many as the report says."""
+    report = json.loads(scored[benchmark].read_text())
+    numbers = report["systems"][0][benchmark]
+    curve = numbers["curve"]
+    assert sorted(curve) == ["precision", "recall", "threshold"]
+    assert len(curve["threshold"]) == len(curve["precision"]) == len(curve["recall"])
+    assert len(curve["threshold"]) == numbers["points"]
+    dat = (scored[f"{benchmark}-curves"] / "OpenIE-4.dat").read_text()
+    points = list(zip(curve["precision"], curve["recall"], strict=True))
+    rows = _dat_points(dat)  # (OIE2016's file prints 12 significant digits)
+    ordered = sorted(points, key=lambda p: p[1])
+    assert len(ordered) == len(rows)
+    assert all(
+        math.isclose(a, c, rel_tol=1e-11) and math.isclose(b, d, rel_tol=1e-11)
+        for (a, b), (c, d) in zip(ordered, rows, strict=True)
+    )
+    thresholds = curve["threshold"]
+    finite = [t for t in thresholds if t is not None]
+    assert finite == sorted(finite)  # ascending confidence; OIE2016 ends with the end point
+    if benchmark == "oie2016":
+        assert thresholds[-1] is None and (curve["precision"][-1], curve["recall"][-1]) == (1, 0)
+
+
+def test_file_names_are_safe_and_distinct() -> None:
+    names = file_names(["a/b", "A/B", ".hidden", "", "x y", "ok.carb-ss"])
+    assert names == [
+        "a_b.dat",
+        "A_B-2.dat",
+        "hidden.dat",
+        "system.dat",
+        "x_y.dat",
+        "ok.carb-ss.dat",
+    ]
+
+
+def test_curves_refuses_what_cannot_be_written(cli: RunCli, tmp_path: Path) -> None:
+    system = _unzipped(CARB / "openie4_output.txt.gz", tmp_path / "openie4.txt")
+    base = ["score", "--gold-dir", GOLD_DIR, "--benchmark", "carb", system]
+    missing = cli(*base, "--curves", tmp_path / "nowhere")
+    assert missing.exit_code == 2
+    assert "--curves: the directory does not exist" in missing.stderr
+    into_gold = cli(*base, "--curves", GOLD_DIR)
+    assert into_gold.exit_code == 2 and "inside the gold store" in into_gold.stderr
+    no_curve = cli(
+        "score", "--gold-dir", GOLD_DIR, DATA.parent.parent / "examples/submissions/en/clausie.tsv",
+        "--curves", tmp_path,
+    )  # fmt: skip
+    assert no_curve.exit_code == 2 and "no curve file" in no_curve.stderr
+    # a curve that would replace an input: nothing written, no report
+    clash = tmp_path / "clash"
+    clash.mkdir()
+    victim = clash / "openie4.txt.dat"
+    shutil.copy(system, victim)
+    report = tmp_path / "r.json"
+    refused = cli(*base[:-1], f"openie4.txt={victim}", "--curves", clash, "-o", report)
+    assert refused.exit_code == 2 and "is also an input" in refused.stderr
+    assert not report.exists() and victim.read_bytes() == system.read_bytes()
+    suite = cli("score", "--suite", system, "--curves", tmp_path)
+    assert suite.exit_code == 2 and "--suite" in suite.stderr
+    assert not list(tmp_path.glob("*.dat"))

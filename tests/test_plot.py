@@ -1,0 +1,164 @@
+"""``benchie plot`` (issue 26): the figure's points are the report's curve points, read
+back from the SVG; one style per system; deterministic SVG bytes; clear refusals."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import DATA, RunCli
+from tests.test_curves import scored
+
+__all__ = ["scored"]  # (the fixture: OpenIE 4 scored on CaRB and OIE2016)
+
+try:
+    import matplotlib  # noqa: F401
+
+    HAVE_MATPLOTLIB = True
+except ImportError:  # (the test extra installs it: CI always draws)
+    HAVE_MATPLOTLIB = False
+needs_matplotlib = pytest.mark.skipif(
+    not HAVE_MATPLOTLIB, reason="benchie plot needs matplotlib: pip install 'benchie-cli[plot]'"
+)
+
+_NUMBER = r"-?\d+(?:\.\d+)?(?:e[-+]?\d+)?"
+
+
+def _path_of(svg: str, gid: str) -> list[tuple[float, float]]:
+    """The points of the first path in the SVG group of id ``gid``."""
+    group = re.search(rf'<g id="{re.escape(gid)}">\s*<path [^>]*?d="([^"]*)"', svg)
+    assert group is not None, gid
+    pairs = re.findall(rf"[ML] ({_NUMBER}) ({_NUMBER})", group.group(1))
+    return [(float(x), float(y)) for x, y in pairs]
+
+
+def _data_points(svg: str, index: int) -> list[tuple[float, float]]:
+    """The ``index``-th curve's points in data coordinates (recall, precision): the
+    plotting area's rectangle spans 0 to 1 on both axes."""
+    from benchie_cli.analysis.plot import AREA_ID, curve_id
+
+    corners = _path_of(svg, AREA_ID)
+    left, right = min(x for x, _ in corners), max(x for x, _ in corners)
+    top, bottom = min(y for _, y in corners), max(y for _, y in corners)
+    return [
+        ((x - left) / (right - left), (bottom - y) / (bottom - top))
+        for x, y in _path_of(svg, curve_id(index))
+    ]
+
+
+@needs_matplotlib
+@pytest.mark.parametrize("benchmark", ["carb", "oie2016"])
+def test_plot_draws_the_reports_points(
+    cli: RunCli, scored: dict[str, Path], benchmark: str, tmp_path: Path
+) -> None:
+    figure = tmp_path / "figure.svg"
+    result = cli("plot", scored[benchmark], "-o", figure)
+    assert result.exit_code == 0, result.stderr
+    svg = figure.read_text()
+    curve = json.loads(scored[benchmark].read_text())["systems"][0][benchmark]["curve"]
+    expected = list(zip(curve["recall"], curve["precision"], strict=True))
+    drawn = _data_points(svg, 0)
+    assert len(drawn) == len(expected)
+    # an SVG's coordinates have 6 decimals over a 200-point axis
+    assert all(
+        abs(a - c) < 1e-5 and abs(b - d) < 1e-5
+        for (a, b), (c, d) in zip(drawn, expected, strict=True)
+    )
+    assert "<text" in svg and "Recall" in svg and "Precision" in svg and "OpenIE-4" in svg
+    assert 'width="237.6pt" height="180pt"' in svg  # 3.3 x 2.5 in
+    again = tmp_path / "again.svg"
+    assert cli("plot", scored[benchmark], "-o", again).exit_code == 0
+    assert again.read_bytes() == figure.read_bytes()
+
+
+@needs_matplotlib
+def test_plot_one_style_per_system_and_other_formats(
+    cli: RunCli, scored: dict[str, Path], tmp_path: Path
+) -> None:
+    report = json.loads(scored["carb"].read_text())
+    second = dict(report, systems=[dict(report["systems"][0], name="Another")])
+    other = tmp_path / "another.json"
+    other.write_text(json.dumps(second))
+    figure = tmp_path / "two.svg"
+    assert cli("plot", scored["carb"], other, "-o", figure).exit_code == 0
+    svg = figure.read_text()
+    styles = [re.search(rf'<g id="curve-{n}">\s*<path [^>]*style="([^"]*)"', svg) for n in (0, 1)]
+    assert all(styles) and styles[0].group(1) != styles[1].group(1)  # type: ignore[union-attr]
+    assert _data_points(svg, 0) == _data_points(svg, 1)
+    for suffix, magic in (("pdf", b"%PDF"), ("png", b"\x89PNG")):
+        out = tmp_path / f"figure.{suffix}"
+        assert cli("plot", scored["carb"], "--metric", "carb-ss", "-o", out).exit_code == 0
+        assert out.read_bytes().startswith(magic)
+
+
+@needs_matplotlib
+def test_plot_refuses_bad_input(cli: RunCli, scored: dict[str, Path], tmp_path: Path) -> None:
+    mixed = cli("plot", scored["carb"], scored["oie2016"], "-o", tmp_path / "f.svg")
+    assert mixed.exit_code == 2 and "plot the reports of one benchmark" in mixed.stderr
+    unknown = cli("plot", scored["carb"], "-o", tmp_path / "f.gif")
+    assert unknown.exit_code == 2 and "format" in unknown.stderr
+    wrong_metric = cli("plot", scored["carb"], "--metric", "oie2016", "-o", tmp_path / "f.svg")
+    assert wrong_metric.exit_code == 2 and "has no oie2016 numbers" in wrong_metric.stderr
+    broken = tmp_path / "broken.json"
+    broken.write_text("{")
+    assert cli("plot", broken, "-o", tmp_path / "f.svg").exit_code == 2
+    plain = DATA / "reports" / "score.json"  # BenchIE's, without confidences: no curve
+    none = cli("plot", plain, "-o", tmp_path / "f.svg")
+    assert none.exit_code == 2 and "no system has a precision-recall curve" in none.stderr
+    assert not list(tmp_path.glob("f.*"))
+
+
+def test_plot_without_matplotlib_says_what_to_install(
+    cli: RunCli, scored: dict[str, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import builtins
+
+    real = builtins.__import__
+
+    def without(name: str, *args: object, **kwargs: object) -> object:
+        if name == "matplotlib" or name.startswith("matplotlib."):
+            raise ImportError(name)
+        return real(name, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(builtins, "__import__", without)
+    result = cli("plot", scored["carb"], "-o", tmp_path / "f.svg")
+    assert result.exit_code == 2
+    assert "pip install 'benchie-cli[plot]'" in result.stderr
+    assert not (tmp_path / "f.svg").exists()
+
+
+@needs_matplotlib
+def test_plot_draws_benchie_s_own_curve_of_a_file_with_confidences(
+    cli: RunCli, tmp_path: Path
+) -> None:
+    """A BenchIE report keeps its layout (``confidence.curve``, a point an object): drawn
+    alike, beside CaRB's of the same run chosen with --metric."""
+    lines = (DATA.parent.parent / "examples/submissions/en/clausie.tsv").read_text().splitlines()
+    submission = tmp_path / "conf.tsv"
+    submission.write_text(
+        "#benchie-tsv confidence\n"
+        + "".join(f"{line}\t{n % 10 / 10}\n" for n, line in enumerate(lines))
+    )
+    report = tmp_path / "r.json"
+    scored = cli("score", "--metric", "benchie,carb", submission, "-o", report)
+    assert scored.exit_code == 0, scored.stderr
+    system = json.loads(report.read_text())["systems"][0]
+    carb = system["carb"]["curve"]
+    for metric, points in (
+        ("benchie", [(p["recall"], p["precision"]) for p in system["confidence"]["curve"]]),
+        (
+            "carb",
+            list(zip(carb["recall"], carb["precision"], strict=True)),
+        ),
+    ):
+        figure = tmp_path / f"{metric}.svg"
+        assert cli("plot", report, "--metric", metric, "-o", figure).exit_code == 0
+        drawn = _data_points(figure.read_text(), 0)
+        assert len(drawn) == len(points) > 1
+        assert all(
+            abs(a - c) < 1e-5 and abs(b - d) < 1e-5
+            for (a, b), (c, d) in zip(drawn, points, strict=True)
+        )
