@@ -481,23 +481,40 @@ def split_text_lines(data: bytes, path: str) -> list[str]:
 
 
 def gunzip(data: bytes, shown: str) -> bytes:
-    """``data`` decompressed, refused beyond the limit of a whole file (a gzip bomb costs
-    no more memory than the limit) or when it is not valid gzip."""
+    """``data`` decompressed, every member of it (``cat a.gz b.gz`` is one valid gzip file,
+    as gzip reads it), refused beyond the limit of a whole file (a gzip bomb costs no more
+    memory than the limit), when it is not valid gzip, or when other data follows its last
+    member (trailing zero bytes, gzip's padding, excepted)."""
     import zlib
 
-    out = zlib.decompressobj(wbits=31)  # gzip framing
-    try:
-        text = out.decompress(data, MAX_WHOLE_BYTES + 1)
-    except zlib.error as exc:
-        raise BenchieError(f"not a valid gzip file ({exc})", path=shown) from None
-    if len(text) > MAX_WHOLE_BYTES or out.unconsumed_tail:
-        raise BenchieError(
-            f"decompresses to more than {MAX_WHOLE_BYTES >> 20} MiB, the limit for a whole file",
-            path=shown,
-        )
-    if not out.eof:
-        raise BenchieError("a truncated gzip file", path=shown)
-    return text
+    parts: list[bytes] = []
+    total = 0
+    rest = data
+    while True:
+        out = zlib.decompressobj(wbits=31)  # gzip framing
+        try:
+            text = out.decompress(rest, MAX_WHOLE_BYTES + 1 - total)
+        except zlib.error as exc:
+            raise BenchieError(f"not a valid gzip file ({exc})", path=shown) from None
+        total += len(text)
+        parts.append(text)
+        if total > MAX_WHOLE_BYTES or out.unconsumed_tail:
+            raise BenchieError(
+                f"decompresses to more than {MAX_WHOLE_BYTES >> 20} MiB, the limit for a whole "
+                "file",
+                path=shown,
+            )
+        if not out.eof:
+            raise BenchieError("a truncated gzip file", path=shown)
+        rest = out.unused_data
+        if not rest.strip(b"\0"):
+            return b"".join(parts)
+        if rest[:2] != b"\x1f\x8b":  # not another member: what gzip calls trailing garbage
+            raise BenchieError(
+                f"{len(rest):,} byte(s) after the end of the gzip data that are not gzip: a "
+                "damaged file, or one with something appended; decompress and check it",
+                path=shown,
+            )
 
 
 #: A line's first ``MAX_LINE_BYTES + 1`` bytes, matched at line starts only (linear);

@@ -162,3 +162,33 @@ def test_plot_draws_benchie_s_own_curve_of_a_file_with_confidences(
             abs(a - c) < 1e-5 and abs(b - d) < 1e-5
             for (a, b), (c, d) in zip(drawn, points, strict=True)
         )
+
+
+@needs_matplotlib
+def test_names_are_plain_text_and_the_users_matplotlibrc_is_not_read(
+    cli: RunCli, scored: dict[str, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A name with `$` is no formula (it was an internal error, or typeset as maths), one
+    starting with `_` is in the legend (matplotlib drops such labels), and a matplotlibrc in
+    the working directory changes neither the bytes nor the points."""
+    plain = tmp_path / "plain.svg"
+    assert cli("plot", scored["carb"], "-o", plain).exit_code == 0
+    (tmp_path / "rc").mkdir()
+    (tmp_path / "rc" / "matplotlibrc").write_text(
+        "axes.facecolor: red\npath.sketch: 1, 100, 1\ntext.usetex: True\nfont.family: serif\n"
+    )
+    monkeypatch.chdir(tmp_path / "rc")
+    styled = tmp_path / "styled.svg"
+    result = cli("plot", scored["carb"], "-o", styled)
+    assert result.exit_code == 0, result.stderr
+    assert styled.read_bytes() == plain.read_bytes()
+    report = json.loads(scored["carb"].read_text())
+    renamed = [dict(report["systems"][0], name=n) for n in ("$x^$", "_hidden", "cost $5 vs $6")]
+    odd = tmp_path / "odd.json"
+    odd.write_text(json.dumps(dict(report, systems=renamed)))
+    figure = tmp_path / "odd.svg"
+    result = cli("plot", odd, "-o", figure)
+    assert result.exit_code == 0, result.stderr
+    svg = figure.read_text()
+    for shown in ("$x^$", "_hidden", "cost $5 vs $6"):
+        assert shown in svg, shown

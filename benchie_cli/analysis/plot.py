@@ -243,25 +243,35 @@ def render(plot: Plot, fmt: str) -> bytes:
         "pdf": {"CreationDate": None, "ModDate": None, "Creator": None, "Producer": None},
         "png": {"Software": None},
     }[fmt]
-    with matplotlib.rc_context(settings):
+    # matplotlib's defaults, then ours: never the user's matplotlibrc (a style, a sketch
+    # filter or usetex there would change the figure, its bytes or even its points)
+    defaults = {k: v for k, v in matplotlib.rcParamsDefault.items() if k != "backend"}
+    with matplotlib.rc_context({**defaults, **settings}):
         figure = Figure(figsize=SIZE, layout="constrained")
         axes = figure.add_subplot()
         axes.patch.set_gid(AREA_ID)
+        lines = []
         for n, series in enumerate(plot.series):
             (line,) = axes.plot(
                 series.recall,
                 series.precision,
                 color=COLOURS[n % len(COLOURS)],
                 linestyle=DASHES[(n // len(COLOURS) + n) % len(DASHES)],
-                label=series.name,
             )
             line.set_gid(curve_id(n))
+            lines.append(line)
         axes.set_xlim(0.0, 1.0)
         axes.set_ylim(0.0, 1.0)
         axes.set_xlabel("Recall")
         axes.set_ylabel("Precision")
         label = METRICS[plot.metric].label if plot.metric in METRICS else plot.metric
-        axes.legend(title=label, loc="upper right", fontsize=6, title_fontsize=6, frameon=False)
+        # Names as plain text: a `$` is escaped (matplotlib would typeset it as maths),
+        # and labels given with their lines (one starting with `_` would be dropped).
+        names = [s.name.replace("$", r"\$") for s in plot.series]
+        axes.legend(
+            lines, names, title=label, loc="upper right", fontsize=6, title_fontsize=6,
+            frameon=False,
+        )  # fmt: skip
         out = io.BytesIO()
         figure.savefig(out, format=fmt, metadata=metadata, dpi=300)
     return out.getvalue()

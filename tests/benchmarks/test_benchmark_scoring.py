@@ -394,6 +394,31 @@ def test_compressed_input_is_bounded_and_checked(cli: RunCli, tmp_path: Path) ->
         assert result.exit_code == 2 and message in result.stderr, result.stderr
 
 
+def test_a_gzip_file_of_several_members_is_read_whole_and_trailing_data_refused(
+    cli: RunCli, tmp_path: Path
+) -> None:
+    """``cat a.gz b.gz`` is one valid gzip file (gzip reads both members): scored as the
+    whole text, never as its first member alone; data that is not gzip after the last
+    member is refused (trailing zero bytes, gzip's padding, are not)."""
+    text = gzip.decompress((OIE2016_DATA / "openie4_output.txt.gz").read_bytes())
+    half = text.index(b"\n", len(text) // 2) + 1
+    members = gzip.compress(text[:half]) + gzip.compress(text[half:])
+    (tmp_path / "whole.gz").write_bytes(gzip.compress(text))
+    (tmp_path / "members.gz").write_bytes(members)
+    (tmp_path / "padded.gz").write_bytes(members + b"\0" * 512)
+    (tmp_path / "appended.gz").write_bytes(members + b"garbage\n")
+    args = ("score", "--benchmark", "oie2016", "--input-format", "openie4", "--format", "json")
+    whole = cli(*args, tmp_path / "whole.gz")
+    assert whole.exit_code == 0, whole.stderr
+    numbers = json.loads(whole.stdout)["systems"][0]["oie2016"]
+    for name in ("members.gz", "padded.gz"):
+        result = cli(*args, tmp_path / name)
+        assert result.exit_code == 0, result.stderr
+        assert json.loads(result.stdout)["systems"][0]["oie2016"] == numbers
+    appended = cli(*args, tmp_path / "appended.gz")
+    assert appended.exit_code == 2 and "after the end of the gzip data" in appended.stderr
+
+
 def test_what_the_originals_do_silently_is_said(cli: RunCli, tmp_path: Path) -> None:
     """ReVerb's sentence numbers that name other sentences than the line's own text, and two
     texts that collide under the sentence key: scored as the original does, and said."""
