@@ -527,18 +527,22 @@ def test_gold_dir_option_beats_environment_when_scoring(
     ],
     ids=lambda a: "-".join(str(x) for x in a[:2] if not str(x).endswith(".tsv")),
 )
-def test_missing_gold_dir_option(cli_process: ProcessRunner, args: tuple[str, ...]) -> None:
-    proc = cli_process(*args, "--gold-dir", "/nonexistent")
-    line = assert_one_clear_error(proc, "/nonexistent", "--gold-dir")
+def test_missing_gold_dir_option(
+    cli_process: ProcessRunner, args: tuple[str, ...], tmp_path: Path
+) -> None:
+    missing = str(tmp_path / "missing")  # (not /nonexistent: some machines have one)
+    proc = cli_process(*args, "--gold-dir", missing)
+    line = assert_one_clear_error(proc, missing, "--gold-dir")
     assert proc.returncode == 2, line
 
 
 @pytest.mark.parametrize(
     "args", [("gold", "list"), ("score", example("en", "clausie"))], ids=["gold-list", "score"]
 )
-def test_missing_gold_dir_from_environment(args: tuple[str, ...]) -> None:
-    proc = run_process(*args, env={"BENCHIE_GOLD_DIR": "/nonexistent"})
-    assert_one_clear_error(proc, "/nonexistent", "BENCHIE_GOLD_DIR")
+def test_missing_gold_dir_from_environment(args: tuple[str, ...], tmp_path: Path) -> None:
+    missing = str(tmp_path / "missing")
+    proc = run_process(*args, env={"BENCHIE_GOLD_DIR": missing})
+    assert_one_clear_error(proc, missing, "BENCHIE_GOLD_DIR")
     assert proc.returncode == 2
 
 
