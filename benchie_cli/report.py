@@ -14,7 +14,9 @@ from typing import Any
 
 import orjson
 
+from benchie_cli.errors import BenchieError
 from benchie_cli.registry import BENCHMARKS, DEFAULT_BENCHMARK, implementation
+from benchie_cli.textio import display_name, read_whole, without_bom
 
 
 def to_json(report: dict[str, Any]) -> bytes:
@@ -40,3 +42,13 @@ def to_markdown(report: dict[str, Any]) -> str:
     ready for a README or a paper."""
     markdown: str = _views(report).to_markdown(report)
     return markdown
+
+
+def load_json(path: str) -> tuple[Any, bytes]:
+    """A JSON report's document and its bytes, read once (bounded, no device); not JSON:
+    refused (exit 2). Its shape is the caller's to check (``verify``, ``plot``)."""
+    data = read_whole(path, what="report")
+    try:
+        return orjson.loads(without_bom(data)), data
+    except orjson.JSONDecodeError as exc:
+        raise BenchieError(f"not a JSON report ({exc})", path=display_name(path)) from None

@@ -27,14 +27,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import orjson
-
 from benchie_cli import REPORT_SCHEMA, __version__
 from benchie_cli.benchmarks.runner import brief, runner, show
 from benchie_cli.errors import BenchieError, printable_path
 from benchie_cli.gold.dirs import GoldDirs, resolve
 from benchie_cli.registry import BENCHMARKS, DEFAULT_BENCHMARK, metric_choice
-from benchie_cli.textio import display_name, read_whole, without_bom
+from benchie_cli.textio import display_name, read_whole
 
 #: Differences listed in full; the rest are counted.
 MISMATCHES_SHOWN = 50
@@ -69,12 +67,10 @@ def read_report(path: str) -> tuple[dict[str, Any], bytes]:
     """The report at ``path`` and its bytes (read once, bounded, no device), refused
     (exit 2) unless it is JSON of this schema and version."""
 
+    from benchie_cli.report import load_json
+
     shown = display_name(path)
-    data = read_whole(path, what="report")
-    try:
-        report = orjson.loads(without_bom(data))
-    except orjson.JSONDecodeError as exc:
-        raise BenchieError(f"not a JSON report ({exc})", path=shown) from None
+    report, data = load_json(path)
     if isinstance(report, dict) and report.get("suite") is True and "systems" not in report:
         _check_suite_shape(report, shown)
     elif isinstance(report, dict) and report.get("suite") is True:
@@ -336,7 +332,7 @@ def _check_suite_store(report: dict[str, Any], root: GoldDirs) -> None:
 
 def _file_sha256(path: str) -> str:
     """The sha256 of a submission's bytes, streamed (a submission may be large)."""
-    from benchie_cli.textio import read_whole, sha256_file
+    from benchie_cli.textio import sha256_file
 
     if path == "-" or not os.path.isfile(path):
         return hashlib.sha256(read_whole(path, what="submission")).hexdigest()

@@ -19,12 +19,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import orjson
-
 from benchie_cli.curves import read_json
 from benchie_cli.errors import BenchieError, ExitCode
 from benchie_cli.registry import BENCHMARKS, DEFAULT_BENCHMARK, DEFAULT_METRIC, METRICS
-from benchie_cli.textio import display_name, read_whole, without_bom
+from benchie_cli.textio import display_name
 
 #: The formats ``plot`` writes, by file suffix.
 FORMATS = ("svg", "pdf", "png")
@@ -66,12 +64,10 @@ class Plot:
 
 def read(path: str) -> dict[str, Any]:
     """A ``benchie score`` JSON report, refused (exit 2) if it is none."""
+    from benchie_cli.report import load_json
+
     shown = display_name(path)
-    data = read_whole(path, what="report")
-    try:
-        report = orjson.loads(without_bom(data))
-    except orjson.JSONDecodeError as exc:
-        raise BenchieError(f"not a JSON report ({exc})", path=shown) from None
+    report = load_json(path)[0]
     if (
         not isinstance(report, dict)
         or not isinstance(report.get("systems"), list)
