@@ -194,9 +194,11 @@ def rederive(
     gold_dir: str | None = None,
     gold_file: str | None = None,
     jobs: int | None = None,
+    sentences: str | None = None,
 ) -> dict[str, Any]:
     """The report rebuilt from the gold and ``submissions`` (one per system, in order), by
-    the runner of the benchmark it names."""
+    the runner of the benchmark it names; ``sentences``: the file of its subset (default:
+    the one it names)."""
     systems = report["systems"]
     if len(submissions) != len(systems):
         raise BenchieError(
@@ -204,7 +206,7 @@ def rederive(
             f"({len(submissions)} given), in its order, or none to read each system's file"
         )
     return runner(report.get("benchmark", DEFAULT_BENCHMARK)).rederive(
-        report, submissions, gold_dir=gold_dir, gold_file=gold_file, jobs=jobs
+        report, submissions, gold_dir=gold_dir, gold_file=gold_file, jobs=jobs, sentences=sentences
     )
 
 
@@ -258,6 +260,7 @@ def verify(
     gold_dir: str | None = None,
     gold_file: str | None = None,
     jobs: int | None = None,
+    sentences: str | None = None,
 ) -> Verdict:
     """Re-derive the report at ``report_path`` from ``submissions`` (or, when empty, each
     system's ``file``) and compare it byte for byte."""
@@ -276,7 +279,9 @@ def verify(
     if len(paths) == len(report["systems"]):  # (else rederive says how many to give)
         changed = _changed_submissions(report["systems"], paths)
     try:
-        rebuilt = rederive(report, paths, gold_dir=gold_dir, gold_file=gold_file, jobs=jobs)
+        rebuilt = rederive(
+            report, paths, gold_dir=gold_dir, gold_file=gold_file, jobs=jobs, sentences=sentences
+        )
     except BenchieError as exc:
         if not changed:
             raise

@@ -54,6 +54,7 @@ from benchie_cli.benchmarks.runner import (
     refuse_benchie_options_of,
     retokenize_refused,
     single_threshold_notes,
+    subset_given,
 )
 from benchie_cli.curves import Curve
 from benchie_cli.errors import BenchieError, ExitCode
@@ -70,6 +71,7 @@ from benchie_cli.inputs.batch import Failure, Submission, check_stdin_once
 from benchie_cli.inputs.formats import BENCHIE_TSV, CARB_READ, VERSIONS, signed
 from benchie_cli.inputs.native_layouts import read_by_original
 from benchie_cli.inputs.submission import FileFacts
+from benchie_cli.inputs.subset import Subset, SubsetFile, choose, read_subset
 from benchie_cli.outputs import check_output
 from benchie_cli.registry import BENCHMARKS, METRICS, implementation
 from benchie_cli.tables import render
@@ -105,6 +107,9 @@ class Corpus:
     #: Its store's directory under the gold directory, as a report names its files (""
     #: the benchmark's ``store_dir``; a part of published files has one of its own).
     where: str = ""
+    #: The sentences ``--sentences`` chose (:func:`restricted`): ``gold`` holds those
+    #: alone, and the systems' extractions of other sentences are not scored.
+    subset: Subset | None = None
 
     @property
     def metric(self) -> str:
@@ -245,6 +250,12 @@ def read_submission(path: str) -> tuple[FileFacts, bytes]:
 
 
 def none_known(shown: str, corpus: Corpus, count: int) -> BenchieError:
+    if corpus.subset is not None:
+        return BenchieError(
+            f"none of its {count:,} sentence(s) is one of the {corpus.subset.size:,} sentences "
+            f"of {corpus.subset.file.shown} (--sentences): nothing to score",
+            path=shown,
+        )
     b = BENCHMARKS[corpus.benchmark]
     several = len(b.languages) > 1
     of = f"{b.label}'s {corpus.split} split" + (f" ({corpus.language})" if several else "")
@@ -454,6 +465,9 @@ def keyed_numbers(metric: Any, corpus: Corpus, predicted: Mapping[str, Any], sho
     outside = len(keys - gold_keys)
     if outside == len(keys):
         raise none_known(shown, corpus, len(predicted))
+    count = sum(len(v) for v in predicted.values())  # (read, whether scored or not)
+    if corpus.subset is not None:  # as the original run on the subset's sentences alone
+        predicted = {t: x for t, x in predicted.items() if metric.sentence_key(t) in gold_keys}
     result = metric.score(corpus.gold, dict(predicted))
     numbers = metric.to_json(result)
     curve_of = getattr(metric, "curve_of", None)
@@ -462,7 +476,6 @@ def keyed_numbers(metric: Any, corpus: Corpus, predicted: Mapping[str, Any], sho
     if "auc" in numbers and len({x.confidence for xs in known.values() for x in xs}) <= 1:
         numbers[SINGLE_THRESHOLD] = True  # (only then: other reports keep their bytes)
     warnings = _collided(metric.collisions(known))
-    count = sum(len(v) for v in predicted.values())
     curve = curve_of(result) if curve_of is not None else None
     return Scored(count, numbers, outside, coverage, warnings, frozenset(known), curve)
 
@@ -557,6 +570,33 @@ def load_file(benchmark: str, path: str, language: str = "en") -> Corpus:
     return Corpus(benchmark, GOLD_FILE, GOLD_FILE, (f,), gold, language=language)
 
 
+def sentence_items(corpus: Corpus) -> list[tuple[str, str]]:
+    """The gold's sentences as ``(id, text)``, in gold order: those its original scorer
+    scores (a sentence without gold tuples counts for nothing)."""
+    own = entry(corpus.benchmark).sentences
+    if own is not None:
+        return own(corpus)
+    return [(str(n), text) for n, text in enumerate(corpus.gold, 1)]
+
+
+def gold_named(corpus: Corpus) -> str:
+    """How messages name the gold of ``corpus``: the split, or the user's file."""
+    if corpus.version == GOLD_FILE:
+        return f"the gold file {corpus.files[0].display_path}"
+    language = "" if corpus.language == "en" else f" ({corpus.language})"
+    return f"{BENCHMARKS[corpus.benchmark].label}'s {corpus.split} split{language}"
+
+
+def restricted(corpus: Corpus, sentences: SubsetFile) -> Corpus:
+    """``corpus`` with the gold of the sentences the ``--sentences`` file lists alone
+    (docs/subsets.md): each line is found among the gold's sentences, by id or text, or
+    refused naming its line."""
+    subset = choose(sentences, sentence_items(corpus), gold_named(corpus))
+    keep = subset.ids if entry(corpus.benchmark).keyed_by_id else subset.texts
+    gold = {key: value for key, value in corpus.gold.items() if key in keep}
+    return replace(corpus, gold=gold, subset=subset)
+
+
 # --------------------------------------------------------------------------- the registry
 
 
@@ -582,6 +622,8 @@ class CorpusEntry:
     #: Its sentences as ``(id, text)`` in gold order, when its gold is not keyed by text
     #: (None: the gold's keys, numbered from 1).
     sentences: Callable[[Corpus], list[tuple[str, str]]] | None = None
+    #: Whether its gold is keyed by sentence id (WiRe57's), not by sentence text.
+    keyed_by_id: bool = False
 
 
 def entry(benchmark: str) -> CorpusEntry:
@@ -725,8 +767,9 @@ def signature(corpus: Corpus, input_format: str = "auto", retokenize: bool = Fal
         f"benchie|benchmark:{corpus.benchmark}|split:{corpus.split}"
         f"{'' if corpus.language == 'en' else f'|lang:{corpus.language}'}|metric:{corpus.metric}"
         f"{f'|scorer:{scorer}' if (scorer := METRICS[corpus.metric].scorer) else ''}"
-        f"|gold:{corpus.version}@{corpus.sha256[:12]}{'|retokenize' if retokenize else ''}"
-        f"{versioned}|v:{__version__}"
+        f"|gold:{corpus.version}@{corpus.sha256[:12]}"
+        f"{corpus.subset.signed() if corpus.subset is not None else ''}"
+        f"{'|retokenize' if retokenize else ''}{versioned}|v:{__version__}"
     )
 
 
@@ -773,6 +816,8 @@ def build_report(
         "metric": metric,
         "signature": signature(corpus, input_format, retokenize),
         "gold": gold_json(corpus),
+        # (only when given: reports of whole splits keep their bytes)
+        **({"subset": corpus.subset.as_json()} if corpus.subset is not None else {}),
         "options": {
             "benchmark": corpus.benchmark,
             "split": corpus.split,
@@ -870,7 +915,7 @@ class CorpusRunner:
         expected = expected_prefix(request.expect_gold)
         corpus, root = self._corpus(request)
         split = corpus.split
-        check_output(request.output, [*request.paths, *corpus.inputs], stores=[root])
+        check_output(request.output, [*request.inputs, *corpus.inputs], stores=[root])
         check_pinned(
             corpus.sha256,
             expected,
@@ -906,16 +951,17 @@ class CorpusRunner:
                         "another split? give --split)"
                     )
             outside = max(r.outside for r in scored)
+            subset = corpus.subset
             said = [
                 *(
                     [
-                        f"{outside:,} of its sentences are not in "
+                        f"{outside:,} of its sentences are not "
                         + (
-                            f"{benchmark}'s {split} split"
-                            if request.gold_file is None
-                            else "the gold file"
+                            f"in {gold_of}: the original scorer ignores them"
+                            if subset is None
+                            else f"among the {subset.size:,} sentences of {subset.file.shown} "
+                            "(--sentences): not scored"
                         )
-                        + ": the original scorer ignores them"
                     ]
                     if outside
                     else []
@@ -960,22 +1006,21 @@ class CorpusRunner:
     def _corpus(self, request: Request) -> tuple[Corpus, GoldDirs | None]:
         """The gold a run scores against, and the store it came from (None: a file)."""
         if request.gold_file is not None:
-            return load_file(self.benchmark, request.gold_file, request.lang), None
-        split = check_split(request)
-        root = resolve(request.gold_dir)
-        return load(root, self.benchmark, request.gold_version, split, request.lang), root
+            corpus, root = load_file(self.benchmark, request.gold_file, request.lang), None
+        else:
+            split = check_split(request)
+            root = resolve(request.gold_dir)
+            corpus = load(root, self.benchmark, request.gold_version, split, request.lang)
+        if request.sentences is not None:
+            corpus = restricted(corpus, read_subset(request.sentences))
+        return corpus, root
 
     def sentences(self, request: Request, hooks: Hooks) -> Sentences:
         """The gold's sentences of the split, in gold order: those its original scorer
         scores (a sentence without gold tuples counts for nothing)."""
         self._gold_language(request)
         corpus, root = self._corpus(request)
-        own = entry(self.benchmark).sentences
-        if own is not None:
-            items = own(corpus)
-        else:
-            items = [(str(n), text) for n, text in enumerate(corpus.gold, 1)]
-        return Sentences(items, corpus.inputs, root)
+        return Sentences(sentence_items(corpus), corpus.inputs, root)
 
     def check_shape(self, report: dict[str, Any], shown: str) -> None:
         check_split_shape(report, shown)
@@ -988,12 +1033,15 @@ class CorpusRunner:
         gold_dir: str | None,
         gold_file: str | None,
         jobs: int | None,
+        sentences: str | None = None,
     ) -> dict[str, Any]:
         """The report rebuilt: the gold of the version and split it names, each file
-        checked against the manifest, and each submission read with the input format the
-        report recorded. A WiRe57 export gives a system per extractor: its file is read
-        once, for the first of them."""
+        checked against the manifest, restricted to the report's subset (``sentences``)
+        if it has one, and each submission read with the input format the report
+        recorded. A WiRe57 export gives a system per extractor: its file is read once,
+        for the first of them."""
         benchmark = self.benchmark
+        subset = subset_given(report, sentences)
         systems, gold = report["systems"], report["gold"]
         input_format = report["options"].get("input_format", "auto")
         retokenize = report["options"].get("retokenize") is True
@@ -1011,6 +1059,8 @@ class CorpusRunner:
             corpus = load_file(benchmark, gold_file, language)
         else:
             corpus = load(resolve(gold_dir), benchmark, gold["version"], gold["split"], language)
+        if subset is not None:
+            corpus = restricted(corpus, subset)
         runs: list[Run] = []
         read: set[str] = set()
         for system, path in zip(systems, submissions, strict=True):

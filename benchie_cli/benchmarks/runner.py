@@ -12,6 +12,7 @@ registry, so no code outside the package compares the benchmark's name.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -22,6 +23,7 @@ from benchie_cli.curves import Curve
 from benchie_cli.errors import BenchieError, ExitCode, printable_path
 from benchie_cli.gold.dirs import GoldDirs
 from benchie_cli.inputs.batch import Failure, Submission
+from benchie_cli.inputs.subset import SubsetFile, read_subset
 from benchie_cli.registry import (
     BASE_FACET,
     BENCHMARKS,
@@ -29,6 +31,7 @@ from benchie_cli.registry import (
     implementation,
     metric_choice,
 )
+from benchie_cli.textio import STDIN
 
 T = TypeVar("T")
 
@@ -79,6 +82,13 @@ class Request:
     jobs: int | None = None
     #: The report's file (no input may be written over), or None for standard output.
     output: str | None = None
+    #: ``--sentences``: the file of the sentences to score alone (docs/subsets.md).
+    sentences: str | None = None
+
+    @property
+    def inputs(self) -> list[str]:
+        """Every file the run reads besides the gold: the submissions, the subset's file."""
+        return [*self.paths, *([self.sentences] if self.sentences is not None else [])]
 
     @property
     def metrics(self) -> str:
@@ -256,8 +266,10 @@ class Runner(Protocol):
         gold_dir: str | None,
         gold_file: str | None,
         jobs: int | None,
+        sentences: str | None = None,
     ) -> dict[str, Any]:
-        """The report rebuilt from its gold and ``submissions`` (one per system)."""
+        """The report rebuilt from its gold and ``submissions`` (one per system), on the
+        subset of ``sentences`` when the report was scored on one (:func:`subset_given`)."""
         ...
 
     def gold(self, request: Request) -> tuple[str, str]:
@@ -391,6 +403,11 @@ def check(request: Request) -> None:
     check_metric(request)
     check_language(request)
     check_split(request)
+    if request.sentences == STDIN and (STDIN in request.paths or request.gold_file == STDIN):
+        raise BenchieError(
+            "--sentences - reads standard input, which another input of this run reads too: "
+            "give the subset's file by name"
+        )
     runner(request.benchmark).check(request)
 
 
@@ -505,12 +522,49 @@ def brief(value: Any) -> str:
     return printable_path(repr(value))[:80]
 
 
+def subset_given(report: dict[str, Any], sentences: str | None) -> SubsetFile | None:
+    """The ``--sentences`` file a re-derivation of ``report`` reads, read: when the report
+    was scored on a subset (its ``subset``), the file given, else the one the report names
+    (as each system's); given for a report without a subset, refused. A file whose bytes
+    are not those the report names is refused, naming both hashes (exit 2)."""
+    subset = report.get("subset")
+    if subset is None:
+        if sentences is not None:
+            raise BenchieError(
+                "the report scores every sentence of its gold (it has no subset): "
+                "--sentences does not apply"
+            )
+        return None
+    if not isinstance(subset, dict) or not isinstance(subset.get("sha256"), str):
+        raise BenchieError("the report's subset has no sha256: it cannot be re-derived")
+    named = subset.get("file")
+    if sentences is None and isinstance(named, str) and os.path.isfile(named):
+        sentences = named  # (as each system's file: the one the report names)
+    if sentences is None:
+        raise BenchieError(
+            f"the report was scored on {subset.get('sentences')} sentences listed in "
+            f"{named} (sha256 {subset['sha256']}), which is not a file here: give that file "
+            "with --sentences"
+        )
+    given = read_subset(sentences)
+    if given.sha256 != subset["sha256"]:
+        raise BenchieError(
+            f"not the report's subset file: its sha256 is {given.sha256}, the report's "
+            f"{subset['sha256']} ({subset.get('file')})",
+            path=given.shown,
+        )
+    return given
+
+
 def as_reported(report: dict[str, Any], rebuilt: dict[str, Any]) -> dict[str, Any]:
     """``rebuilt`` with what a re-derivation takes from the report rather than computes:
-    each system's ``file`` as the report names it, and the ``failures``. (Systems that do
-    not pair up, a WiRe57 export read otherwise, are left to the comparison to name.)"""
+    each system's ``file`` and the subset's as the report names them, and the
+    ``failures``. (Systems that do not pair up, a WiRe57 export read otherwise, are left to
+    the comparison to name.)"""
     for given, derived in zip(report["systems"], rebuilt["systems"], strict=False):
         derived["file"] = given["file"]
+    if isinstance(report.get("subset"), dict) and "subset" in rebuilt:  # (its sha256 checked)
+        rebuilt["subset"]["file"] = report["subset"].get("file")
     if "failures" in report:
         rebuilt["failures"] = report["failures"]
     return rebuilt

@@ -153,6 +153,15 @@ if TYPE_CHECKING:
     + "; ".join(f"{m.name}: {m.curve_file}" for m in METRICS.values() if m.curve_file)
     + " (docs/reports.md#curves).",
 )
+@click.option(
+    "--sentences",
+    metavar="FILE",
+    default=None,
+    help="Score only the gold sentences FILE lists, one a line: its id (as `benchie "
+    "sentences` prints it) or its text. Precision and recall are over those sentences "
+    "alone; the signature and the report name the subset (subset:N@SHA256). A line that "
+    "names no gold sentence is an error (docs/subsets.md).",
+)
 @input_format_option
 @retokenize_option
 def score(
@@ -178,6 +187,7 @@ def score(
     input_format: str,
     retokenize: bool,
     curves: str | None,
+    sentences: str | None,
 ) -> None:
     """Score SUBMISSIONs (PATH, NAME=PATH, - for stdin, or a directory: every *.tsv in it)
     against BenchIE gold, and print or write a leaderboard sorted by F1.
@@ -195,6 +205,7 @@ def score(
       cat out.tsv | benchie score --lang de --format markdown -
       benchie score --benchmark carb --metric carb,carb-ss openie4_output.txt
       benchie score --benchmark oie2016 --split test --input-format openie4 out.txt
+      benchie score --benchmark carb --split test --sentences my50.txt out.txt
       benchie score --suite openie4_output.txt
       benchie score --suite OpenIE4=oie4.txt OpenIE5=oie5.txt -o suite.tex
     """
@@ -238,6 +249,7 @@ def score(
         input_format=input_format,
         jobs=jobs,
         output=output,
+        sentences=sentences,
     )
     runner.check_metric(request)
     by_language = BENCHMARKS[benchmark].by_language
@@ -316,6 +328,7 @@ _SUITE_REFUSES = (
     "expect_gold",
     "jobs",
     "strict",
+    "sentences",
 )
 
 

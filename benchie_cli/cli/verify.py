@@ -28,12 +28,20 @@ from benchie_cli.errors import ExitCode
     "--metric carb or --benchmark carb, whose gold is the store's).",
 )
 @click.option("--jobs", type=JOBS, default=None, help="Processes for large submission files.")
+@click.option(
+    "--sentences",
+    default=None,
+    metavar="FILE",
+    help="The subset's file of a report scored with --sentences [default: the file the "
+    "report names]; its sha256 must be the report's.",
+)
 def verify(
     report_file: str,
     submissions: tuple[str, ...],
     gold_dir: str | None,
     gold_file: str | None,
     jobs: int | None,
+    sentences: str | None,
 ) -> None:
     """Re-derive a `score` JSON report: resolve the gold it names (by sha256), check each
     submission's sha256, score again with the report's options and compare byte for byte.
@@ -57,7 +65,12 @@ def verify(
     from benchie_cli.verify import verify as run_verify
 
     verdict = run_verify(
-        report_file, list(submissions), gold_dir=gold_dir, gold_file=gold_file, jobs=jobs
+        report_file,
+        list(submissions),
+        gold_dir=gold_dir,
+        gold_file=gold_file,
+        jobs=jobs,
+        sentences=sentences,
     )
     for note in verdict.notes:
         click.echo(f"benchie: note: {note}", err=True)

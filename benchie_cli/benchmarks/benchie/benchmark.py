@@ -81,7 +81,7 @@ class BenchieRunner:
         chosen = metrics_of(metric)
         reference = gold.carb_reference if any(m.reference for m in chosen) else None
         inputs = [*gold.resolved.inputs, *(reference.inputs if reference is not None else [])]
-        check_output(request.output, [*request.paths, *inputs], stores=[gold.store_root])
+        check_output(request.output, [*request.inputs, *inputs], stores=[gold.store_root])
         # The gold --expect-gold pins: CaRB's reference when CaRB's metrics alone are scored.
         pinned = (
             reference
@@ -102,7 +102,15 @@ class BenchieRunner:
             input_format=request.input_format,
             say=hooks.say,
             on_outcome=hooks.on_outcome,
+            subset_file=request.sentences,
         )
+        if request.sentences is not None:
+            for result in scored.results:
+                if result.outside_subset:
+                    hooks.say(
+                        f"{result.facts.path}: warning: {result.outside_subset:,} of its "
+                        "extractions are of gold sentences --sentences leaves out: not scored"
+                    )
         systems = len(scored.results or scored.carb)
         return Outcome(
             scored.data,
@@ -124,9 +132,15 @@ class BenchieRunner:
         gold_dir: str | None,
         gold_file: str | None,
         jobs: int | None,
+        sentences: str | None = None,
     ) -> dict[str, Any]:
         return rederiving.rederive(
-            report, submissions, gold_dir=gold_dir, gold_file=gold_file, jobs=jobs
+            report,
+            submissions,
+            gold_dir=gold_dir,
+            gold_file=gold_file,
+            jobs=jobs,
+            sentences=sentences,
         )
 
     def gold(self, request: Request) -> tuple[str, str]:

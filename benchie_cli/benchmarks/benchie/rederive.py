@@ -4,11 +4,12 @@ metrics beside or alone as the report names them (docs/verify.md)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from benchie_cli import LANGUAGES
-from benchie_cli.benchmarks.benchie.run import NativeFacts
-from benchie_cli.benchmarks.runner import as_reported, brief, named_systems
+from benchie_cli.benchmarks.benchie.run import SUBSET_WITH_CARB, NativeFacts, subset_of
+from benchie_cli.benchmarks.runner import as_reported, brief, named_systems, subset_given
 from benchie_cli.errors import BenchieError
 from benchie_cli.gold.dirs import resolve
 from benchie_cli.gold.store import GoldStore, ResolvedGold, resolve_gold_file
@@ -114,8 +115,10 @@ def rederive(
     gold_dir: str | None = None,
     gold_file: str | None = None,
     jobs: int | None = None,
+    sentences: str | None = None,
 ) -> dict[str, Any]:
-    """The report rebuilt from the gold and ``submissions`` (one per system, in order)."""
+    """The report rebuilt from the gold and ``submissions`` (one per system, in order), on
+    the report's subset of the gold's sentences if it has one (``sentences``: its file)."""
     from benchie_cli.benchmarks.benchie.index_cache import load_compiled
     from benchie_cli.benchmarks.benchie.report import build_report
     from benchie_cli.benchmarks.benchie.scoring import (
@@ -130,6 +133,9 @@ def rederive(
     systems = report["systems"]
     metric = report.get("metric", "benchie")
     carb_metrics = _carb_metrics(metric) if "metric" in report else None
+    listed = subset_given(report, sentences)
+    if listed is not None and carb_metrics is not None:
+        raise BenchieError(SUBSET_WITH_CARB)
     if carb_metrics is not None:
         if gold_file is not None:
             raise BenchieError(
@@ -155,6 +161,8 @@ def rederive(
     with no_cyclic_gc():
         compiled = load_compiled(resolved, cached=False)  # never trust the cache here
         texts = dict(zip(compiled.sent_ids, compiled.texts, strict=True))
+        if listed is not None:
+            options = replace(options, subset=subset_of(listed, compiled, resolved))
         scorer = Scorer(compiled, options)
         for system, path in zip(systems, submissions, strict=True):
             # A native file is converted as `score` did: with the input format it recorded.

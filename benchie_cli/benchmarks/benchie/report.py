@@ -41,7 +41,8 @@ def signature(gold: ResolvedGold, options: ScoreOptions, input_format: str = "au
     implicit = implicit_tag(options.strip_implicit, options.case_sensitive)
     return (
         f"benchie|lang:{gold.language}|facet:{options.facet}"
-        f"|gold:{gold.version}@{gold.sha256[:12]}|implicit:{implicit}"
+        f"|gold:{gold.version}@{gold.sha256[:12]}"
+        f"{options.subset.signed() if options.subset is not None else ''}|implicit:{implicit}"
         f"{'|retokenize' if options.retokenize else ''}"
         f"{f'|input:{signed(input_format)}' if input_format != 'auto' else ''}|v:{__version__}"
     )
@@ -127,6 +128,8 @@ def build_report(
             "derived_from": gold.derived_from,
             "files": [file],
         },
+        # (only when given: reports of every sentence keep their bytes)
+        **({"subset": options.subset.as_json()} if options.subset is not None else {}),
         "options": {
             "lang": options.lang,
             "facet": options.facet,
@@ -137,7 +140,11 @@ def build_report(
             **({"input_format": input_format} if input_format != "auto" else {}),
         },
         "systems": [
-            system_json(r, rank, per_sentence=per_sentence)
+            {
+                **system_json(r, rank, per_sentence=per_sentence),
+                # the extractions of gold sentences the subset leaves out: not scored
+                **({"outside_subset": r.outside_subset} if options.subset is not None else {}),
+            }
             for r, rank in zip(results, ranks(results), strict=True)
         ],
     }

@@ -38,6 +38,7 @@ from benchie_cli.gold.store import (
 from benchie_cli.inputs.batch import Failure, Submission
 from benchie_cli.inputs.formats import BENCHIE_TSV
 from benchie_cli.inputs.mistakes import LANGUAGE_NAMES, MistakeCheck
+from benchie_cli.inputs.subset import Subset, SubsetFile, choose, read_subset
 from benchie_cli.registry import (
     BASE_FACET,
     DEFAULT_BENCHMARK,
@@ -407,6 +408,23 @@ def check_metric_options(
         )
 
 
+#: Why ``--sentences`` is refused beside a metric scored against a version's CaRB
+#: reference file (its gold's sentences are CaRB's, not BenchIE's subset).
+SUBSET_WITH_CARB = (
+    "--sentences scores a subset of BenchIE's gold with BenchIE's metric; for CaRB's metrics "
+    "on a subset of CaRB's sentences give --benchmark carb --sentences FILE"
+)
+
+
+def subset_of(sentences: SubsetFile, compiled: CompiledGold, gold: ResolvedGold) -> Subset:
+    """The gold's sentences a ``--sentences`` file lists, by BenchIE id or by text
+    (docs/subsets.md)."""
+    where = f"BenchIE's {gold.language} gold {gold.version}"
+    if gold.manifest is None:
+        where = f"the gold file {gold.display_path}"
+    return choose(sentences, list(zip(compiled.sent_ids, compiled.texts, strict=True)), where)
+
+
 def score_batch(
     gold: Gold,
     batch: Sequence[Submission],
@@ -421,6 +439,7 @@ def score_batch(
     input_format: str,
     say: Say,
     on_outcome: OnOutcome,
+    subset_file: str | None = None,
 ) -> Scored:
     """Score ``batch`` against ``gold``, the options checked (``check_metric_options()``):
     native outputs converted first, each submission read once per metric family, a
@@ -431,7 +450,14 @@ def score_batch(
     carb_metrics = [m.name for m in metrics_of(metric) if m.reference is not None]
     if strict and gold.review.new_count:
         raise BenchieError(gold.review.refusal(), exit_code=ExitCode.FAILED)
-    options = ScoreOptions(gold.language, gold.facet, strip_implicit, case_sensitive, retokenize)
+    subset = None
+    if subset_file is not None:  # (``--sentences``)
+        if carb_metrics:
+            raise BenchieError(SUBSET_WITH_CARB)
+        subset = subset_of(read_subset(subset_file), gold.compiled, gold.resolved)
+    options = ScoreOptions(
+        gold.language, gold.facet, strip_implicit, case_sensitive, retokenize, subset
+    )
     failures: list[Failure] = []
 
     def failed(failure: Failure) -> None:

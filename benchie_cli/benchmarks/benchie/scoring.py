@@ -41,6 +41,7 @@ from benchie_cli.inputs.submission import (
     split_confidence,
     split_line,
 )
+from benchie_cli.inputs.subset import Subset
 from benchie_cli.prf import prf
 from benchie_cli.registry import BASE_FACET, FACETS
 from benchie_cli.textio import (
@@ -98,6 +99,9 @@ class ScoreOptions:
     case_sensitive: bool = False
     #: ``--retokenize``: slots re-split onto their sentence's tokens (``mistakes.Retokenizer``).
     retokenize: bool = False
+    #: ``--sentences``: the gold's sentences scored alone (docs/subsets.md); the
+    #: extractions of the others are counted, not scored.
+    subset: Subset | None = None
 
 
 @dataclass(slots=True)
@@ -137,6 +141,8 @@ class SystemResult:
     implicit_count: int = 0
     #: With ``Scorer(count_matches=True)``: extractions per (sentence position, synset).
     matches: Counter[tuple[int, int]] | None = None
+    #: Extractions of gold sentences outside ``--sentences``' subset: not scored.
+    outside_subset: int = 0
 
     @property
     def totals(self) -> tuple[int, int, int]:
@@ -166,6 +172,7 @@ class _Tally:
     confidences: ConfidenceTally | None = None  # a file with the confidence directive
     matches: Counter[tuple[int, int]] | None = None  # Scorer(count_matches=True)
     retokenized: tuple[int, int] = (0, 0)  # --retokenize: slots mapped, slots left
+    outside_subset: int = 0  # extractions of gold sentences outside --sentences' subset
 
     def shift(self, offset: int) -> None:
         """Renumber lines counted from a stretch's start to count from the file's."""
@@ -189,6 +196,7 @@ class _Tally:
         if len(self.unknown_ids) > UNKNOWN_IDS_TRACKED:
             raise _too_many_unknown(None)
         self.unknown_count += later.unknown_count
+        self.outside_subset += later.outside_subset
         self.warnings = (self.warnings + later.warnings)[:EXAMPLES_KEPT]
         self.warning_count += later.warning_count
         self.lines += later.lines
@@ -385,7 +393,7 @@ def _death(exitcode: int | None) -> str:
 MEMO_LIMIT = 1 << 17
 
 # What one line amounts to, memoised by its bytes: (kind, ...).
-_BLANK, _UNKNOWN, _IMPLICIT, _SCORED = range(4)
+_BLANK, _UNKNOWN, _IMPLICIT, _SCORED, _OUTSIDE = range(5)
 Outcome = tuple[Any, ...]
 
 
@@ -412,6 +420,12 @@ class Scorer:
             raise ValueError(f"gold compiled for {self.compiled.facet!r}, not {options.facet!r}")
         self.options = options
         self.position = {sid: i for i, sid in enumerate(self.compiled.sent_ids)}
+        #: The positions of the sentences scored (None: every one); ``--sentences``.
+        self.only: frozenset[int] | None = (
+            None
+            if options.subset is None
+            else frozenset(self.position[sid] for sid in options.subset.ids)
+        )
         self.implicit = ImplicitTest(
             self.compiled.texts, options.lang, case_sensitive=options.case_sensitive
         )
@@ -437,6 +451,8 @@ class Scorer:
         i = self.position.get(sent_id)
         if i is None:
             return (_UNKNOWN, sent_id, empty)
+        if self.only is not None and i not in self.only:
+            return (_OUTSIDE, empty)
         if self.options.strip_implicit:
             missing = self.implicit.missing(i, subject + relation + obj)
             if missing:
@@ -525,25 +541,35 @@ class Scorer:
             raise nothing_scored(
                 shown, tally.extractions, findings, list(tally.unknown_ids), self.options.lang
             )
+        subset = self.options.subset
+        if subset is not None and tally.outside_subset + tally.unknown_count >= tally.extractions:
+            raise BenchieError(
+                f"none of its {tally.extractions:,} extractions is of the {subset.size:,} "
+                f"sentences of {subset.file.shown} (--sentences): nothing to score",
+                path=shown,
+            )
         if strict and mostly_implicit(tally.implicit_count, tally.extractions):
             hint = language_hint(tally.implicit_count, tally.extractions, self.options.lang)
             raise BenchieError(
                 f"{hint} (an error under --strict)", path=shown, exit_code=ExitCode.FAILED
             )
-        tp = [c.bit_count() for c in tally.covered]
+        # (the subset's sentences alone, in gold order: the others' counts are all 0)
+        scored = range(len(self.position)) if self.only is None else sorted(self.only)
+        tp = [tally.covered[i].bit_count() for i in scored]
+        synsets = [self.compiled.synsets[i] for i in scored]
         curve = None
         if tally.confidences is not None:
             from benchie_cli.benchmarks.benchie.confidence import pr_curve
 
-            curve = pr_curve(tally.confidences, sum(self.compiled.synsets))
+            curve = pr_curve(tally.confidences, sum(synsets))
         return SystemResult(
             name,
             facts,
-            list(self.compiled.sent_ids),
-            tally.kept,
+            [self.compiled.sent_ids[i] for i in scored],
+            [tally.kept[i] for i in scored],
             tp,
-            tally.fp,
-            [total - t for total, t in zip(self.compiled.synsets, tp, strict=True)],
+            [tally.fp[i] for i in scored],
+            [total - t for total, t in zip(synsets, tp, strict=True)],
             tally.implicit,
             tally.unknown_ids,
             tally.unknown_count,
@@ -555,6 +581,7 @@ class Scorer:
             tally.retokenized if self.options.retokenize else None,
             tally.implicit_count,
             tally.matches,
+            tally.outside_subset,
         )
 
     def _scan_mapped(
@@ -615,7 +642,9 @@ class Scorer:
     ) -> None:
         """Tally an extraction that is not scored: an unknown sentence id or an implicit one
         (rare lines, so a call costs nothing that shows)."""
-        if out[0] == _UNKNOWN:
+        if out[0] == _OUTSIDE:
+            tally.outside_subset += 1
+        elif out[0] == _UNKNOWN:
             tally.unknown_count += 1
             ids = tally.unknown_ids
             if out[1] not in ids and len(ids) >= UNKNOWN_IDS_TRACKED:

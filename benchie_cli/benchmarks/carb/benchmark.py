@@ -82,6 +82,7 @@ from benchie_cli.benchmarks.runner import (
     recorded_input,
     refuse_benchie_options_of,
     retokenize_refused,
+    subset_given,
 )
 from benchie_cli.errors import BenchieError, ExitCode
 from benchie_cli.gold.dirs import GoldDirs, resolve
@@ -98,6 +99,7 @@ from benchie_cli.inputs.batch import Failure, Submission, check_stdin_once
 from benchie_cli.inputs.formats import VERSIONS, signed
 from benchie_cli.inputs.mistakes import MistakeCheck
 from benchie_cli.inputs.native_layouts import read_by_original
+from benchie_cli.inputs.subset import Subset, SubsetFile, choose, read_subset
 from benchie_cli.outputs import check_output
 from benchie_cli.registry import BENCHMARKS
 from benchie_cli.textio import decode_text, display_name
@@ -302,6 +304,7 @@ def score_native(
     raw: Sequence[str] | None = None,
     retokenize: bool = False,
     moie: bool = False,
+    restrict: bool = False,
 ) -> CarbResult:
     """A system's own output read by CaRB's reader of ``fmt`` (a key of
     :data:`CARB_READERS`), else by benchie's and met by sentence text, and scored with each
@@ -346,13 +349,19 @@ def score_native(
     unaligned = sum(1 for text in predicted if is_outside(text))
     if unaligned == len(predicted):
         raise BenchieError(
-            f"none of its {unaligned:,} sentence(s) is a sentence of this CaRB split: "
-            "another language (--lang), split (--split), or another file",
+            f"none of its {unaligned:,} sentence(s) is "
+            + (
+                "one of the sentences --sentences lists: nothing to score"
+                if restrict
+                else "a sentence of this CaRB split: another language (--lang), split "
+                "(--split), or another file"
+            ),
             path=shown,
         )
     if unaligned and strict:
         raise BenchieError(
-            f"{unaligned:,} of its {len(predicted):,} sentences are not in this CaRB split "
+            f"{unaligned:,} of its {len(predicted):,} sentences are not in this CaRB split"
+            f"{' or not among the sentences --sentences lists' if restrict else ''} "
             "(an error under --strict)",
             path=shown,
             exit_code=ExitCode.FAILED,
@@ -393,7 +402,7 @@ def score_native(
                     exit_code=ExitCode.FAILED,
                 )
             notes.append(mismatch)
-    scores = carb_scores(gold, predicted, metrics, moie=moie)
+    scores = carb_scores(gold, predicted, metrics, moie=moie, restrict=restrict)
     return CarbResult(name, facts, 0, scores, unaligned, notes=tuple(notes), moie=moie)
 
 
@@ -409,6 +418,7 @@ def score_submission(
     raw: Sequence[str] | None = None,
     retokenize: bool = False,
     lang: str = ENGLISH,
+    restrict: bool = False,
 ) -> CarbResult:
     """One submission in the CLI's format ``fmt`` (see :func:`reader_for`), of sentences in
     ``lang`` (by moie's rules unless English: :func:`by_moie`). A BenchIE TSV
@@ -430,6 +440,7 @@ def score_submission(
             metrics=metrics,
             lang=lang,
             moie=by_moie(lang),
+            restrict=restrict,
         )
     return score_native(
         path,
@@ -441,6 +452,7 @@ def score_submission(
         raw=raw,
         retokenize=retokenize,
         moie=by_moie(lang),
+        restrict=restrict,
     )
 
 
@@ -450,17 +462,19 @@ def signature(
     metric: str = "carb",
     input_format: str = "auto",
     retokenize: bool = False,
+    subset: Subset | None = None,
 ) -> str:
     """What the numbers depend on: benchmark, split, language (another than English) and
-    the scorer of its gold (``scorer:moie``), metric, version and the gold's hash,
-    ``--retokenize``, and the rules' version of a file read by versioned rules
-    (``input:llm-text@1``)."""
+    the scorer of its gold (``scorer:moie``), metric, version and the gold's hash, the
+    subset of its sentences scored (``subset:50@...``), ``--retokenize``, and the rules'
+    version of a file read by versioned rules (``input:llm-text@1``)."""
     versioned = f"|input:{signed(input_format)}" if input_format in VERSIONS else ""
     language = f"|lang:{gold.language}" if by_moie(gold.language) else ""
     scorer = f"|scorer:{MOIE}" if by_moie(gold.language) else ""
     return (
         f"benchie|benchmark:carb|split:{split}{language}|metric:{metric}{scorer}"
-        f"|gold:{gold.version}@{gold.sha256[:12]}{'|retokenize' if retokenize else ''}"
+        f"|gold:{gold.version}@{gold.sha256[:12]}"
+        f"{subset.signed() if subset is not None else ''}{'|retokenize' if retokenize else ''}"
         f"{versioned}|v:{__version__}"
     )
 
@@ -476,6 +490,7 @@ def build_report(
     metrics: Sequence[str] = ("carb",),
     retokenize: bool = False,
     gold_sentences: int = 0,
+    subset: Subset | None = None,
 ) -> dict[str, Any]:
     """The report: as ``--metric carb``'s (``carb_report.build_carb_report``, so its
     table and markdown views apply), naming the benchmark and the split; one object and
@@ -491,9 +506,9 @@ def build_report(
         "benchmark": "carb",
         "metric": choice,
         **({"scorer": MOIE} if moie else {}),
-        "signature": signature(gold, split, metrics[0], input_format, retokenize),
+        "signature": signature(gold, split, metrics[0], input_format, retokenize, subset),
         **{
-            signature_key(m): signature(gold, split, m, input_format, retokenize)
+            signature_key(m): signature(gold, split, m, input_format, retokenize, subset)
             for m in metrics[1:]
         },
         "gold": {
@@ -505,6 +520,8 @@ def build_report(
             "sentences": {"path": stored(sentences), "sha256": sentences.sha256},
             **({"gold_sentences": gold_sentences} if moie else {}),
         },
+        # (only when given: reports of whole splits keep their bytes)
+        **({"subset": subset.as_json()} if subset is not None else {}),
         "options": {
             "benchmark": "carb",
             "split": split,
@@ -627,6 +644,18 @@ def _store_gold(
     return gold_store, version, gold, sentences
 
 
+def restricted(
+    sentences: SubsetFile, extractions: Extractions, ids: dict[str, str], where: str
+) -> tuple[Subset, Extractions]:
+    """The gold's sentences a ``--sentences`` file lists (by id: a line number of the
+    split's sentences file, or by text) and the gold of those alone (docs/subsets.md). Only
+    sentences with gold tuples can be listed: CaRB scores no other."""
+    keys = set(group(extractions))
+    subset = choose(sentences, [(i, t) for i, t in ids.items() if sentence_key(t) in keys], where)
+    chosen = {sentence_key(t) for t in subset.texts}
+    return subset, {t: xs for t, xs in extractions.items() if sentence_key(t) in chosen}
+
+
 def _shared_keys(extractions: Extractions) -> int:
     """How many of the gold's sentence texts share CaRB's sentence key with an earlier one:
     the scorer keeps the last text's tuples of each key, so the others' are never scored
@@ -661,11 +690,17 @@ class CarbRunner:
             extractions = load_gold(gold)
             shown_gold = stored(gold)
         check_output(
-            request.output, [*request.paths, *gold.inputs, *sentences.inputs], stores=stores
+            request.output, [*request.inputs, *gold.inputs, *sentences.inputs], stores=stores
         )
         check_pinned(gold.sha256, expected, request.expect_gold, shown_gold)
         ids = sentence_ids(sentences)
         raw = raw_sentences(sentences)
+        where = "the gold file" if request.gold_file is not None else f"CaRB's {split} split"
+        subset = None
+        if request.sentences is not None:
+            subset, extractions = restricted(
+                read_subset(request.sentences), extractions, ids, where
+            )
         shared = _shared_keys(extractions)
         if shared:
             hooks.say(
@@ -675,7 +710,6 @@ class CarbRunner:
             )
 
         read_as: set[str] = set()
-        where = "the gold file" if request.gold_file is not None else f"CaRB's {split} split"
 
         def score_one(submission: Submission) -> CarbResult:
             shown = display_name(submission.path)
@@ -692,6 +726,7 @@ class CarbRunner:
                 raw=raw,
                 retokenize=request.retokenize,
                 lang=lang,
+                restrict=subset is not None,
             )
             if scored.facts.sha256 == gold.sha256:
                 raise BenchieError(
@@ -699,7 +734,13 @@ class CarbRunner:
                     "the system's output",
                     path=shown,
                 )
-            if scored.outside_sentences:
+            if scored.outside_sentences and subset is not None:
+                hooks.say(
+                    f"{shown}: warning: {scored.outside_sentences:,} of its sentences are "
+                    f"not among the {subset.size:,} sentences of {subset.file.shown} "
+                    "(--sentences): not scored (an error under --strict)"
+                )
+            elif scored.outside_sentences:
                 hooks.say(
                     f"{shown}: warning: {scored.outside_sentences:,} of its sentences are "
                     f"not in {where}: their extractions set thresholds only, "
@@ -719,7 +760,8 @@ class CarbRunner:
             input_format=recorded_input(request.input_format, read_as),
             metrics=metrics,
             retokenize=request.retokenize,
-            gold_sentences=len(extractions) - shared,
+            gold_sentences=len(extractions) - _shared_keys(extractions),
+            subset=subset,
         )
         language = f", {lang}" if by_moie(lang) else ""
         label = f"{len(results)} system(s), CaRB gold " + (
@@ -747,6 +789,7 @@ class CarbRunner:
         gold_dir: str | None,
         gold_file: str | None,
         jobs: int | None,
+        sentences: str | None = None,
     ) -> dict[str, Any]:
         """A ``score --benchmark carb`` report rebuilt: the gold and sentences of the split
         and language of the CaRB version the report names (a language other than English:
@@ -765,6 +808,7 @@ class CarbRunner:
         input_format = report["options"].get("input_format", "auto")
         if input_format not in INPUT_FORMATS:
             raise BenchieError(f"the report names an unknown input format {brief(input_format)}")
+        listed = subset_given(report, sentences)
         version, split = gold["version"], gold["split"]
         lang = str(gold.get("language", ENGLISH))
         if (version == GOLD_FILE) != (gold_file is not None):
@@ -776,7 +820,7 @@ class CarbRunner:
                 "does not apply (give --gold-dir)"
             )
         if gold_file is not None:
-            resolved, sentences, extractions = resolve_gold_tsv(gold_file, lang)
+            resolved, sentences_file, extractions = resolve_gold_tsv(gold_file, lang)
         else:
             root = resolve(gold_dir)
             store = language_store(root, lang, split)
@@ -786,10 +830,14 @@ class CarbRunner:
                     f"{version!r} (the report's {split} gold has sha256 "
                     f"{gold['files'][0]['sha256']}); give --gold-dir"
                 )
-            resolved, sentences = resolve_split(store, version, split)
+            resolved, sentences_file = resolve_split(store, version, split)
             extractions = load_gold(resolved)
-        ids = sentence_ids(sentences)
-        raw = raw_sentences(sentences)
+        ids = sentence_ids(sentences_file)
+        raw = raw_sentences(sentences_file)
+        subset = None
+        if listed is not None:
+            where = "the gold file" if gold_file is not None else f"CaRB's {split} split"
+            subset, extractions = restricted(listed, extractions, ids, where)
         metrics = report["metric"].split(",")
         retokenize = report["options"].get("retokenize") is True
         results = [
@@ -803,18 +851,20 @@ class CarbRunner:
                 raw=raw,
                 retokenize=retokenize,
                 lang=lang,
+                restrict=subset is not None,
             )
             for system, path in zip(systems, submissions, strict=True)
         ]
         rebuilt = build_report(
             resolved,
-            sentences,
+            sentences_file,
             split,
             results,
             input_format=input_format,
             metrics=metrics,
             retokenize=retokenize,
             gold_sentences=len(extractions) - _shared_keys(extractions),
+            subset=subset,
         )
         return as_reported(report, rebuilt)
 

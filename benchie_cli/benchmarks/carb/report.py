@@ -39,6 +39,7 @@ from benchie_cli.benchmarks.carb.metric import (
     curve,
     curve_of,
     optimum,
+    outside,
     score,
     zero_conf,
 )
@@ -69,11 +70,22 @@ CARB_LANGUAGES = ("en",)
 
 
 def carb_scores(
-    gold: Extractions, predicted: Extractions, metrics: Sequence[str], *, moie: bool = False
+    gold: Extractions,
+    predicted: Extractions,
+    metrics: Sequence[str],
+    *,
+    moie: bool = False,
+    restrict: bool = False,
 ) -> dict[str, CarbScore]:
     """Each CaRB metric of ``metrics`` (``carb``, ``carb-ss``) of one reading of a file
     (both at once compare each pair of tuples once); ``moie``: by moie's rules
-    (:mod:`benchie_cli.benchmarks.carb.metric`)."""
+    (:mod:`benchie_cli.benchmarks.carb.metric`). ``restrict``: the gold is a subset's
+    (``--sentences``), and the extractions of other sentences are dropped, as from the
+    input of the original run on the subset alone (else they set thresholds, as CaRB's
+    scorer lets them)."""
+    if restrict:
+        beyond = outside(gold)
+        predicted = {text: xs for text, xs in predicted.items() if not beyond(text)}
     if sorted(metrics) != ["carb", "carb-ss"]:
         return {m: score(gold, predicted, single=m == "carb-ss", moie=moie) for m in metrics}
     both = corpus_stats_both(gold, predicted, moie=moie)
@@ -171,6 +183,7 @@ def score_carb(
     metrics: Sequence[str] = ("carb",),
     lang: str = "en",
     moie: bool = False,
+    restrict: bool = False,
 ) -> CarbResult:
     """Score the BenchIE TSV submission at ``path`` with CaRB's metric against ``gold``
     (each of ``metrics``: ``carb``, ``carb-ss``; the file is read once), of sentences in
@@ -248,7 +261,7 @@ def score_carb(
             raise BenchieError(
                 f"{hint} (an error under --strict)", path=shown, exit_code=ExitCode.FAILED
             )
-    scored = carb_scores(gold, from_submission(known, texts), metrics, moie=moie)
+    scored = carb_scores(gold, from_submission(known, texts), metrics, moie=moie, restrict=restrict)
     return CarbResult(name, facts, unknown, scored, findings=findings, implicit=implicit, moie=moie)
 
 

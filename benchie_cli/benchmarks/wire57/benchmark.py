@@ -89,7 +89,7 @@ def score_texts(gold: Corpus, texts: TextExtractions, shown: str) -> Scored:
     known = set()
     for text, extractions in texts.items():
         sid = ids.get(sentence_key(text))
-        if sid is None:
+        if sid is None or sid not in gold.gold:  # (not in the reference, or the subset)
             outside += 1
             continue
         known.add(text)
@@ -145,6 +145,7 @@ CORPUS = CorpusEntry(
     score_texts,
     score_export,
     sentences,
+    keyed_by_id=True,
 )
 
 RUNNER: Runner = corpus.CorpusRunner("wire57")
