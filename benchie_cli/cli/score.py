@@ -344,7 +344,9 @@ def _score_suite(
     systems = expand(submissions, every_file=True)
     root = resolve(gold_dir)
     check_output(output, [s.path for s in systems], stores=[root])
-    report = suite.run_systems([(s.name, s.path) for s in systems], input_format, root, say=say)
+    report = suite.run_systems(
+        [(s.name, s.path) for s in systems], input_format, root, say=say, curves=fmt == "html"
+    )
     measures = tuple(suite_views.MEASURES) if with_pr else suite_views.DEFAULT_MEASURES
     data = suite_views.render_as(report, fmt, measures)
     atomic_write(output or STDIN, data)
