@@ -218,8 +218,24 @@ def to_table(report: dict[str, Any], measures: tuple[str, ...] = DEFAULT_MEASURE
     return "\n".join(lines) + "\n"
 
 
+#: What markdown reads as markup inside a table's cell, and how each is written so that a
+#: name shows as typed: after a backslash (``a|b`` does not split its cell, a backtick opens
+#: no code span, ``[x](y)`` is no link), or as an HTML entity where a renderer may not take
+#: the backslash (``<script>`` is no tag, ``&lt;`` no entity, ``~~`` no strikethrough).
+#: What is markup at a line's start only (``#``, ``-``) cannot be: a cell follows ``| ``.
+_MARKDOWN_ESCAPES = {
+    **{ch: "\\" + ch for ch in "\\`*_|[]"},
+    "<": "&lt;",
+    ">": "&gt;",
+    "&": "&amp;",
+    "~": "&#126;",
+}
+
+
 def _md(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("|", "\\|").replace("*", "\\*").replace("_", "\\_")
+    """Text as a markdown table's cell shows it: every markup character escaped, line
+    breaks (which would end the row) as spaces."""
+    return "".join(_MARKDOWN_ESCAPES.get(ch, ch) for ch in " ".join(text.splitlines()))
 
 
 def to_markdown(report: dict[str, Any], measures: tuple[str, ...] = DEFAULT_MEASURES) -> str:
@@ -307,10 +323,20 @@ def csv_header(report: dict[str, Any]) -> list[str]:
     return ["system", *(_header(c, m) for c, m in grid(report, tuple(MEASURES)).headers)]
 
 
+#: What a spreadsheet reads as a formula at the start of a cell (OWASP's CSV injection).
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_text(text: str) -> str:
+    """A name as a CSV cell: one a spreadsheet would run as a formula is written after
+    ``'`` (OWASP's rule), so opening the file runs nothing."""
+    return "'" + text if text.startswith(FORMULA_STARTS) else text
+
+
 def to_csv(report: dict[str, Any]) -> str:
     """A row per system, a column per benchmark row and measure (P, R, F1, AUC where it
     has one), numbers in full precision (``repr``: they read back as the JSON's); an empty
-    cell where there is no number."""
+    cell where there is no number; a system's name guarded by :func:`csv_text`."""
     systems = systems_of(report)
     cols = columns(report, tuple(MEASURES))
     out = io.StringIO()
@@ -318,7 +344,7 @@ def to_csv(report: dict[str, Any]) -> str:
     writer.writerow(["system", *(_header(c, m) for c in cols for m in c.measures)])
     for name, part in systems:
         values = [value(part, c, m) for c in cols for m in c.measures]
-        writer.writerow([name, *("" if v is None else repr(v) for v in values)])
+        writer.writerow([csv_text(name), *("" if v is None else repr(v) for v in values)])
     return out.getvalue()
 
 

@@ -319,6 +319,49 @@ def test_csv_of_a_report_worked_by_hand() -> None:
     ]  # fmt: skip
 
 
+HOSTILE = "<script>alert(1)</script> a|b `c` *d* _e_ \\ [f](g) ~~h~~ &lt; <img src=x>"
+
+
+def _one_named(name: str) -> dict[str, Any]:
+    report = _hand_report()
+    report["systems"][0]["name"] = name
+    return report
+
+
+@pytest.mark.parametrize("renderer", ["markdown_it", "markdown"])
+def test_markdown_shows_a_hostile_name_as_typed(renderer: str) -> None:
+    """Rendered by a CommonMark renderer (markdown-it) and by Python-Markdown: the name is
+    its cell's text, no tag, link, code span or emphasis comes of it, no cell is split."""
+    module = pytest.importorskip(renderer)
+    md = suite_views.to_markdown(_one_named(HOSTILE))
+    if renderer == "markdown_it":
+        page = module.MarkdownIt("commonmark").enable("table").render(md)
+    else:
+        page = module.markdown(md, extensions=["tables"])
+    assert "<script" not in page and "<img" not in page and "<a " not in page
+    assert "<code>c" not in page and "<em>" not in page and "<del>" not in page
+    rows = re.findall(r"<tr>(.*?)</tr>", page, re.S)
+    cells = [re.findall(r"<t[dh][^>]*>(.*?)</t[dh]>", r, re.S) for r in rows]
+    assert {len(c) for c in cells} == {len(cells[0])}  # no cell split
+    from html import unescape
+
+    assert unescape(cells[1][0]) == HOSTILE
+
+
+def test_html_escapes_a_hostile_name() -> None:
+    page = suite_views.to_html(_one_named(HOSTILE))
+    assert "<script" not in page and "<img" not in page
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+
+
+@pytest.mark.parametrize("first", ["=", "+", "-", "@", "\t", "\r"])
+def test_csv_guards_a_name_a_spreadsheet_would_run(first: str) -> None:
+    name = f'{first}HYPERLINK("http://x")'
+    rows = list(csv.reader(io.StringIO(suite_views.to_csv(_one_named(name)), newline="")))
+    assert rows[1][0] == "'" + name
+    assert rows[2][0] == "[x] ~ ^ \\ % $ #"  # any other name as it is
+
+
 def test_a_systems_name_is_its_stem_without_gz() -> None:
     assert system_name("x/openie4_output.txt.gz") == "openie4_output"
     assert system_name("out.tsv") == "out" and system_name("-") == "stdin"
