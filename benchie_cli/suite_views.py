@@ -523,9 +523,11 @@ def to_html(report: dict[str, Any], measures: tuple[str, ...] = DEFAULT_MEASURES
     )
 
 
-#: The formats of ``score --suite``, and what ``-o`` picks by its extension (any other: json).
+#: The formats of ``score --suite``, and what ``-o`` picks by its extension (compared
+#: case-insensitively; ``.json``, no extension and ``-``: json; any other is refused).
 FORMATS = ("table", "markdown", "latex", "csv", "html", "json")
 EXTENSIONS = {
+    ".json": "json",
     ".html": "html",
     ".htm": "html",
     ".tex": "latex",
@@ -536,10 +538,24 @@ EXTENSIONS = {
 
 
 def format_of(output: str) -> str:
-    """The format ``-o FILE`` writes when ``--format`` is not given: by its extension."""
+    """The format ``-o FILE`` writes when ``--format`` is not given: by its extension. An
+    extension of no suite format (``.svg``, ``.latex``, ``.pdf``) is refused rather than
+    written as JSON under that name: the user meant another format, or another file."""
     from pathlib import PurePath
 
-    return EXTENSIONS.get(PurePath(output).suffix.lower(), "json")
+    from benchie_cli.errors import BenchieError
+    from benchie_cli.textio import STDIN
+
+    suffix = PurePath(output).suffix.lower()
+    if output == STDIN or not suffix:
+        return "json"
+    if suffix not in EXTENSIONS:
+        known = ", ".join(EXTENSIONS)
+        raise BenchieError(
+            f"-o {output}: --suite writes the format of its extension ({known}), and {suffix} "
+            "is none; give --format FORMAT to write that file in FORMAT anyway"
+        )
+    return EXTENSIONS[suffix]
 
 
 def render_as(

@@ -442,3 +442,35 @@ def test_with_pr_and_the_suites_formats(cli: RunCli, tmp_path: Path) -> None:
             "score", "--lang", "en", *args, DATA.parent.parent / "examples/submissions/en/minie.tsv"
         )
         assert result.exit_code == 2 and "is the suite's (--suite)" in result.stderr
+
+
+@pytest.mark.parametrize("name", ["s.svg", "s.tsv", "s.latex", "s.pdf", "s.png", "s.JSONL"])
+def test_an_extension_of_no_suite_format_is_refused(cli: RunCli, tmp_path: Path, name: str) -> None:
+    out = tmp_path / name
+    result = cli("score", "--suite", OIE4, "-o", out)
+    assert result.exit_code == 2 and not out.exists()
+    assert len(result.stderr.splitlines()) == 1
+    assert ".json, .html, .htm, .tex, .csv, .md, .txt" in result.stderr
+    assert "--format" in result.stderr
+
+
+def test_the_extension_picks_the_format_case_insensitively(cli: RunCli, tmp_path: Path) -> None:
+    for name, start in (("s.TEX", b"% benchie score --suite"), ("s.Json", b"{"), ("s", b"{")):
+        out = tmp_path / name
+        assert cli("score", "--suite", OIE4, "-o", out).exit_code == 0
+        assert out.read_bytes().startswith(start), name
+    # --format wins over any extension, and is read case-insensitively.
+    out = tmp_path / "s.svg"
+    result = cli("score", "--suite", OIE4, "-o", out, "--format", "LaTeX")
+    assert result.exit_code == 0, result.stderr
+    assert out.read_bytes().startswith(b"% benchie score --suite")
+
+
+def test_score_without_suite_writes_json_for_any_other_extension(
+    cli: RunCli, tmp_path: Path
+) -> None:
+    """As docs/reports.md says: without --suite, -o writes html for *.html, else json."""
+    out = tmp_path / "board.svg"
+    minie = DATA.parent.parent / "examples/submissions/en/minie.tsv"
+    assert cli("score", "--lang", "en", minie, "-o", out).exit_code == 0
+    assert out.read_bytes().startswith(b"{")

@@ -57,10 +57,11 @@ if TYPE_CHECKING:
 @click.option(
     "--format",
     "fmt",
-    type=click.Choice(["table", "json", "markdown", "html", "latex", "csv"]),
+    type=click.Choice(["table", "json", "markdown", "html", "latex", "csv"], case_sensitive=False),
     default=None,
     help="Output format [default: table on stdout; with -o, html for *.html, else json; "
-    "with --suite also markdown for *.md, latex for *.tex, csv for *.csv]. "
+    "with --suite by the extension: json for *.json, markdown for *.md, latex for *.tex, "
+    "csv for *.csv, html for *.html, table for *.txt, any other refused]. "
     "html: one self-contained leaderboard page with 95% bootstrap intervals and pairwise "
     "significance (BenchIE's metric only), or with --suite the suite's table. latex and "
     "csv: --suite only.",
@@ -355,7 +356,8 @@ def _score_suite(
 
 def _format(fmt: str | None, output: str | None, *, suite: bool = False) -> str:
     """The format asked for, or the default: table on stdout, with ``-o`` html for a file
-    named *.html or *.htm and json for any other (``--suite``: by its extension)."""
+    named *.html or *.htm and json for any other (``--suite``: by its extension, one of no
+    suite format refused)."""
     if fmt is not None:
         return fmt
     if output is None:
