@@ -474,3 +474,36 @@ def test_score_without_suite_writes_json_for_any_other_extension(
     minie = DATA.parent.parent / "examples/submissions/en/minie.tsv"
     assert cli("score", "--lang", "en", minie, "-o", out).exit_code == 0
     assert out.read_bytes().startswith(b"{")
+
+
+@pytest.mark.parametrize(
+    ("arg", "says"),
+    [
+        ("=OIE4", "needs a name before '='"),
+        (" =OIE4", "needs a name before '='"),
+        ("\t=OIE4", "needs a name before '='"),
+        (" x=OIE4", "must not start or end with whitespace"),
+        ("x =OIE4", "must not start or end with whitespace"),
+        ("a\tb=OIE4", "control character (U+0009)"),
+        ("a\nb=OIE4", "control character (U+000A)"),
+        ("a\x1bb=OIE4", "control character (U+001B)"),
+        ("a\u202eb=OIE4", "control character (U+202E)"),
+    ],
+)
+def test_a_bad_system_name_is_refused(cli: RunCli, tmp_path: Path, arg: str, says: str) -> None:
+    out = tmp_path / "s.json"
+    given = arg.replace("OIE4", str(OIE4))
+    result = cli("score", "--suite", given, "-o", out)
+    assert result.exit_code == 2 and not out.exists()
+    assert len(result.stderr.splitlines()) == 1
+    assert result.stderr.startswith(f"benchie: error: {given!r}: ") and says in result.stderr
+
+
+def test_a_files_name_with_a_control_character_is_escaped_not_refused(
+    cli: RunCli, tmp_path: Path
+) -> None:
+    odd = tmp_path / "a\x1bb.txt.gz"
+    odd.write_bytes(OIE4.read_bytes())
+    result = cli("score", "--suite", odd, "--format", "csv")
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.splitlines()[1].startswith("a\\x1bb,")
