@@ -57,6 +57,7 @@ def _detect(path: str, data: bytes, input_format: str) -> str:
             path=display_name(path),
         )
     if fmt not in FORMATS:
+        _check_text(data, display_name(path))  # bytes no reader reads: said as such
         why = {
             "clausie": "its reader rescales confidences over the whole file, so a benchmark's "
             "numbers would depend on the other benchmarks' lines",
@@ -74,6 +75,16 @@ def _detect(path: str, data: bytes, input_format: str) -> str:
             path=display_name(path),
         )
     return fmt
+
+
+def _check_text(data: bytes, shown: str) -> None:
+    """The error ``score`` gives for the first line that is not UTF-8 or holds a NUL byte,
+    if one does: such a file is detected as no format, and saying that it is not a format
+    the suite reads would hide what is wrong with it."""
+    from benchie_cli.textio import decode_line, without_bom
+
+    for n, line in enumerate(without_bom(data).split(b"\n"), 1):
+        decode_line(line, shown, n)
 
 
 def absent(root: GoldDirs, benchmark: str) -> str | None:

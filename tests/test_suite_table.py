@@ -507,3 +507,25 @@ def test_a_files_name_with_a_control_character_is_escaped_not_refused(
     result = cli("score", "--suite", odd, "--format", "csv")
     assert result.exit_code == 0, result.stderr
     assert result.stdout.splitlines()[1].startswith("a\\x1bb,")
+
+
+@pytest.mark.parametrize(
+    ("content", "says"),
+    [
+        (b"a sentence\t0.5\trel\x00\targ1\n", "1: error: NUL byte in line (binary file?)"),
+        (b"one line\nx\xff\xfe y\n", "2: error: not valid UTF-8 (byte 0xff at column 2)"),
+    ],
+)
+def test_bytes_no_reader_reads_are_said_as_such(
+    cli: RunCli, tmp_path: Path, content: bytes, says: str
+) -> None:
+    """As `score` says them (textio.decode_line), not as a format the suite does not read;
+    in a gzip-compressed file too (the line of its content)."""
+    import gzip
+
+    for name, data in (("bad.txt", content), ("bad.txt.gz", gzip.compress(content, mtime=0))):
+        path = tmp_path / name
+        path.write_bytes(data)
+        result = cli("score", "--suite", path)
+        assert result.exit_code == 2
+        assert result.stderr == f"benchie: {path}:{says}\n"
