@@ -529,3 +529,16 @@ def test_bytes_no_reader_reads_are_said_as_such(
         result = cli("score", "--suite", path)
         assert result.exit_code == 2
         assert result.stderr == f"benchie: {path}:{says}\n"
+
+
+@pytest.mark.parametrize(
+    ("args", "named"),
+    [
+        (["--keep-implicit"], "--keep-implicit does not apply"),
+        (["--strip-implicit"], "--strip-implicit does not apply"),
+        (["--lang", "en", "--keep-implicit"], "--lang, --keep-implicit do not apply"),
+    ],
+)
+def test_a_refused_option_is_named_as_given(cli: RunCli, args: list[str], named: str) -> None:
+    result = cli("score", "--suite", *args, OIE4)
+    assert result.exit_code == 2 and named in result.stderr

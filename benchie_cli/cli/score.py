@@ -336,11 +336,12 @@ def _score_suite(
     """``score --suite FILE...``: every benchmark of the store on each system output."""
     from benchie_cli import suite, suite_views
 
-    refused = [f"--{n.replace('_', '-')}" for n in _SUITE_REFUSES if n in given]
+    refused = [_as_given(n) for n in _SUITE_REFUSES if n in given]
     if refused:
         raise BenchieError(
             f"--suite scores each benchmark with its own gold and metrics; {', '.join(refused)} "
-            "does not apply (score one benchmark with --benchmark for that)"
+            f"{'does' if len(refused) == 1 else 'do'} not apply (score one benchmark with "
+            "--benchmark for that)"
         )
     systems = expand(submissions, every_file=True)
     root = resolve(gold_dir)
@@ -352,6 +353,16 @@ def _score_suite(
     data = suite_views.render_as(report, fmt, measures)
     atomic_write(output or STDIN, data)
     say_written(output, fmt, f"suite: {len(systems)} system(s)")
+
+
+def _as_given(name: str) -> str:
+    """The option of parameter ``name`` as the user typed it: of an on/off pair the one
+    whose value it has (``--keep-implicit``, not ``--strip-implicit``), else its long form;
+    an error must name what the user wrote."""
+    ctx = click.get_current_context()
+    param = next(p for p in ctx.command.params if p.name == name)
+    off = isinstance(param, click.Option) and param.secondary_opts and not ctx.params[name]
+    return max(param.secondary_opts if off else param.opts, key=len)
 
 
 def _format(fmt: str | None, output: str | None, *, suite: bool = False) -> str:
