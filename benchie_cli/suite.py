@@ -57,6 +57,7 @@ def _detect(path: str, data: bytes, input_format: str) -> str:
             path=display_name(path),
         )
     if fmt not in FORMATS:
+        _check_text(data, display_name(path))  # bytes no reader reads: said as such
         why = {
             "clausie": "its reader rescales confidences over the whole file, so a benchmark's "
             "numbers would depend on the other benchmarks' lines",
@@ -74,6 +75,16 @@ def _detect(path: str, data: bytes, input_format: str) -> str:
             path=display_name(path),
         )
     return fmt
+
+
+def _check_text(data: bytes, shown: str) -> None:
+    """The error ``score`` gives for the first line that is not UTF-8 or holds a NUL byte,
+    if one does: such a file is detected as no format, and saying that it is not a format
+    the suite reads would hide what is wrong with it."""
+    from benchie_cli.textio import decode_line, without_bom
+
+    for n, line in enumerate(without_bom(data).split(b"\n"), 1):
+        decode_line(line, shown, n)
 
 
 def absent(root: GoldDirs, benchmark: str) -> str | None:
@@ -97,10 +108,14 @@ def run(
     say: Callable[[str], None] = lambda _: None,
     *,
     cached: bool = True,
+    curves: bool = False,
 ) -> dict[str, Any]:
     """The suite's report for the system output at ``path`` (read once, hashed; each
     benchmark scores those bytes). ``say`` gets what a user must know (low coverage);
-    ``cached=False`` never reads the index cache (``verify``)."""
+    ``cached=False`` never reads the index cache (``verify``); ``curves``: each row of a
+    metric with a precision-recall curve also holds it (``curve``, as that benchmark's own
+    report does), for the HTML page to draw; the JSON report holds none, so it keeps its
+    size and bytes."""
     from benchie_cli.textio import release_spooled, stand_in, temporary_file
 
     facts, data = bm.read_submission(path)  # read once (decompressed if gzip)
@@ -177,8 +192,16 @@ def run(
         "read_as": fmt,
         # (only when there is something to say: reports without it keep their bytes)
         **({"warnings": notes} if notes else {}),
-        "rows": [r.as_json() for r in rows],
+        "rows": [_row_json(r, curves=curves) for r in rows],
     }
+
+
+def _row_json(row: Row, *, curves: bool) -> dict[str, Any]:
+    """A row of the report; with ``curves``, its metric's numbers also hold its curve."""
+    out = row.as_json()
+    if curves and row.curve is not None and isinstance(out.get(row.metric), dict):
+        out[row.metric] = {**out[row.metric], "curve": row.curve.as_json()}
+    return out
 
 
 def _cell(numbers: dict[str, Any] | None, key: str) -> str:
@@ -286,11 +309,16 @@ def run_systems(
     say: Callable[[str], None] = lambda _: None,
     *,
     cached: bool = True,
+    curves: bool = False,
 ) -> dict[str, Any]:
     """The suite's report of several system outputs (``(name, path)``, each read once, in
     order): one system's is :func:`run`'s (named when its name is not its file's stem);
-    several are ``systems``, each ``name`` then what :func:`run` reports of it."""
-    reports = [(name, run(path, input_format, root, say, cached=cached)) for name, path in systems]
+    several are ``systems``, each ``name`` then what :func:`run` reports of it. ``curves``:
+    as :func:`run`."""
+    reports = [
+        (name, run(path, input_format, root, say, cached=cached, curves=curves))
+        for name, path in systems
+    ]
     if len(reports) == 1:
         return with_name(reports[0][1], reports[0][0])
     return {

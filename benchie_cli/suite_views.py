@@ -218,8 +218,24 @@ def to_table(report: dict[str, Any], measures: tuple[str, ...] = DEFAULT_MEASURE
     return "\n".join(lines) + "\n"
 
 
+#: What markdown reads as markup inside a table's cell, and how each is written so that a
+#: name shows as typed: after a backslash (``a|b`` does not split its cell, a backtick opens
+#: no code span, ``[x](y)`` is no link), or as an HTML entity where a renderer may not take
+#: the backslash (``<script>`` is no tag, ``&lt;`` no entity, ``~~`` no strikethrough).
+#: What is markup at a line's start only (``#``, ``-``) cannot be: a cell follows ``| ``.
+_MARKDOWN_ESCAPES = {
+    **{ch: "\\" + ch for ch in "\\`*_|[]"},
+    "<": "&lt;",
+    ">": "&gt;",
+    "&": "&amp;",
+    "~": "&#126;",
+}
+
+
 def _md(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("|", "\\|").replace("*", "\\*").replace("_", "\\_")
+    """Text as a markdown table's cell shows it: every markup character escaped, line
+    breaks (which would end the row) as spaces."""
+    return "".join(_MARKDOWN_ESCAPES.get(ch, ch) for ch in " ".join(text.splitlines()))
 
 
 def to_markdown(report: dict[str, Any], measures: tuple[str, ...] = DEFAULT_MEASURES) -> str:
@@ -307,10 +323,20 @@ def csv_header(report: dict[str, Any]) -> list[str]:
     return ["system", *(_header(c, m) for c, m in grid(report, tuple(MEASURES)).headers)]
 
 
+#: What a spreadsheet reads as a formula at the start of a cell (OWASP's CSV injection).
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_text(text: str) -> str:
+    """A name as a CSV cell: one a spreadsheet would run as a formula is written after
+    ``'`` (OWASP's rule), so opening the file runs nothing."""
+    return "'" + text if text.startswith(FORMULA_STARTS) else text
+
+
 def to_csv(report: dict[str, Any]) -> str:
     """A row per system, a column per benchmark row and measure (P, R, F1, AUC where it
     has one), numbers in full precision (``repr``: they read back as the JSON's); an empty
-    cell where there is no number."""
+    cell where there is no number; a system's name guarded by :func:`csv_text`."""
     systems = systems_of(report)
     cols = columns(report, tuple(MEASURES))
     out = io.StringIO()
@@ -318,13 +344,154 @@ def to_csv(report: dict[str, Any]) -> str:
     writer.writerow(["system", *(_header(c, m) for c in cols for m in c.measures)])
     for name, part in systems:
         values = [value(part, c, m) for c in cols for m in c.measures]
-        writer.writerow([name, *("" if v is None else repr(v) for v in values)])
+        writer.writerow([csv_text(name), *("" if v is None else repr(v) for v in values)])
     return out.getvalue()
 
 
+#: Dash patterns (in pixels), cycled beside the palette's colours: their counts (5 and 8)
+#: are coprime, so the first 40 systems each have a style of their own and two systems next
+#: to each other differ in both colour and dash (a page printed in grey stays readable).
+DASHES = ("", "7 3", "2 2", "9 3 2 3", "4 2 1 2")
+#: A curve figure's square plot: its side and its top-left corner, in pixels; precision
+#: and recall both run from 0 to 1 on it.
+PLOT_SIDE = 320
+PLOT_LEFT = 64
+PLOT_TOP = 16
+#: The legend, right of the plot: where it starts, one system per row, and the characters
+#: of a label that fit before the figure's edge (the whole name in its tooltip).
+LEGEND_LEFT = PLOT_LEFT + PLOT_SIDE + 28
+LEGEND_ROW = 18
+LEGEND_CHARS = 50
+
+
+def style_of(n: int) -> tuple[str, str]:
+    """The colour and the dash pattern of the ``n``-th system's curve."""
+    from benchie_cli.analysis.views import PALETTE
+
+    return PALETTE[n % len(PALETTE)], DASHES[n % len(DASHES)]
+
+
+def curve_points(curve: object) -> list[tuple[float, float]]:
+    """A report's ``curve`` object as the page draws it: (recall, precision) in the
+    scorer's order, a point without a number (a NaN recall) left out, and a point equal to
+    the one before it once (the line through both is the same)."""
+    from benchie_cli.curves import read_json
+
+    _, precision, recall = read_json(curve)
+    points: list[tuple[float, float]] = []
+    for r, p in zip(recall, precision, strict=True):
+        if r is not None and p is not None and (not points or points[-1] != (r, p)):
+            points.append((r, p))
+    return points
+
+
+def _number(value: float) -> str:
+    """A coordinate as the page writes it: ``repr``, so it reads back as the same float."""
+    return repr(value)
+
+
+def _dash(pattern: str, scale: float) -> str:
+    """A dash pattern in pixels as the plot's data units draw it (``stroke-dasharray``)."""
+    if not pattern:
+        return ""
+    units = " ".join(f"{float(d) / scale:.6g}" for d in pattern.split())
+    return f' stroke-dasharray="{units}"'
+
+
+def curves_figure(
+    chart_id: str, title: str, curves: list[tuple[str, float | None, list[tuple[float, float]]]]
+) -> str:
+    """Precision over recall, one line per system through its curve's points (``(name, AUC,
+    points)``; a system of no point is in the legend only), in its own colour and dash.
+
+    The lines are drawn in the data's own units (a group scaled to the plot, y flipped), so
+    each point is written as the report's numbers (``repr``) and reads back exactly; a curve
+    of one point is drawn as a dot."""
+    from benchie_cli.analysis.views import svg_figure, truncate
+
+    side, left, top = PLOT_SIDE, PLOT_LEFT, PLOT_TOP
+    bottom = top + side
+    height = max(bottom + 44, top + LEGEND_ROW * len(curves) + 8)
+    body: list[str] = []
+    for k in range(6):  # grid lines and ticks every 0.2 of both axes
+        v = k / 5
+        x, y = left + v * side, bottom - v * side
+        body.append(
+            f'<line x1="{x:.1f}" y1="{top}" x2="{x:.1f}" y2="{bottom}" class="grid"/>'
+            f'<text x="{x:.1f}" y="{bottom + 14}" class="small" text-anchor="middle">{v:.1f}</text>'
+            f'<line x1="{left}" y1="{y:.1f}" x2="{left + side}" y2="{y:.1f}" class="grid"/>'
+            f'<text x="{left - 6}" y="{y + 4:.1f}" class="small" text-anchor="end">{v:.1f}</text>'
+        )
+    middle_x, middle_y = left + side / 2, top + side / 2
+    body.append(
+        f'<text class="axis-title" data-axis="x" x="{middle_x:.0f}" y="{bottom + 32}" '
+        'text-anchor="middle">recall</text>'
+        f'<text class="axis-title" data-axis="y" x="{left - 36}" y="{middle_y:.0f}" '
+        f'text-anchor="middle" transform="rotate(-90 {left - 36} {middle_y:.0f})">precision</text>'
+    )
+    width = f"{1.75 / side:.6g}"
+    lines = [f'<g class="curves" transform="matrix({side} 0 0 -{side} {left} {bottom})">']
+    legend = []
+    for n, (name, auc, points) in enumerate(curves):
+        colour, pattern = style_of(n)
+        label = name + ("" if auc is None else f" (AUC {auc:.4f})")
+        tip = f"<title>{escape(label)}</title>"
+        if len(points) == 1:
+            r, p = points[0]
+            lines.append(
+                f'<circle class="pr" data-system="{escape(name)}" cx="{_number(r)}" '
+                f'cy="{_number(p)}" r="{3.5 / side:.6g}" fill="{colour}">{tip}</circle>'
+            )
+        elif points:
+            coordinates = " ".join(f"{_number(r)},{_number(p)}" for r, p in points)
+            lines.append(
+                f'<polyline class="pr" data-system="{escape(name)}" points="{coordinates}" '
+                f'fill="none" stroke="{colour}" stroke-width="{width}"'
+                f"{_dash(pattern, side)}>{tip}</polyline>"
+            )
+        y = top + 10 + n * LEGEND_ROW
+        dash = f' stroke-dasharray="{pattern}"' if pattern else ""
+        shown = truncate(label, LEGEND_CHARS)
+        legend.append(
+            f'<line x1="{LEGEND_LEFT}" y1="{y - 4}" x2="{LEGEND_LEFT + 28}" y2="{y - 4}" '
+            f'stroke="{colour}" stroke-width="1.75"{dash}/>'
+            f'<text x="{LEGEND_LEFT + 34}" y="{y}" class="name">{escape(shown)}'
+            + (f"<title>{escape(label)}</title>" if shown != label else "")
+            + "</text>"
+        )
+    return svg_figure(chart_id, title, height, [*body, *lines, "</g>", *legend])
+
+
+def curves_html(report: dict[str, Any]) -> str:
+    """A figure per column whose rows hold a precision-recall curve (``suite.run(...,
+    curves=True)``), every system's curve on it; nothing when no row holds one."""
+    systems = systems_of(report)
+    figures = []
+    for j, column in enumerate(columns(report, tuple(MEASURES))):
+        curves = []
+        for name, part in systems:
+            row = next((r for r in part["rows"] if _key(r) == column.key), None)
+            numbers = _numbers(row) if row is not None else None
+            if numbers is None or "curve" not in numbers:
+                continue
+            curves.append((name, value(part, column, "auc"), curve_points(numbers["curve"])))
+        if any(points for _, _, points in curves):
+            title = f"{column.label}: precision-recall curve" + ("s" if len(curves) > 1 else "")
+            figures.append(curves_figure(f"curves-{j}", title, curves))
+    if not figures:
+        return ""
+    return (
+        "<h2>Precision-recall curves</h2><p class='note'>Each system's curve as its "
+        "benchmark's scorer computes it, its points joined by straight lines; the legend "
+        "gives its AUC.</p>" + "".join(figures)
+    )
+
+
 def to_html(report: dict[str, Any], measures: tuple[str, ...] = DEFAULT_MEASURES) -> str:
-    """One self-contained page: the table, the best of each column in bold, the notes and
-    each benchmark's signature (the style sheet is the analysis page's)."""
+    """One self-contained page: the table, the best of each column in bold, the notes, a
+    figure of every system's precision-recall curve per benchmark row that has one (when
+    the report holds curves) and each benchmark's signature (the style sheet is the
+    analysis page's)."""
     from benchie_cli.analysis.views import STYLE, Html, html_table
 
     g = grid(report, measures)
@@ -350,14 +517,17 @@ def to_html(report: dict[str, Any], measures: tuple[str, ...] = DEFAULT_MEASURES
         + html_table("suite", header, rows)
         + best
         + notes
+        + curves_html(report)
         + f"<h2>Signatures</h2><ul>{signatures}</ul>"
         + "</body></html>\n"
     )
 
 
-#: The formats of ``score --suite``, and what ``-o`` picks by its extension (any other: json).
+#: The formats of ``score --suite``, and what ``-o`` picks by its extension (compared
+#: case-insensitively; ``.json``, no extension and ``-``: json; any other is refused).
 FORMATS = ("table", "markdown", "latex", "csv", "html", "json")
 EXTENSIONS = {
+    ".json": "json",
     ".html": "html",
     ".htm": "html",
     ".tex": "latex",
@@ -368,10 +538,24 @@ EXTENSIONS = {
 
 
 def format_of(output: str) -> str:
-    """The format ``-o FILE`` writes when ``--format`` is not given: by its extension."""
+    """The format ``-o FILE`` writes when ``--format`` is not given: by its extension. An
+    extension of no suite format (``.svg``, ``.latex``, ``.pdf``) is refused rather than
+    written as JSON under that name: the user meant another format, or another file."""
     from pathlib import PurePath
 
-    return EXTENSIONS.get(PurePath(output).suffix.lower(), "json")
+    from benchie_cli.errors import BenchieError
+    from benchie_cli.textio import STDIN
+
+    suffix = PurePath(output).suffix.lower()
+    if output == STDIN or not suffix:
+        return "json"
+    if suffix not in EXTENSIONS:
+        known = ", ".join(EXTENSIONS)
+        raise BenchieError(
+            f"-o {output}: --suite writes the format of its extension ({known}), and {suffix} "
+            "is none; give --format FORMAT to write that file in FORMAT anyway"
+        )
+    return EXTENSIONS[suffix]
 
 
 def render_as(

@@ -319,6 +319,49 @@ def test_csv_of_a_report_worked_by_hand() -> None:
     ]  # fmt: skip
 
 
+HOSTILE = "<script>alert(1)</script> a|b `c` *d* _e_ \\ [f](g) ~~h~~ &lt; <img src=x>"
+
+
+def _one_named(name: str) -> dict[str, Any]:
+    report = _hand_report()
+    report["systems"][0]["name"] = name
+    return report
+
+
+@pytest.mark.parametrize("renderer", ["markdown_it", "markdown"])
+def test_markdown_shows_a_hostile_name_as_typed(renderer: str) -> None:
+    """Rendered by a CommonMark renderer (markdown-it) and by Python-Markdown: the name is
+    its cell's text, no tag, link, code span or emphasis comes of it, no cell is split."""
+    module = pytest.importorskip(renderer)
+    md = suite_views.to_markdown(_one_named(HOSTILE))
+    if renderer == "markdown_it":
+        page = module.MarkdownIt("commonmark").enable("table").render(md)
+    else:
+        page = module.markdown(md, extensions=["tables"])
+    assert "<script" not in page and "<img" not in page and "<a " not in page
+    assert "<code>c" not in page and "<em>" not in page and "<del>" not in page
+    rows = re.findall(r"<tr>(.*?)</tr>", page, re.S)
+    cells = [re.findall(r"<t[dh][^>]*>(.*?)</t[dh]>", r, re.S) for r in rows]
+    assert {len(c) for c in cells} == {len(cells[0])}  # no cell split
+    from html import unescape
+
+    assert unescape(cells[1][0]) == HOSTILE
+
+
+def test_html_escapes_a_hostile_name() -> None:
+    page = suite_views.to_html(_one_named(HOSTILE))
+    assert "<script" not in page and "<img" not in page
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+
+
+@pytest.mark.parametrize("first", ["=", "+", "-", "@", "\t", "\r"])
+def test_csv_guards_a_name_a_spreadsheet_would_run(first: str) -> None:
+    name = f'{first}HYPERLINK("http://x")'
+    rows = list(csv.reader(io.StringIO(suite_views.to_csv(_one_named(name)), newline="")))
+    assert rows[1][0] == "'" + name
+    assert rows[2][0] == "[x] ~ ^ \\ % $ #"  # any other name as it is
+
+
 def test_a_systems_name_is_its_stem_without_gz() -> None:
     assert system_name("x/openie4_output.txt.gz") == "openie4_output"
     assert system_name("out.tsv") == "out" and system_name("-") == "stdin"
@@ -399,3 +442,103 @@ def test_with_pr_and_the_suites_formats(cli: RunCli, tmp_path: Path) -> None:
             "score", "--lang", "en", *args, DATA.parent.parent / "examples/submissions/en/minie.tsv"
         )
         assert result.exit_code == 2 and "is the suite's (--suite)" in result.stderr
+
+
+@pytest.mark.parametrize("name", ["s.svg", "s.tsv", "s.latex", "s.pdf", "s.png", "s.JSONL"])
+def test_an_extension_of_no_suite_format_is_refused(cli: RunCli, tmp_path: Path, name: str) -> None:
+    out = tmp_path / name
+    result = cli("score", "--suite", OIE4, "-o", out)
+    assert result.exit_code == 2 and not out.exists()
+    assert len(result.stderr.splitlines()) == 1
+    assert ".json, .html, .htm, .tex, .csv, .md, .txt" in result.stderr
+    assert "--format" in result.stderr
+
+
+def test_the_extension_picks_the_format_case_insensitively(cli: RunCli, tmp_path: Path) -> None:
+    for name, start in (("s.TEX", b"% benchie score --suite"), ("s.Json", b"{"), ("s", b"{")):
+        out = tmp_path / name
+        assert cli("score", "--suite", OIE4, "-o", out).exit_code == 0
+        assert out.read_bytes().startswith(start), name
+    # --format wins over any extension, and is read case-insensitively.
+    out = tmp_path / "s.svg"
+    result = cli("score", "--suite", OIE4, "-o", out, "--format", "LaTeX")
+    assert result.exit_code == 0, result.stderr
+    assert out.read_bytes().startswith(b"% benchie score --suite")
+
+
+def test_score_without_suite_writes_json_for_any_other_extension(
+    cli: RunCli, tmp_path: Path
+) -> None:
+    """As docs/reports.md says: without --suite, -o writes html for *.html, else json."""
+    out = tmp_path / "board.svg"
+    minie = DATA.parent.parent / "examples/submissions/en/minie.tsv"
+    assert cli("score", "--lang", "en", minie, "-o", out).exit_code == 0
+    assert out.read_bytes().startswith(b"{")
+
+
+@pytest.mark.parametrize(
+    ("arg", "says"),
+    [
+        ("=OIE4", "needs a name before '='"),
+        (" =OIE4", "needs a name before '='"),
+        ("\t=OIE4", "needs a name before '='"),
+        (" x=OIE4", "must not start or end with whitespace"),
+        ("x =OIE4", "must not start or end with whitespace"),
+        ("a\tb=OIE4", "control character (U+0009)"),
+        ("a\nb=OIE4", "control character (U+000A)"),
+        ("a\x1bb=OIE4", "control character (U+001B)"),
+        ("a\u202eb=OIE4", "control character (U+202E)"),
+    ],
+)
+def test_a_bad_system_name_is_refused(cli: RunCli, tmp_path: Path, arg: str, says: str) -> None:
+    out = tmp_path / "s.json"
+    given = arg.replace("OIE4", str(OIE4))
+    result = cli("score", "--suite", given, "-o", out)
+    assert result.exit_code == 2 and not out.exists()
+    assert len(result.stderr.splitlines()) == 1
+    assert result.stderr.startswith(f"benchie: error: {given!r}: ") and says in result.stderr
+
+
+def test_a_files_name_with_a_control_character_is_escaped_not_refused(
+    cli: RunCli, tmp_path: Path
+) -> None:
+    odd = tmp_path / "a\x1bb.txt.gz"
+    odd.write_bytes(OIE4.read_bytes())
+    result = cli("score", "--suite", odd, "--format", "csv")
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.splitlines()[1].startswith("a\\x1bb,")
+
+
+@pytest.mark.parametrize(
+    ("content", "says"),
+    [
+        (b"a sentence\t0.5\trel\x00\targ1\n", "1: error: NUL byte in line (binary file?)"),
+        (b"one line\nx\xff\xfe y\n", "2: error: not valid UTF-8 (byte 0xff at column 2)"),
+    ],
+)
+def test_bytes_no_reader_reads_are_said_as_such(
+    cli: RunCli, tmp_path: Path, content: bytes, says: str
+) -> None:
+    """As `score` says them (textio.decode_line), not as a format the suite does not read;
+    in a gzip-compressed file too (the line of its content)."""
+    import gzip
+
+    for name, data in (("bad.txt", content), ("bad.txt.gz", gzip.compress(content, mtime=0))):
+        path = tmp_path / name
+        path.write_bytes(data)
+        result = cli("score", "--suite", path)
+        assert result.exit_code == 2
+        assert result.stderr == f"benchie: {path}:{says}\n"
+
+
+@pytest.mark.parametrize(
+    ("args", "named"),
+    [
+        (["--keep-implicit"], "--keep-implicit does not apply"),
+        (["--strip-implicit"], "--strip-implicit does not apply"),
+        (["--lang", "en", "--keep-implicit"], "--lang, --keep-implicit do not apply"),
+    ],
+)
+def test_a_refused_option_is_named_as_given(cli: RunCli, args: list[str], named: str) -> None:
+    result = cli("score", "--suite", *args, OIE4)
+    assert result.exit_code == 2 and named in result.stderr

@@ -241,7 +241,8 @@ class Html(str):
     __slots__ = ()
 
 
-def _truncate(text: str, limit: int) -> str:
+def truncate(text: str, limit: int) -> str:
+    """``text`` cut to ``limit`` characters, an ellipsis last when cut (charts' labels)."""
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
@@ -250,10 +251,12 @@ def _name_label(name: str) -> str:
     the chart would otherwise clip a long name at its left edge."""
     if len(name) <= NAME_CHARS:
         return escape(name)
-    return f"{escape(_truncate(name, NAME_CHARS))}<title>{escape(name)}</title>"
+    return f"{escape(truncate(name, NAME_CHARS))}<title>{escape(name)}</title>"
 
 
-def _svg(chart_id: str, title: str, height: int, body: list[str]) -> str:
+def svg_figure(chart_id: str, title: str, height: int, body: list[str]) -> str:
+    """A chart as a captioned figure: an inline SVG of :data:`CHART_W` by ``height`` whose
+    ``title`` is its caption, its accessible name and its tooltip (``body``: its marks)."""
     return (
         f"<figure><figcaption>{escape(title)}</figcaption>"
         f'<svg id="{chart_id}" class="chart" role="img" aria-label="{escape(title)}" '
@@ -371,7 +374,7 @@ def grouped_bars(
             body.append(
                 f'<text x="{LABEL_W + max(v, 0) * scale + 3:.1f}" y="{y + bar - 3}" class="small">{v:.2f}</text>'
             )
-    return _svg(chart_id, title, height, body)
+    return svg_figure(chart_id, title, height, body)
 
 
 def stacked_bars(
@@ -404,7 +407,7 @@ def stacked_bars(
                 f"<title>{escape(name)}, bucket {escape(label)}: {values[n]} ({values[n] / total:.1%})</title></rect>"
             )
             x += width
-    return _svg(chart_id, title, height, body)
+    return svg_figure(chart_id, title, height, body)
 
 
 def forest(
@@ -440,7 +443,7 @@ def forest(
                 f'<circle class="point" cx="{LABEL_W + point * scale:.1f}" cy="{y}" r="3.5" fill="{color}">'
                 f"<title>{escape(name)}: {escape(label)} {point:.4f} [{low:.4f}, {high:.4f}]</title></circle>"
             )
-    return _svg(chart_id, title, height, body)
+    return svg_figure(chart_id, title, height, body)
 
 
 def column_groups(
@@ -466,7 +469,7 @@ def column_groups(
     for c, category in enumerate(categories):
         middle = LABEL_W + (c + 0.5) * group_w
         x0 = middle - bar_w * len(series) / 2
-        shown = _truncate(category, max(3, int(group_w / 7)))
+        shown = truncate(category, max(3, int(group_w / 7)))
         body.append(
             f'<text x="{middle:.1f}" y="{bottom + 14}" class="name" text-anchor="middle">'
             f"{escape(shown)}<title>{escape(category)}</title></text>"
@@ -479,7 +482,7 @@ def column_groups(
                 f'fill="{PALETTE[k % len(PALETTE)]}"><title>{escape(label)}, {escape(category)}: {v:.4f}</title></rect>'
             )
     body += [_y_title(y_title, top, bottom), _x_title(x_title, bottom + 32)]
-    return _svg(chart_id, title, height, body)
+    return svg_figure(chart_id, title, height, body)
 
 
 def pr_curves(chart_id: str, title: str, curves: list[tuple[str, dict[str, Any]]]) -> str:
@@ -519,7 +522,7 @@ def pr_curves(chart_id: str, title: str, curves: list[tuple[str, dict[str, Any]]
             f"<title>{escape(name)}: best F1 {best['f1']:.4f} at confidence &gt;= {best['threshold']:g} "
             f"(P {best['precision']:.4f}, R {best['recall']:.4f})</title></circle>"
         )
-    return _svg(chart_id, title, height, body)
+    return svg_figure(chart_id, title, height, body)
 
 
 def _with_confidences(systems: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -662,7 +665,7 @@ def _examples_rows(system: dict[str, Any]) -> list[list[str]]:
         for e in b["examples"]:
             sentence = Html(
                 f'<span class="sentence" title="{escape(e["sentence"])}">'
-                f"{escape(_truncate(e['sentence'], EXCERPT))}</span>"
+                f"{escape(truncate(e['sentence'], EXCERPT))}</span>"
             )
             rows.append(
                 [

@@ -1115,6 +1115,7 @@ class CorpusRunner:
         row.coverage = scored.coverage
         row.warnings = scored.warnings
         row.known = scored.known
+        row.curve = scored.curve
         row.signature = signature(corpus)
         row.gold = {"version": corpus.version, "sha256": corpus.sha256}
         return row

@@ -166,6 +166,9 @@ class Row:
     findings: dict[str, Any] | None = None
     #: The language of the gold (the suite groups its rows by it).
     language: str = "en"
+    #: The metric's precision-recall curve when it draws one: not in the row's JSON (the
+    #: suite's report holds no curves), drawn on the suite's HTML page.
+    curve: Curve | None = None
 
     @property
     def label(self) -> str:

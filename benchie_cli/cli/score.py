@@ -57,10 +57,11 @@ if TYPE_CHECKING:
 @click.option(
     "--format",
     "fmt",
-    type=click.Choice(["table", "json", "markdown", "html", "latex", "csv"]),
+    type=click.Choice(["table", "json", "markdown", "html", "latex", "csv"], case_sensitive=False),
     default=None,
     help="Output format [default: table on stdout; with -o, html for *.html, else json; "
-    "with --suite also markdown for *.md, latex for *.tex, csv for *.csv]. "
+    "with --suite by the extension: json for *.json, markdown for *.md, latex for *.tex, "
+    "csv for *.csv, html for *.html, table for *.txt, any other refused]. "
     "html: one self-contained leaderboard page with 95% bootstrap intervals and pairwise "
     "significance (BenchIE's metric only), or with --suite the suite's table. latex and "
     "csv: --suite only.",
@@ -348,25 +349,39 @@ def _score_suite(
     """``score --suite FILE...``: every benchmark of the store on each system output."""
     from benchie_cli import suite, suite_views
 
-    refused = [f"--{n.replace('_', '-')}" for n in _SUITE_REFUSES if n in given]
+    refused = [_as_given(n) for n in _SUITE_REFUSES if n in given]
     if refused:
         raise BenchieError(
             f"--suite scores each benchmark with its own gold and metrics; {', '.join(refused)} "
-            "does not apply (score one benchmark with --benchmark for that)"
+            f"{'does' if len(refused) == 1 else 'do'} not apply (score one benchmark with "
+            "--benchmark for that)"
         )
     systems = expand(submissions, every_file=True)
     root = resolve(gold_dir)
     check_output(output, [s.path for s in systems], stores=[root])
-    report = suite.run_systems([(s.name, s.path) for s in systems], input_format, root, say=say)
+    report = suite.run_systems(
+        [(s.name, s.path) for s in systems], input_format, root, say=say, curves=fmt == "html"
+    )
     measures = tuple(suite_views.MEASURES) if with_pr else suite_views.DEFAULT_MEASURES
     data = suite_views.render_as(report, fmt, measures)
     atomic_write(output or STDIN, data)
     say_written(output, fmt, f"suite: {len(systems)} system(s)")
 
 
+def _as_given(name: str) -> str:
+    """The option of parameter ``name`` as the user typed it: of an on/off pair the one
+    whose value it has (``--keep-implicit``, not ``--strip-implicit``), else its long form;
+    an error must name what the user wrote."""
+    ctx = click.get_current_context()
+    param = next(p for p in ctx.command.params if p.name == name)
+    off = isinstance(param, click.Option) and param.secondary_opts and not ctx.params[name]
+    return max(param.secondary_opts if off else param.opts, key=len)
+
+
 def _format(fmt: str | None, output: str | None, *, suite: bool = False) -> str:
     """The format asked for, or the default: table on stdout, with ``-o`` html for a file
-    named *.html or *.htm and json for any other (``--suite``: by its extension)."""
+    named *.html or *.htm and json for any other (``--suite``: by its extension, one of no
+    suite format refused)."""
     if fmt is not None:
         return fmt
     if output is None:

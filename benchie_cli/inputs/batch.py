@@ -52,6 +52,34 @@ def system_name(path: str) -> str:
     return Path(name).stem or name
 
 
+#: Characters a name given on the command line may not hold: C0 and C1 controls (a tab
+#: or a line break would break every table and TSV a name goes into), line and paragraph
+#: separators, and the bidirectional controls that make a name display as another. (A
+#: file's name is never refused: :func:`printable_path` escapes its controls.)
+_BIDI_CONTROLS = frozenset(
+    "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+)
+
+
+def check_name(name: str, arg: str) -> str:
+    """``name``, given as ``NAME=PATH``, if it can name a system in a report; else a
+    :class:`BenchieError` naming the argument: a blank name, one that starts or ends with
+    whitespace (two names differing by a space look alike in every table), or one with a
+    control character."""
+    import unicodedata
+
+    if not name.strip():
+        raise BenchieError(f"{arg!r}: NAME=PATH needs a name before '=', not a blank one")
+    if name != name.strip():
+        raise BenchieError(f"{arg!r}: a name must not start or end with whitespace")
+    for ch in name:
+        if unicodedata.category(ch) in ("Cc", "Zl", "Zp") or ch in _BIDI_CONTROLS:
+            raise BenchieError(
+                f"{arg!r}: a name must not hold a control character (U+{ord(ch):04X})"
+            )
+    return name
+
+
 def parse_submission_arg(arg: str, *, every_file: bool = False) -> list[Submission]:
     """``PATH``, ``NAME=PATH``, ``-`` (stdin, named ``stdin``) or a directory (every
     ``*.tsv`` inside, named by file stem). A name that is not UTF-8 is escaped as
@@ -64,10 +92,10 @@ def parse_submission_arg(arg: str, *, every_file: bool = False) -> list[Submissi
     if not arg:  # Path("") is ".": an unset variable must not score the working directory
         raise BenchieError(EMPTY_NAME)
     name, eq, rest = arg.partition("=")
-    if eq and name and not Path(arg).exists():
+    if eq and not Path(arg).exists():  # (a file named "a=b" is that file)
         if not rest:
             raise BenchieError(f"{arg!r}: NAME=PATH needs a path after '='")
-        return [Submission(printable_path(name), rest)]
+        return [Submission(printable_path(check_name(name, arg)), rest)]
     path = Path(arg)
     if path.is_dir():
         # Hidden files are not submissions (macOS leaves ._name.tsv beside every file).

@@ -369,7 +369,10 @@ def test_the_suite_never_writes_into_the_store_and_fails_on_a_damaged_gold(
     shutil.copytree(GOLD_DIR, root)
     inside = root / "oie2016" / "2.0.0" / "test" / "test.oie"
     before = inside.read_bytes()
-    result = cli("score", "--suite", "--gold-dir", root, suite_input, "-o", inside)
+    # (--format: an extension of no suite format, .oie, is refused before the store is seen)
+    result = cli(
+        "score", "--suite", "--gold-dir", root, suite_input, "-o", inside, "--format", "json"
+    )
     assert result.exit_code == 2 and "inside the gold store" in result.stderr
     assert inside.read_bytes() == before
     with (root / "carb" / "1.0.0" / "test" / "carb_test.tsv").open("ab") as fh:

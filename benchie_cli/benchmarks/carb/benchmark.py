@@ -50,7 +50,7 @@ from benchie_cli.benchmarks.carb.data import (
     read_reverb,
     read_sentences,
 )
-from benchie_cli.benchmarks.carb.metric import group, outside, sentence_key
+from benchie_cli.benchmarks.carb.metric import curve_of, group, outside, sentence_key
 from benchie_cli.benchmarks.carb.report import (
     CarbResult,
     carb_scores,
@@ -927,6 +927,7 @@ class CarbRunner:
                 language=language,
             )
             row.gold = {"version": resolved.version, "sha256": resolved.sha256}
+            row.curve = curve_of(scores[m])
             rows.append(row)
         return rows
 
