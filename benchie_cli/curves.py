@@ -81,17 +81,29 @@ _UNSAFE = re.compile(r"[^A-Za-z0-9._+-]+")
 
 def file_names(stems: Sequence[str]) -> list[str]:
     """A file name for each curve, from its system's name (and metric): characters other
-    than letters, digits, ``.``, ``_``, ``+`` and ``-`` become ``_``, a name is never
-    hidden or empty, and a name taken twice gets ``-2``, ``-3``... (case-insensitively, for
-    file systems that ignore case)."""
-    taken: set[str] = set()
-    names = []
-    for stem in stems:
-        safe = _UNSAFE.sub("_", stem).lstrip(".") or "system"
-        name, n = safe, 1
-        while name.lower() in taken:
-            n += 1
-            name = f"{safe}-{n}"
-        taken.add(name.lower())
-        names.append(name + SUFFIX)
-    return names
+    than letters, digits, ``.``, ``_``, ``+`` and ``-`` become ``_``, and a name is never
+    hidden or empty. Two curves may get one name (``a b`` and ``a_b``; ``a`` under
+    ``carb-ss`` and a system named ``a.carb-ss``; ``A`` and ``a`` on a file system that
+    ignores case): :func:`clashes` finds them, and ``score --curves`` refuses them rather
+    than number one of them, which would leave the reader to guess which file is whose."""
+    return [(_UNSAFE.sub("_", stem).lstrip(".") or "system") + SUFFIX for stem in stems]
+
+
+def clashes(names: Sequence[str]) -> list[list[int]]:
+    """The groups of indexes of ``names`` (file names) that name one file, compared
+    ignoring case as macOS's and Windows's file systems do: each group of two or more, in
+    the order of its first member."""
+    groups: dict[str, list[int]] = {}
+    for n, name in enumerate(names):
+        groups.setdefault(name.casefold(), []).append(n)
+    return [group for group in groups.values() if len(group) > 1]
+
+
+def owners(stem: str, systems: Sequence[str], metrics: Sequence[str]) -> list[tuple[str, str]]:
+    """Whose curve ``stem`` names, as (system, metric): ``NAME`` is a system's curve under
+    the first metric with a curve file, ``NAME.METRIC`` its curve under another (the file
+    names of docs/reports.md, "Curves"); several when the names are ambiguous, none for a
+    stem of no system given. For messages: the user named the systems, not the files."""
+    found = [(name, metrics[0]) for name in systems if metrics and name == stem]
+    found += [(name, m) for name in systems for m in metrics[1:] if stem == f"{name}.{m}"]
+    return found

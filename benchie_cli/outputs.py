@@ -19,7 +19,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from benchie_cli.errors import BenchieError
+from benchie_cli.errors import BenchieError, printable_path
 from benchie_cli.gold.dirs import GoldDirs
 from benchie_cli.textio import STDIN, atomic_write, display_name
 
@@ -171,17 +171,62 @@ def check_curves_directory(
 
 
 def write_curves(
-    directory: str, curves: Sequence[tuple[str, Curve]], inputs: Iterable[str] = ()
-) -> list[str]:
+    directory: str,
+    curves: Sequence[tuple[str, Curve]],
+    inputs: Iterable[str] = (),
+    *,
+    report: str | None = None,
+    systems: Sequence[str] = (),
+    metrics: Sequence[str] = (),
+) -> list[tuple[str, str]]:
     """Each curve's file, as its original scorer writes it, in ``directory``, named by
     :func:`benchie_cli.curves.file_names`; each written atomically, and none unless every
-    name is a file that may be written (none an input of the run). The paths written."""
-    from benchie_cli.curves import file_names
+    name is a file that may be written: no two curves of one file name (ignoring case, as
+    macOS and Windows do), none the report (``report``, ``-o``) or an input of the run.
+    ``systems`` (the report's names) and ``metrics`` (those with a curve file, in order)
+    name each curve's owner in messages. Each path written, with whose curve it holds."""
+    from benchie_cli.curves import clashes, file_names, owners
 
-    paths = [os.path.join(directory, n) for n in file_names([stem for stem, _ in curves])]
+    stems = [stem for stem, _ in curves]
+    names = file_names(stems)
+    paths = [os.path.join(directory, n) for n in names]
+
+    def whose(indexes: Sequence[int]) -> list[str]:
+        found = list(dict.fromkeys(o for n in indexes for o in owners(stems[n], systems, metrics)))
+        if not found:
+            return [f"the curve {printable_path(stems[n])!r}" for n in indexes]
+        return [f"the {metric} curve of system {printable_path(name)!r}" for name, metric in found]
+
+    for group in clashes(names):
+        said = whose(group)
+        files = sorted({names[n] for n in group})
+        raise BenchieError(
+            f"--curves: {' and '.join(said)} would be written to one file, "
+            f"{' = '.join(files)}"
+            + (" (file names that differ in case only are one file on macOS and Windows)"
+               if len(files) > 1 else "")
+            + ": rename a system (NAME=PATH); nothing written",
+            path=directory,
+        )  # fmt: skip
     listed = list(inputs)
-    for path in paths:
+    labels = [" and ".join(whose([n])) for n in range(len(curves))]
+    for path, label in zip(paths, labels, strict=True):
+        if report is not None and report != STDIN and _same_file(report, path):
+            raise BenchieError(
+                f"--curves: the file of {label} is also the report (-o "
+                f"{display_name(report)}): write the report elsewhere, or the curves into "
+                "another directory; nothing written",
+                path=path,
+            )
+        for source in listed:
+            if source != STDIN and _same_file(source, path):
+                raise BenchieError(
+                    f"--curves: the file of {label} is also an input of the run "
+                    f"({display_name(source)}): write the curves into another directory; "
+                    "nothing written",
+                    path=path,
+                )
         check_output(path, listed)
     for path, (_, curve) in zip(paths, curves, strict=True):
         atomic_write(path, curve.dat().encode())
-    return paths
+    return list(zip(paths, labels, strict=True))

@@ -9,7 +9,9 @@ gold that is not the one named, or a submission that is not the one scored are t
 What the rebuilt report takes from the given one rather than re-deriving: each system's
 ``name`` and ``file`` (a submission is identified by its bytes, whose sha256 is checked, not
 by where it lies on this machine) and the ``failures`` list (submissions that could not be
-scored have no numbers to re-derive).
+scored have no numbers to re-derive). A name is not in a submission's bytes: a name given
+as ``NAME=PATH`` is checked against the report's (names swapped between systems are found
+so), and a report naming two systems alike is one ``score`` never writes.
 
 Reports of ``score --metric carb`` and ``--metric benchie,carb`` are re-derived too: CaRB's
 gold is the store's reference file of the report's gold version (``--gold-file`` does not
@@ -32,7 +34,7 @@ from benchie_cli.benchmarks.runner import brief, runner, show
 from benchie_cli.errors import BenchieError, printable_path
 from benchie_cli.gold.dirs import GoldDirs, resolve
 from benchie_cli.registry import BENCHMARKS, DEFAULT_BENCHMARK, metric_choice
-from benchie_cli.textio import display_name, read_whole
+from benchie_cli.textio import STDIN, display_name, read_whole
 
 #: Differences listed in full; the rest are counted.
 MISMATCHES_SHOWN = 50
@@ -263,12 +265,53 @@ def verify(
     sentences: str | None = None,
 ) -> Verdict:
     """Re-derive the report at ``report_path`` from ``submissions`` (or, when empty, each
-    system's ``file``) and compare it byte for byte."""
-    from benchie_cli.report import to_json
-
+    system's ``file``) and compare it byte for byte; a name given as ``NAME=PATH`` must be
+    the report's name of that system."""
+    names, submissions = _named(submissions)
+    readers = [
+        what
+        for what, reads in (
+            ("the report", report_path == STDIN),
+            ("a submission", STDIN in submissions),
+            ("the --sentences file", sentences == STDIN),
+        )
+        if reads
+    ]
+    if len(readers) > 1:
+        raise BenchieError(
+            "standard input ('-') can be read only once per run: not both " + " and ".join(readers)
+        )
     report, given = read_report(report_path)
     if report.get("suite") is True:
-        return _verify_suite(report_path, report, given, submissions, gold_dir)
+        return _verify_suite(report_path, report, given, submissions, gold_dir, names)
+    renamed = _name_mismatches(
+        names,
+        [s["name"] for s in report["systems"]],
+        [f"systems[{n}].name" for n in range(len(report["systems"]))],
+    )
+    verdict = _verify_one(
+        report_path, report, given, submissions, gold_dir, gold_file, jobs, sentences
+    )
+    if renamed:
+        verdict.identical = False
+        verdict.mismatches = renamed + verdict.mismatches
+    return verdict
+
+
+def _verify_one(
+    report_path: str,
+    report: dict[str, Any],
+    given: bytes,
+    submissions: list[str],
+    gold_dir: str | None,
+    gold_file: str | None,
+    jobs: int | None,
+    sentences: str | None = None,
+) -> Verdict:
+    """A report of one benchmark re-derived (:func:`verify`); ``sentences``: its subset's
+    file, if it has one."""
+    from benchie_cli.report import to_json
+
     paths = submissions or [s["file"] for s in report["systems"]]
     for path in [] if submissions else paths:  # names a report gives: files, nothing else
         if not os.path.isfile(path):
@@ -293,21 +336,61 @@ def verify(
     data = to_json(rebuilt)
     verdict = Verdict(display_name(report_path), len(report["systems"]), data == given)
     if not verdict.identical:
-        verdict.mismatches = diff(report, rebuilt)
-        if not verdict.mismatches:
-            verdict.mismatches.append(
-                Mismatch(
-                    "(bytes)",
-                    f"sha256 {hashlib.sha256(given).hexdigest()[:12]}",
-                    f"sha256 {hashlib.sha256(data).hexdigest()[:12]} "
-                    "(same content, other formatting)",
-                )
-            )
+        verdict.mismatches = diff(report, rebuilt) or [_formatting(given, data)]
     if "failures" in report:
         verdict.notes.append(
             f"{len(report['failures'])} failure entr(ies) copied from the report, not re-derived"
         )
     return verdict
+
+
+def _formatting(given: bytes, data: bytes) -> Mismatch:
+    """The one difference of a report whose content is the re-derived one but not its
+    bytes (reformatted, keys reordered by hand...): named by both files' sha256, which
+    reads as one sentence (``(bytes): report sha256 ... != re-derived sha256 ... (same
+    content, other formatting)``) whatever the kind of report."""
+    return Mismatch(
+        "(bytes)",
+        f"sha256 {hashlib.sha256(given).hexdigest()[:12]}",
+        f"sha256 {hashlib.sha256(data).hexdigest()[:12]} (same content, other formatting)",
+    )
+
+
+def _named(submissions: list[str]) -> tuple[list[str | None], list[str]]:
+    """The names given as ``NAME=PATH`` (None for a bare path) and the paths, as ``score``
+    reads its arguments (:func:`~benchie_cli.inputs.batch.split_name`)."""
+    from benchie_cli.inputs.batch import split_name
+
+    pairs = [split_name(arg) for arg in submissions]
+    return [name for name, _ in pairs], [path for _, path in pairs]
+
+
+def _name_mismatches(
+    names: list[str | None], reported: list[Any], where: list[str]
+) -> list[Mismatch]:
+    """Each system whose name in the report is not the one given with ``NAME=PATH`` (a
+    name is not in a submission's bytes, so only a name given can be checked: the names of
+    a report whose names were swapped between its systems), and each name the report gives
+    two systems (``score`` refuses that: it is no report ``score`` wrote). ``where``: the
+    JSON path of each system's name."""
+    out = [
+        Mismatch(path, show(name_in_report), show(name))
+        for path, name_in_report, name in zip(where, reported, names, strict=False)
+        if name is not None and name != name_in_report
+    ]
+    first: dict[str, str] = {}
+    for path, name in zip(where, map(show, reported), strict=True):  # (show: hashable)
+        if name in first:
+            out.append(
+                Mismatch(
+                    path,
+                    name,
+                    f"a name of its own (`benchie score` names each system once; {first[name]} "
+                    "has that name)",
+                )
+            )
+        first.setdefault(name, path)
+    return out
 
 
 def _check_suite_store(report: dict[str, Any], root: GoldDirs) -> None:
@@ -367,10 +450,12 @@ def _verify_suite(
     given: bytes,
     submissions: list[str],
     gold_dir: str | None,
+    names: list[str | None],
 ) -> Verdict:
     """A ``score --suite`` report re-derived: each file it names (or the ones given, in its
     order) checked by sha256 first, then the suite run again with the format each was read
-    with, against the store; the names and paths are the report's."""
+    with, against the store; the paths are the report's, and so are the names but those
+    given (``NAME=PATH``), which must be the report's."""
     from benchie_cli import suite
     from benchie_cli.benchmarks import corpus as bm
     from benchie_cli.report import to_json
@@ -392,6 +477,11 @@ def _verify_suite(
     rows = sum(len(part["rows"]) for _, part in systems)
     verdict = Verdict(display_name(report_path), rows, False, unit="row(s)")
     several = "systems" in report
+    renamed = _name_mismatches(
+        names,
+        [name for name, _ in systems],
+        [f"systems[{n}].name" for n in range(len(systems))] if several else ["name"],
+    )
     for n, ((_, part), path) in enumerate(zip(systems, paths, strict=True)):
         facts, _ = bm.read_submission(path)
         if facts.sha256 != part["file"]["sha256"]:
@@ -400,6 +490,7 @@ def _verify_suite(
                 Mismatch(where, show(part["file"]["sha256"]), show(facts.sha256))
             )
     if verdict.mismatches:
+        verdict.mismatches = renamed + verdict.mismatches
         return verdict
     root = resolve(gold_dir)
     for _, part in systems:
@@ -419,9 +510,8 @@ def _verify_suite(
     else:
         rebuilt = parts[0][1]
     data = to_json(rebuilt)
-    verdict.identical = data == given
-    if not verdict.identical:
-        verdict.mismatches = diff(report, rebuilt) or [
-            Mismatch("(bytes)", "the report's", "re-derived: same content, other formatting")
-        ]
+    verdict.identical = data == given and not renamed
+    if data != given:
+        verdict.mismatches = diff(report, rebuilt) or [_formatting(given, data)]
+    verdict.mismatches = renamed + verdict.mismatches
     return verdict

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from benchie_cli.curves import file_names
+from benchie_cli.curves import clashes, file_names, owners
 from tests.conftest import DATA, GOLD_DIR, RunCli
 
 CARB = DATA / "carb"
@@ -97,15 +97,21 @@ def test_the_report_holds_the_curve_of_the_file(scored: dict[str, Path], benchma
         assert thresholds[-1] is None and (curve["precision"][-1], curve["recall"][-1]) == (1, 0)
 
 
-def test_file_names_are_safe_and_distinct() -> None:
-    names = file_names(["a/b", "A/B", ".hidden", "", "x y", "ok.carb-ss"])
+def test_file_names_are_safe_and_their_clashes_found() -> None:
+    names = file_names(["a/b", "A/B", ".hidden", "", "x y", "ok.carb-ss", "x_y"])
     assert names == [
         "a_b.dat",
-        "A_B-2.dat",
+        "A_B.dat",
         "hidden.dat",
         "system.dat",
         "x_y.dat",
         "ok.carb-ss.dat",
+        "x_y.dat",
+    ]
+    assert clashes(names) == [[0, 1], [4, 6]]
+    assert owners("a.carb-ss", ["a", "a.carb-ss"], ["carb", "carb-ss"]) == [
+        ("a.carb-ss", "carb"),
+        ("a", "carb-ss"),
     ]
 
 
@@ -129,8 +135,67 @@ def test_curves_refuses_what_cannot_be_written(cli: RunCli, tmp_path: Path) -> N
     shutil.copy(system, victim)
     report = tmp_path / "r.json"
     refused = cli(*base[:-1], f"openie4.txt={victim}", "--curves", clash, "-o", report)
-    assert refused.exit_code == 2 and "is also an input" in refused.stderr
+    assert refused.exit_code == 2
+    assert (
+        f"{victim}: error: --curves: the file of the carb curve of system 'openie4.txt' is "
+        f"also an input of the run ({victim})"
+    ) in refused.stderr
     assert not report.exists() and victim.read_bytes() == system.read_bytes()
     suite = cli("score", "--suite", system, "--curves", tmp_path)
     assert suite.exit_code == 2 and "--suite" in suite.stderr
     assert not list(tmp_path.glob("*.dat"))
+
+
+def test_curves_of_one_file_name_are_refused_and_each_file_written_is_named(
+    cli: RunCli, tmp_path: Path
+) -> None:
+    """Two systems whose curves have one file name (``a`` under carb-ss and a system named
+    ``a.carb-ss``; names differing in case only, one file on macOS and Windows) were
+    numbered ``-2`` silently, leaving the reader to guess which file was whose: refused,
+    before anything is written. A curve file that is the report (-o) is named as such, not
+    as an input. Each file written is named with whose curve it holds."""
+    system = _unzipped(CARB / "openie4_output.txt.gz", tmp_path / "openie4.txt")
+    base = ["score", "--gold-dir", GOLD_DIR, "--benchmark", "carb", "--metric", "carb,carb-ss"]
+    out = tmp_path / "curves"
+    out.mkdir()
+    report = tmp_path / "r.json"
+    for pair, said in (
+        (
+            ("a", "a.carb-ss"),
+            "the carb curve of system 'a.carb-ss' and the carb-ss curve of system 'a' would "
+            "be written to one file, a.carb-ss.dat: rename a system (NAME=PATH); nothing written",
+        ),
+        (
+            ("Sys", "sys"),
+            "the carb curve of system 'Sys' and the carb curve of system 'sys' would be written "
+            "to one file, Sys.dat = sys.dat (file names that differ in case only are one file "
+            "on macOS and Windows)",
+        ),
+    ):
+        result = cli(*base, *(f"{name}={system}" for name in pair), "--curves", out, "-o", report)
+        assert result.exit_code == 2, result.stderr
+        assert f"{out}: error: --curves: {said}" in result.stderr
+        assert not list(out.iterdir()) and not report.exists()
+    into_report = out / "a.carb-ss.dat"
+    result = cli(*base, f"a={system}", "--curves", out, "-o", into_report)
+    assert result.exit_code == 2
+    assert (
+        f"{into_report}: error: --curves: the file of the carb-ss curve of system 'a' is also "
+        f"the report (-o {into_report})"
+    ) in result.stderr
+    assert "input" not in result.stderr
+    assert not list(out.iterdir())
+    result = cli(*base, f"x y={system}", f"B={system}", "--curves", out, "-o", report)
+    assert result.exit_code == 0, result.stderr
+    written = [line for line in result.stderr.splitlines() if f"wrote {out}" in line]
+    assert sorted(written) == sorted(
+        [
+            f"benchie: wrote {out / 'x_y.dat'} (the carb curve of system 'x y')",
+            f"benchie: wrote {out / 'x_y.carb-ss.dat'} (the carb-ss curve of system 'x y')",
+            f"benchie: wrote {out / 'B.dat'} (the carb curve of system 'B')",
+            f"benchie: wrote {out / 'B.carb-ss.dat'} (the carb-ss curve of system 'B')",
+        ]
+    )
+    assert sorted(p.name for p in out.iterdir()) == [
+        "B.carb-ss.dat", "B.dat", "x_y.carb-ss.dat", "x_y.dat",
+    ]  # fmt: skip

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from xml.etree import ElementTree
 
 import pytest
 
@@ -24,6 +25,8 @@ needs_matplotlib = pytest.mark.skipif(
     not HAVE_MATPLOTLIB, reason="benchie plot needs matplotlib: pip install 'benchie-cli[plot]'"
 )
 
+#: The namespace of the SVG elements, as ElementTree names them.
+SVG = "{http://www.w3.org/2000/svg}"
 _NUMBER = r"-?\d+(?:\.\d+)?(?:e[-+]?\d+)?"
 
 
@@ -97,17 +100,21 @@ def test_plot_one_style_per_system_and_other_formats(
 @needs_matplotlib
 def test_plot_refuses_bad_input(cli: RunCli, scored: dict[str, Path], tmp_path: Path) -> None:
     mixed = cli("plot", scored["carb"], scored["oie2016"], "-o", tmp_path / "f.svg")
-    assert mixed.exit_code == 2 and "plot the reports of one benchmark" in mixed.stderr
+    assert mixed.exit_code == 2 and "plot each benchmark's reports" in mixed.stderr
     unknown = cli("plot", scored["carb"], "-o", tmp_path / "f.gif")
     assert unknown.exit_code == 2 and "format" in unknown.stderr
     wrong_metric = cli("plot", scored["carb"], "--metric", "oie2016", "-o", tmp_path / "f.svg")
-    assert wrong_metric.exit_code == 2 and "has no oie2016 numbers" in wrong_metric.stderr
+    assert wrong_metric.exit_code == 2
+    assert f"oie2016 is not a metric of every report ({scored['carb']} has carb,carb-ss)" in (
+        wrong_metric.stderr
+    )
     broken = tmp_path / "broken.json"
     broken.write_text("{")
     assert cli("plot", broken, "-o", tmp_path / "f.svg").exit_code == 2
     plain = DATA / "reports" / "score.json"  # BenchIE's, without confidences: no curve
     none = cli("plot", plain, "-o", tmp_path / "f.svg")
-    assert none.exit_code == 2 and "no system has a precision-recall curve" in none.stderr
+    assert none.exit_code == 2
+    assert f"no precision-recall curve to draw in {plain}: no system has one" in none.stderr
     assert not list(tmp_path.glob("f.*"))
 
 
@@ -192,3 +199,131 @@ def test_names_are_plain_text_and_the_users_matplotlibrc_is_not_read(
     svg = figure.read_text()
     for shown in ("$x^$", "_hidden", "cost $5 vs $6"):
         assert shown in svg, shown
+
+
+def _with_systems(report: Path, target: Path, systems: list[dict[str, object]]) -> Path:
+    """``report`` with its systems replaced (each built from its first, by ``systems``'s
+    keys), written to ``target``."""
+    data = json.loads(report.read_text())
+    first = data["systems"][0]
+    data["systems"] = [{**first, **changes} for changes in systems]
+    target.write_text(json.dumps(data))
+    return target
+
+
+def _without_curve(report: Path, metric: str = "carb") -> dict[str, object]:
+    numbers = dict(json.loads(report.read_text())["systems"][0][metric])
+    del numbers["curve"]
+    return {metric: numbers}
+
+
+def _empty_curve(report: Path, metric: str = "carb") -> dict[str, object]:
+    numbers = json.loads(report.read_text())["systems"][0][metric]
+    return {metric: {**numbers, "curve": {"threshold": [], "precision": [], "recall": []}}}
+
+
+@needs_matplotlib
+def test_plot_warns_of_each_system_left_out_and_refuses_when_none_is_drawable(
+    cli: RunCli, scored: dict[str, Path], tmp_path: Path
+) -> None:
+    """A figure for a paper must not lack a system unsaid: each one without a curve to draw
+    is named in a warning; reports with nothing to draw at all are an error (exit 2), not
+    an empty figure."""
+    carb = scored["carb"]
+    nulls = json.loads(carb.read_text())["systems"][0]["carb"]
+    points = len(nulls["curve"]["recall"])
+    nulls = {
+        "carb": {**nulls, "curve": {**nulls["curve"], "recall": [None] * points}}
+    }  # (a curve of nothing matched)
+    some = _with_systems(
+        carb,
+        tmp_path / "some.json",
+        [
+            {"name": "Drawn"},
+            {"name": "NoCurve", **_without_curve(carb)},
+            {"name": "Empty", **_empty_curve(carb)},
+            {"name": "Nulls", **nulls},
+        ],
+    )
+    figure = tmp_path / "some.svg"
+    result = cli("plot", some, "-o", figure)
+    assert result.exit_code == 0, result.stderr
+    warnings = [line for line in result.stderr.splitlines() if "warning:" in line]
+    assert warnings == [
+        f"benchie: {some}: warning: system 'NoCurve' not drawn: it has no carb curve",
+        f"benchie: {some}: warning: system 'Empty' not drawn: its curve has no point",
+        f"benchie: {some}: warning: system 'Nulls' not drawn: no point of its curve has both "
+        "a precision and a recall",
+    ]
+    svg = figure.read_text()
+    assert 'id="curve-0"' in svg and 'id="curve-1"' not in svg and "NoCurve" not in svg
+    assert "1 curve(s)" in result.stderr
+    empty = _with_systems(carb, tmp_path / "empty.json", [{"name": "E", **_empty_curve(carb)}])
+    bare = _with_systems(carb, tmp_path / "bare.json", [{"name": "B", **_without_curve(carb)}])
+    for given in ([empty], [empty, bare]):
+        out = tmp_path / "none.svg"
+        refused = cli("plot", *given, "-o", out)
+        assert refused.exit_code == 2, refused.stderr
+        lines = refused.stderr.splitlines()
+        assert len(lines) == 1 and "no figure written" in lines[0], lines
+        assert all(str(path) in lines[0] for path in given)
+        assert not out.exists()
+
+
+def test_styles_are_distinct_for_many_systems() -> None:
+    from benchie_cli.analysis.plot import style
+
+    assert len({style(n) for n in range(56)}) == 56
+    assert [style(n) for n in range(30)] == [style(n) for n in range(30)]
+
+
+def _group_style(svg: ElementTree.Element, index: int) -> tuple[str, str]:
+    """The ``index``-th curve's line style and its marker's shape (empty: none)."""
+    groups = [g for g in svg.iter(f"{SVG}g") if g.get("id") == f"curve-{index}"]
+    assert len(groups) == 1, index
+    line = next(groups[0].iter(f"{SVG}path"))
+    marker = groups[0].find(f"{SVG}defs/{SVG}path")
+    return str(line.get("style")), "" if marker is None else str(marker.get("d"))
+
+
+@needs_matplotlib
+def test_twelve_systems_get_twelve_styles(
+    cli: RunCli, scored: dict[str, Path], tmp_path: Path
+) -> None:
+    """Colour and dash pattern repeated after seven systems: the eighth was the first
+    again. Each system of a figure has its own style."""
+    many = _with_systems(
+        scored["carb"], tmp_path / "many.json", [{"name": f"S{n}"} for n in range(12)]
+    )
+    figure = tmp_path / "many.svg"
+    assert cli("plot", many, "-o", figure).exit_code == 0
+    svg = ElementTree.fromstring(figure.read_bytes())
+    styles = [_group_style(svg, n) for n in range(12)]
+    assert len(set(styles)) == 12, styles
+    again = tmp_path / "again.svg"
+    assert cli("plot", many, "-o", again).exit_code == 0
+    assert again.read_bytes() == figure.read_bytes()
+
+
+@needs_matplotlib
+def test_names_with_control_characters_keep_the_svg_valid_xml(
+    cli: RunCli, scored: dict[str, Path], tmp_path: Path
+) -> None:
+    """A hand-edited name with a control character (or another character XML 1.0 cannot
+    hold) was written into the SVG as it was: no XML reader could open the figure."""
+    names = ["bell\x07", "tab\tand\nline", "nonchar\ufffe", 'a<b & c>"d"', "esc\x1b[31m"]
+    odd = _with_systems(scored["carb"], tmp_path / "odd.json", [{"name": n} for n in names])
+    figure = tmp_path / "odd.svg"
+    result = cli("plot", odd, "-o", figure)
+    assert result.exit_code == 0, result.stderr
+    svg = ElementTree.fromstring(figure.read_bytes())  # valid XML, or this raises
+    texts = "\n".join("".join(t.itertext()) for t in svg.iter(f"{SVG}text"))
+    for shown in (
+        "bell\\x07",
+        "tab\\x09and\\x0aline",
+        "nonchar\ufffd",
+        'a<b & c>"d"',
+        "esc\\x1b[31m",
+    ):
+        assert shown in texts, (shown, texts)
+    assert len(set(_group_style(svg, n) for n in range(len(names)))) == len(names)

@@ -37,6 +37,8 @@ def plot(reports: tuple[str, ...], output: str, fmt: str | None, metric: str | N
     """Draw the precision-recall curves of the systems of REPORTs (JSON reports of `benchie
     score` against one benchmark and gold) in one figure sized for a paper's column: one
     line per system, its points those of the report's `curve` (docs/reports.md#curves).
+    A system without a curve to draw is left out with a warning; no curve at all is an
+    error (exit 2). Only the reports are read, never a gold or a submission: no --gold-dir.
     Needs matplotlib: pip install 'benchie-cli[plot]'.
 
     \b
@@ -55,5 +57,7 @@ def plot(reports: tuple[str, ...], output: str, fmt: str | None, metric: str | N
     figure.check_matplotlib()
     read = [(path, figure.read(path)) for path in reports]
     drawn = figure.collect(read, metric)
+    for omitted in drawn.omitted:
+        click.echo(f"benchie: {omitted}", err=True)
     atomic_write(output, figure.render(drawn, kind))
     say_written(output, kind, f"{len(drawn.series)} curve(s), {drawn.metric}")

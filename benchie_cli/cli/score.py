@@ -36,7 +36,7 @@ from benchie_cli.registry import (
     benchmark_of,
     metrics_of,
 )
-from benchie_cli.textio import STDIN, atomic_write
+from benchie_cli.textio import STDIN, atomic_write, display_name
 
 if TYPE_CHECKING:
     from benchie_cli.benchmarks.benchie.scoring import SystemResult
@@ -286,9 +286,16 @@ def score(
     if curves is not None:  # (checked before the report is written: one failure, no report)
         from benchie_cli.outputs import write_curves
 
-        others = [output] if output is not None else []
-        written = write_curves(curves, outcome.curves, [*request.paths, *others])
-        say(f"wrote {len(written)} curve file(s) to {curves}")
+        written = write_curves(
+            curves,
+            outcome.curves,
+            request.paths,
+            report=output,
+            systems=[str(s.get("name")) for s in outcome.report.get("systems", [])],
+            metrics=[m.name for m in metrics_of(request.metrics) if m.curve_file],
+        )
+        for path, whose in written:  # (which file is whose: names are made file-safe)
+            say(f"wrote {display_name(path)} ({whose})")
     write_score_report(outcome.report, fmt, output, outcome.label, outcome.results)
     exit_on_failures(len(outcome.failures), outcome.total)
 

@@ -46,9 +46,11 @@ def verify(
     """Re-derive a `score` JSON report: resolve the gold it names (by sha256), check each
     submission's sha256, score again with the report's options and compare byte for byte.
 
-    SUBMISSIONs are the report's systems in order (default: each system's `file`). Exit 1
-    names every field that differs (`systems[0].f1: report ... != re-derived ...`); exit 2
-    for a report of another schema or version, or one that is not JSON. A report of `score
+    REPORT is a file, or - for standard input. SUBMISSIONs (PATH or NAME=PATH, as `score`
+    reads them) are the report's systems in order (default: each system's `file`); a NAME
+    given must be the report's name of that system. Exit 1 names every field that differs
+    (`systems[0].f1: report ... != re-derived ...`); exit 2 for a report of another schema
+    or version, or one that is not JSON. A report of `score
     --benchmark NAME` (carb, oie2016, oie2016-2018, reoie2016, wire57) is re-derived against
     the version and split it names, reading each submission with the input format it
     records; a report of `score --suite` against every benchmark of the store again. The
@@ -59,7 +61,8 @@ def verify(
       benchie verify report.json examples/submissions/en/clausie.tsv
       benchie verify report.json
       benchie verify carb-report.json openie4_output.txt
-      benchie verify suite.json
+      benchie verify suite.json OpenIE4=oie4.txt OpenIE5=oie5.txt
+      benchie verify - < suite.json
     """
     from benchie_cli.verify import MISMATCHES_SHOWN
     from benchie_cli.verify import verify as run_verify

@@ -80,6 +80,19 @@ def check_name(name: str, arg: str) -> str:
     return name
 
 
+def split_name(arg: str) -> tuple[str | None, str]:
+    """``NAME=PATH``'s name and path, or no name and ``arg`` itself: an argument is named
+    when it has a name before its first ``=`` and is not an existing file's name (a file may
+    be called ``a=b.tsv``). The one rule for ``score`` and ``verify``, which checks a name
+    given so against the report's."""
+    name, eq, rest = arg.partition("=")
+    if eq and not Path(arg).exists():
+        if not rest:
+            raise BenchieError(f"{arg!r}: NAME=PATH needs a path after '='")
+        return printable_path(check_name(name, arg)), rest
+    return None, arg
+
+
 def parse_submission_arg(arg: str, *, every_file: bool = False) -> list[Submission]:
     """``PATH``, ``NAME=PATH``, ``-`` (stdin, named ``stdin``) or a directory (every
     ``*.tsv`` inside, named by file stem). A name that is not UTF-8 is escaped as
@@ -91,11 +104,9 @@ def parse_submission_arg(arg: str, *, every_file: bool = False) -> list[Submissi
         return [Submission("stdin", STDIN)]
     if not arg:  # Path("") is ".": an unset variable must not score the working directory
         raise BenchieError(EMPTY_NAME)
-    name, eq, rest = arg.partition("=")
-    if eq and not Path(arg).exists():  # (a file named "a=b" is that file)
-        if not rest:
-            raise BenchieError(f"{arg!r}: NAME=PATH needs a path after '='")
-        return [Submission(printable_path(check_name(name, arg)), rest)]
+    name, given = split_name(arg)
+    if name is not None:
+        return [Submission(name, given)]
     path = Path(arg)
     if path.is_dir():
         # Hidden files are not submissions (macOS leaves ._name.tsv beside every file).
