@@ -493,7 +493,7 @@ def docoie_pairs(ctx: Context) -> list[Pair] | str:
         return "give --docoie and --docoie-python"
     if not a.docoie_system:
         return "DocOIE ships no system output: give --docoie-system SPLIT:FILE"
-    return "DocOIE's rows are not built by this version of the script (perf/bench_docoie.py times them)"
+    return "DocOIE's rows are not built yet: perf/bench_docoie.py times given files"
 
 
 def multi2oie_pairs(ctx: Context) -> list[Pair] | str:
