@@ -565,6 +565,11 @@ def parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--json", type=Path, help="write every run's figures here")
     p.add_argument(
+        "--max-inputs",
+        type=int,
+        help="time only the first N inputs of each benchmark (a quick look)",
+    )
+    p.add_argument(
         "--nltk-data", type=Path, help="NLTK_DATA with WordNet and stopwords (OIE2016, LSOIE)"
     )
     for name, what in (
@@ -629,7 +634,7 @@ def main(argv: list[str] | None = None) -> int:
                 skipped[name] = built
                 print(f"skipped {name}: {built}", file=sys.stderr)
             else:
-                pairs += built
+                pairs += built[: args.max_inputs]
         spawner = Spawner(tmp)
         problems: list[str] = []
         results = []
