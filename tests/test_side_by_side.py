@@ -1,0 +1,56 @@
+"""perf/side_by_side.py's argument handling: a benchmark whose original is not given is
+skipped with the reason, and nothing is timed (the script itself is run by hand)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+SCRIPT = Path(__file__).resolve().parent.parent / "perf" / "side_by_side.py"
+
+
+def _module():
+    spec = importlib.util.spec_from_file_location("side_by_side", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("side_by_side", module)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_every_benchmark_without_its_original_is_skipped_with_a_reason(tmp_path, capsys):
+    out = tmp_path / "figures.json"
+    assert _module().main(["--repeat", "1", "--json", str(out)]) == 0
+    figures = json.loads(out.read_text())
+    assert figures["rows"] == [] and figures["problems"] == []
+    assert set(figures["skipped"]) == {
+        "carb",
+        "carb-ss",
+        "oie2016",
+        "oie2016-2018",
+        "reoie2016",
+        "wire57",
+        "lsoie",
+        "moie",
+        "docoie",
+        "multi2oie",
+    }
+    assert figures["skipped"]["carb"] == "give --carb and --carb-python"
+    assert "skipped wire57: give --wire57" in capsys.readouterr().out
+
+
+def test_a_checkout_without_the_scorer_is_skipped(tmp_path):
+    out = tmp_path / "figures.json"
+    argv = ["--only", "carb", "--carb", str(tmp_path), "--carb-python", sys.executable]
+    assert _module().main([*argv, "--json", str(out)]) == 0
+    assert json.loads(out.read_text())["skipped"]["carb"].endswith("carb.py is missing")
+
+
+def test_an_unknown_benchmark_is_refused():
+    with pytest.raises(SystemExit) as raised:
+        _module().main(["--only", "nonesuch"])
+    assert raised.value.code == 2
