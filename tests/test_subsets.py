@@ -310,3 +310,20 @@ def _report(cli: RunCli, out: Path, *args: object) -> dict[str, object]:
     assert result.exit_code == 0, result.stderr
     data: dict[str, object] = json.loads(out.read_text())
     return data
+
+
+def test_strict_refuses_benchies_extractions_outside_the_subset_as_carbs(
+    cli: RunCli, tmp_path: Path
+) -> None:
+    """--strict makes every warning an error: the extractions of gold sentences the subset
+    leaves out fail a BenchIE run (exit 1) as they fail a CaRB run, and the warning says so."""
+    listed = tmp_path / "five.ids"
+    listed.write_text("1\n2\n3\n4\n5\n")
+    submission = EXAMPLES / "en" / "clausie.tsv"
+    args = ["score", "--lang", "en", "--sentences", listed, submission]
+    warned = cli(*args)
+    assert warned.exit_code == 0, warned.output
+    assert "leaves out: not scored (an error under --strict)" in warned.stderr
+    strict = cli(*args, "--strict")
+    assert strict.exit_code == 1, strict.output
+    assert "leaves out: not scored (an error under --strict)" in strict.stderr
