@@ -170,6 +170,11 @@ def check_curves_directory(
     check_output(directory, stores=stores, directory=True)
 
 
+#: The longest curve file name written: 255 bytes, a file name's limit on the common file
+#: systems, less what :func:`atomic_write`'s temporary file adds (``.NAME.XXXXXXXX.tmp``).
+_CURVE_NAME_MAX = 240
+
+
 def write_curves(
     directory: str,
     curves: Sequence[tuple[str, Curve]],
@@ -197,6 +202,15 @@ def write_curves(
             return [f"the curve {printable_path(stems[n])!r}" for n in indexes]
         return [f"the {metric} curve of system {printable_path(name)!r}" for name, metric in found]
 
+    for n, name in enumerate(names):
+        if len(name) > _CURVE_NAME_MAX:
+            raise BenchieError(
+                f"--curves: the file name of {' and '.join(whose([n]))} would be "
+                f"{len(name):,} characters, more than a file name may hold (with the "
+                f"temporary file's, {_CURVE_NAME_MAX}): give the system a shorter name "
+                "(NAME=PATH); nothing written",
+                path=directory,
+            )
     for group in clashes(names):
         said = whose(group)
         files = sorted({names[n] for n in group})

@@ -199,3 +199,22 @@ def test_curves_of_one_file_name_are_refused_and_each_file_written_is_named(
     assert sorted(p.name for p in out.iterdir()) == [
         "B.carb-ss.dat", "B.dat", "x_y.carb-ss.dat", "x_y.dat",
     ]  # fmt: skip
+
+
+def test_a_curve_file_name_too_long_for_a_file_system_is_refused_with_what_to_do(
+    cli: RunCli, tmp_path: Path
+) -> None:
+    """A system name longer than a file name may be gave the operating system's "File name
+    too long": refused before anything is written, saying to name the system shorter."""
+    system = _unzipped(CARB / "openie4_output.txt.gz", tmp_path / "openie4.txt")
+    out = tmp_path / "curves"
+    out.mkdir()
+    report = tmp_path / "r.json"
+    long = "L" * 250
+    result = cli(
+        "score", "--gold-dir", GOLD_DIR, "--benchmark", "carb", f"a={system}",
+        f"{long}={system}", "--curves", out, "-o", report,
+    )  # fmt: skip
+    assert result.exit_code == 2, result.output
+    assert "give the system a shorter name (NAME=PATH); nothing written" in result.stderr
+    assert not list(out.iterdir()) and not report.exists()

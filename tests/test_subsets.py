@@ -15,7 +15,7 @@ import json
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from benchie_cli.benchmarks.carb.metric import sentence_key
@@ -89,6 +89,7 @@ def test_a_subset_by_text_scores_as_by_id(cli: RunCli, tmp_path: Path) -> None:
     max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(picks=st.sets(st.integers(min_value=0, max_value=633), min_size=1, max_size=40))
+@example(picks={488})  # OpenIE 4's one line of it gives no extraction
 def test_carb_on_a_subset_is_carb_on_the_files_cut_to_it(
     cli: RunCli, tmp_path_factory: pytest.TempPathFactory, picks: set[int]
 ) -> None:
@@ -117,8 +118,15 @@ def test_carb_on_a_subset_is_carb_on_the_files_cut_to_it(
     whole.write_text(system)
     common = ["score", "--benchmark", "carb", "--input-format", "openie4"]
     a, b = tmp / "a.json", tmp / "b.json"
-    assert cli(*common, "--sentences", listed, "-o", a, f"s={whole}").exit_code == 0
-    assert cli(*common, "--gold-file", cut_gold, "-o", b, f"s={cut_system}").exit_code == 0
+    subset_run = cli(*common, "--sentences", listed, "-o", a, f"s={whole}")
+    cut_run = cli(*common, "--gold-file", cut_gold, "-o", b, f"s={cut_system}")
+    if cut_run.exit_code == 2 and "no extraction read" in cut_run.stderr:
+        # its lines of these sentences give no extraction (an empty slot): both refuse
+        assert subset_run.exit_code == 2, subset_run.output
+        assert "a line that gives no extraction names no sentence" in subset_run.stderr
+        return
+    assert subset_run.exit_code == 0, subset_run.output
+    assert cut_run.exit_code == 0, cut_run.output
     ours, theirs = json.loads(a.read_text()), json.loads(b.read_text())
     assert ours["systems"][0]["carb"] == theirs["systems"][0]["carb"]
 
@@ -310,3 +318,38 @@ def _report(cli: RunCli, out: Path, *args: object) -> dict[str, object]:
     assert result.exit_code == 0, result.stderr
     data: dict[str, object] = json.loads(out.read_text())
     return data
+
+
+def test_strict_refuses_benchies_extractions_outside_the_subset_as_carbs(
+    cli: RunCli, tmp_path: Path
+) -> None:
+    """--strict makes every warning an error: the extractions of gold sentences the subset
+    leaves out fail a BenchIE run (exit 1) as they fail a CaRB run, and the warning says so."""
+    listed = tmp_path / "five.ids"
+    listed.write_text("1\n2\n3\n4\n5\n")
+    submission = EXAMPLES / "en" / "clausie.tsv"
+    args = ["score", "--lang", "en", "--sentences", listed, submission]
+    warned = cli(*args)
+    assert warned.exit_code == 0, warned.output
+    assert "leaves out: not scored (an error under --strict)" in warned.stderr
+    strict = cli(*args, "--strict")
+    assert strict.exit_code == 1, strict.output
+    assert "leaves out: not scored (an error under --strict)" in strict.stderr
+
+
+@pytest.mark.parametrize("fmt", ["tsv", "jsonl"])
+def test_a_whole_line_of_benchie_sentences_is_refused_saying_what_to_give(
+    cli: RunCli, tmp_path: Path, fmt: str
+) -> None:
+    """The page's first command writes `benchie sentences --format jsonl`; a line of it (or
+    of tsv) given as it is names no sentence, and the message says to give the id or the
+    text alone."""
+    printed = cli("sentences", "--benchmark", "carb", "--split", "test", "--format", fmt)
+    listed = tmp_path / f"five.{fmt}"
+    listed.write_text("".join(printed.stdout.splitlines(keepends=True)[:5]))
+    result = cli(
+        "score", "--benchmark", "carb", "--sentences", listed, CARB / "openie4_output.txt.gz"
+    )
+    assert result.exit_code == 2, result.output
+    assert f"{listed}:1: error: not a sentence of CaRB's test split" in result.stderr
+    assert "give the id alone or the text alone" in result.stderr

@@ -7,6 +7,7 @@ and the caller decides the exit status (a batch with failures exits 1).
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -86,7 +87,8 @@ def split_name(arg: str) -> tuple[str | None, str]:
     be called ``a=b.tsv``). The one rule for ``score`` and ``verify``, which checks a name
     given so against the report's."""
     name, eq, rest = arg.partition("=")
-    if eq and not Path(arg).exists():
+    # (os.path.exists, not Path.exists: an argument too long to be a file name is no file)
+    if eq and not os.path.exists(arg):
         if not rest:
             raise BenchieError(f"{arg!r}: NAME=PATH needs a path after '='")
         return printable_path(check_name(name, arg)), rest

@@ -14,6 +14,7 @@ extractions to the sentences chosen, since only it knows how its gold is keyed.
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -96,6 +97,25 @@ def _spaced(text: str) -> str:
     return " ".join(text.split())
 
 
+def _listed_whole(line: str, by_id: dict[str, int], by_text: dict[str, int]) -> str:
+    """What a line names when it is a whole line of ``benchie sentences --format tsv`` or
+    ``jsonl`` (id and text together), said so, or nothing: each line holds one of them."""
+    sid, tab, text = line.partition("\t")
+    if not tab and line.startswith("{"):
+        try:
+            row = json.loads(line)
+        except ValueError:
+            row = None
+        if isinstance(row, dict):
+            sid, text = str(row.get("sent_id")), str(row.get("sentence"))
+    if sid in by_id or _spaced(text) in by_text:
+        return (
+            ": a line of `benchie sentences --format tsv` or `jsonl`? give the id alone "
+            "or the text alone (`--format txt` prints the texts)"
+        )
+    return ""
+
+
 def choose(subset: SubsetFile, sentences: Sequence[tuple[str, str]], where: str) -> Subset:
     """The sentences of ``sentences`` (``(id, text)`` in gold order, as ``benchie
     sentences`` lists them) that the file's lines name: by id first, else by text (white
@@ -114,7 +134,12 @@ def choose(subset: SubsetFile, sentences: Sequence[tuple[str, str]], where: str)
         if found is None:
             raise BenchieError(
                 f"not a sentence of {where}: neither the id nor the text of one of its "
-                f"{len(sentences):,} sentences (`benchie sentences` lists them)",
+                f"{len(sentences):,} sentences"
+                + (
+                    _listed_whole(line, by_id, by_text)
+                    or " (`benchie sentences` with this run's --benchmark, --split and --lang "
+                    "lists them)"
+                ),
                 path=subset.shown,
                 line=number,
             )

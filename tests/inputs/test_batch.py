@@ -134,3 +134,12 @@ def test_progress_bar_only_on_a_terminal(task_dir: Path, tmp_path: Path) -> None
     os.close(master)
     assert proc.returncode == 1
     assert b"scoring" in seen
+
+
+def test_a_long_name_is_a_name_not_a_too_long_file_name(tmp_path: Path) -> None:
+    """``NAME=PATH`` whose whole argument is longer than a file name may be (255 bytes) is
+    still a name and a path, not the operating system's "File name too long"."""
+    name = "L" * 300
+    path = str(tmp_path / "a.tsv")
+    (submission,) = expand([f"{name}={path}"])
+    assert (submission.name, submission.path) == (name, path)

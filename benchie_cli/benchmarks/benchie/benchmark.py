@@ -109,7 +109,8 @@ class BenchieRunner:
                 if result.outside_subset:
                     hooks.say(
                         f"{result.facts.path}: warning: {result.outside_subset:,} of its "
-                        "extractions are of gold sentences --sentences leaves out: not scored"
+                        "extractions are of gold sentences --sentences leaves out: not scored "
+                        "(an error under --strict)"
                     )
         systems = len(scored.results or scored.carb)
         return Outcome(

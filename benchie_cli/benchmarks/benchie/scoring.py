@@ -548,6 +548,13 @@ class Scorer:
                 f"sentences of {subset.file.shown} (--sentences): nothing to score",
                 path=shown,
             )
+        if strict and subset is not None and tally.outside_subset:
+            raise BenchieError(
+                f"{tally.outside_subset:,} of its extractions are of gold sentences "
+                "--sentences leaves out: not scored (an error under --strict)",
+                path=shown,
+                exit_code=ExitCode.FAILED,
+            )
         if strict and mostly_implicit(tally.implicit_count, tally.extractions):
             hint = language_hint(tally.implicit_count, tally.extractions, self.options.lang)
             raise BenchieError(

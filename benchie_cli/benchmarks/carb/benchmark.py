@@ -351,7 +351,8 @@ def score_native(
         raise BenchieError(
             f"none of its {unaligned:,} sentence(s) is "
             + (
-                "one of the sentences --sentences lists: nothing to score"
+                "one of the sentences --sentences lists (a line that gives no extraction "
+                "names no sentence): nothing to score"
                 if restrict
                 else "a sentence of this CaRB split: another language (--lang), split "
                 "(--split), or another file"
