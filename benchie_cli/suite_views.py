@@ -266,12 +266,17 @@ _LATEX_SPECIAL = {
     "~": r"\textasciitilde{}",
     "^": r"\textasciicircum{}",
     "\\": r"\textbackslash{}",
+    # (in OT1, the default font encoding, these print as ¡, ¿ and an em dash)
+    "<": r"\textless{}",
+    ">": r"\textgreater{}",
+    "|": r"\textbar{}",
 }
 
 
 def latex_escape(text: str) -> str:
-    """Text as LaTeX typesets it: every special character escaped; a cell that starts
-    with ``[`` is guarded (after ``\\\\`` it would be read as a length)."""
+    """Text as LaTeX typesets it: every special character escaped, and ``< > |``, which the
+    default font encoding (OT1) prints as other glyphs; a cell that starts with ``[`` is
+    guarded (after ``\\\\`` it would be read as a length)."""
     out = "".join(_LATEX_SPECIAL.get(ch, ch) for ch in text)
     return "{}" + out if out.startswith("[") else out
 

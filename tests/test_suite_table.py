@@ -147,7 +147,8 @@ def _latex_check(tex: str) -> None:
     assert not re.search(r"(?<!\\)[%$#_^~]", unescaped.replace(r"\\", "")), "unescaped special"
     known = {
         "begin", "end", "toprule", "midrule", "bottomrule", "cmidrule", "multicolumn",
-        "textbf", "textasciitilde", "textasciicircum", "textbackslash",
+        "textbf", "textasciitilde", "textasciicircum", "textbackslash", "textless",
+        "textgreater", "textbar",
     }  # fmt: skip
     assert set(re.findall(r"\\([A-Za-z]+)", text)) <= known
     assert re.findall(r"\\(begin|end)\{(\w+)\}", text) == [("begin", "tabular"), ("end", "tabular")]
@@ -305,6 +306,7 @@ def test_latex_escapes_every_special_character(tmp_path: Path) -> None:
     )
     _compile_or_check(tex, tmp_path)
     assert suite_views.latex_escape("50%_~") == r"50\%\_\textasciitilde{}"
+    assert suite_views.latex_escape("<a|b>") == r"\textless{}a\textbar{}b\textgreater{}"
 
 
 SS_HEADER = ["CaRB (s,s) P", "CaRB (s,s) R", "CaRB (s,s) F1"]
