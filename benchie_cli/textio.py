@@ -18,7 +18,6 @@ import contextlib
 import hashlib
 import io
 import os
-import re
 import stat
 import sys
 from collections.abc import Iterator, Sequence
@@ -517,11 +516,6 @@ def gunzip(data: bytes, shown: str) -> bytes:
             )
 
 
-#: A line's first ``MAX_LINE_BYTES + 1`` bytes, matched at line starts only (linear);
-#: compiled on first use (``re`` keeps it), by a run that reads a file that large.
-_LONG_LINE = rb"^[^\n]{%d}" % (MAX_LINE_BYTES + 1)
-
-
 def check_line_lengths(data: bytes, shown: str) -> None:
     """Refuse a file's bytes, read whole, that hold a line beyond ``MAX_LINE_BYTES`` (its
     content: without BOM and line end), naming the first: the limit every line reader
@@ -530,13 +524,23 @@ def check_line_lengths(data: bytes, shown: str) -> None:
     ``{`` or ``[``) is not made of lines: a minified one is bounded as a whole file."""
     if len(data) <= MAX_LINE_BYTES or without_bom(data).lstrip()[:1] in (b"{", b"["):
         return
-    # Only the starts of lines longer than the limit are visited (no list of every line:
-    # a file read whole may be 64 MiB); a CR or the first line's BOM may make one fit.
-    for found in re.finditer(_LONG_LINE, data, re.MULTILINE):
-        end = data.find(b"\n", found.start())
-        line = data[found.start() : None if end < 0 else end]
-        if _line_too_long(line, found.start() == 0):
-            raise _too_long(shown, data.count(b"\n", 0, found.start()) + 1)
+    # From a line start, the next ``MAX_LINE_BYTES + 1`` bytes hold a line break unless the
+    # line is longer than that: searching each such window backwards for its last line
+    # break jumps over every line it holds at once (a few searches for a file of short
+    # lines, which scanning every line start took a byte-by-byte pass for). A line with
+    # no break in its window may still fit: a CR or the first line's BOM is not content.
+    start = 0
+    while len(data) - start > MAX_LINE_BYTES:
+        newline = data.rfind(b"\n", start, start + MAX_LINE_BYTES + 1)
+        if newline >= 0:
+            start = newline + 1
+            continue
+        end = data.find(b"\n", start)
+        if _line_too_long(data[start : None if end < 0 else end], start == 0):
+            raise _too_long(shown, data.count(b"\n", 0, start) + 1)
+        if end < 0:
+            return
+        start = end + 1
 
 
 def read_text(path: str, *, what: str = "file") -> str:

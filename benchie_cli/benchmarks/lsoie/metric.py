@@ -31,6 +31,7 @@ from __future__ import annotations
 import math
 import sys
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 from itertools import pairwise
 from typing import NamedTuple, TextIO, TypeVar
 
@@ -38,7 +39,7 @@ from benchie_cli.benchmarks.carb.metric import numpy_sum, sentence_key
 from benchie_cli.benchmarks.lsoie.py2dict import slot_order
 from benchie_cli.benchmarks.oie2016 import metric as oie2016
 from benchie_cli.benchmarks.oie2016.data import WHITESPACE, read_lines
-from benchie_cli.benchmarks.oie2016.metric import CurvePoint, SentenceStats, py2_str
+from benchie_cli.benchmarks.oie2016.metric import CurvePoint, SentenceStats
 
 __all__ = [
     "CurvePoint",
@@ -202,11 +203,14 @@ def read_gold_file(path: str) -> Gold:
 # --------------------------------------------------------------------------- sentences
 
 
-def _winners(texts: Sequence[str]) -> dict[str, str]:
+@lru_cache(maxsize=4)
+def _winners(texts: tuple[str, ...]) -> dict[str, str]:
     """For each :func:`sentence_key` of ``texts`` (in their order of first appearance),
     the text whose extractions the scorer keeps: the last of them in the iteration order
     of a CPython 2.7 ``dict`` of the texts (as UTF-8 bytes) inserted in this order. Only
-    computed where two texts share a key."""
+    computed where two texts share a key. Memoised (a few entries): a run groups the
+    gold's texts and a file's twice each (to count and to score); callers only read the
+    dict returned."""
     keys = {t: sentence_key(t) for t in texts}
     winner: dict[str, str] = {}
     if len(set(keys.values())) == len(keys):
@@ -223,12 +227,12 @@ def group(extractions: dict[str, list[_E]]) -> dict[str, list[_E]]:
     escapes undone, ASCII punctuation removed), in order of first appearance. Where texts
     share a key, one text's extractions are kept, the others' dropped: the one a CPython
     2.7 ``dict`` iterates last, as ``normalizeDict`` keeps it (see :func:`_winners`)."""
-    return {key: extractions[text] for key, text in _winners(list(extractions)).items()}
+    return {key: extractions[text] for key, text in _winners(tuple(extractions)).items()}
 
 
 def dropped_texts(extractions: dict[str, list[_E]]) -> list[str]:
     """The texts whose extractions :func:`group` drops, in order of first appearance."""
-    kept = set(_winners(list(extractions)).values())
+    kept = set(_winners(tuple(extractions)).values())
     return [t for t in extractions if t not in kept]
 
 
@@ -330,7 +334,9 @@ class Summary(NamedTuple):
 
 
 def _rounded(value: float) -> float:
-    return float(py2_str(value))
+    """``float(py2_str(value))``: the ``.0`` that :func:`py2_str` may add changes no value
+    read back, and ``nan`` and ``inf`` are ``.12g``'s spellings too."""
+    return float(f"{value:.12g}")
 
 
 def summary(points: Sequence[CurvePoint]) -> Summary:

@@ -126,8 +126,11 @@ def _rescaled(d: Extractions, path: str) -> Extractions:
         raise _error("no extraction: the confidence rescaling needs at least one", path, None)
     low, high = min(confidences), max(confidences)
     denominator = high - low + 2 * _EPSILON
+    # tuple.__new__, not _replace (a Python-level call per extraction, most of the time a
+    # large ClausIE file takes to read)
+    new = tuple.__new__
     return {
-        text: [e._replace(confidence=((e.confidence - low) + _EPSILON) / denominator) for e in exs]
+        text: [new(Extraction, (e[0], e[1], ((e[2] - low) + _EPSILON) / denominator)) for e in exs]
         for text, exs in d.items()
     }
 
@@ -160,14 +163,28 @@ def read_openie4(
     """OpenIE 4: ``conf, context, arg1, rel, arg2, sentence``. A line with an empty arg1,
     rel or arg2 column is skipped; the context is ignored (``openieFourReader.py``)."""
     d: Extractions = {}
+    new = tuple.__new__  # (_columns, _openie_part, _add and the constructor inlined)
     for n, line in enumerate(lines, 1):
-        cols = _columns(line)
+        cols = line.strip(WHITESPACE).split("\t")
         if not all(cols[2:5]):
             continue
         if len(cols) < 6:
             raise _error("need conf, context, arg1, rel, arg2, sentence", path, n)
-        arg1, rel, arg2 = (_openie_part(c, path, n) for c in cols[2:5])
-        _add(d, cols[5], Extraction(rel, (arg1, arg2), _confidence(cols[0], path, n, finite)))
+        a, r, b = cols[2:5]
+        try:
+            arg1 = a[a.index("(") + 1 : a.index(",List(")]
+            rel = r[r.index("(") + 1 : r.index(",List(")]
+            arg2 = b[b.index("(") + 1 : b.index(",List(")]
+        except ValueError:
+            for part in (a, r, b):  # the first that is not Kind(text,List(...)) is named
+                _openie_part(part, path, n)
+            raise
+        extraction = new(Extraction, (rel, (arg1, arg2), _confidence(cols[0], path, n, finite)))
+        bucket = d.get(cols[5])
+        if bucket is None:
+            d[cols[5]] = [extraction]
+        else:
+            bucket.append(extraction)
     return d
 
 
@@ -180,15 +197,22 @@ def read_clausie(
     Confidences are rescaled (module docstring) (``clausieReader.py``)."""
     d: Extractions = {}
     text: str | None = None
+    bucket: list[Extraction] = []  # the current sentence's list in d
+    new = tuple.__new__  # (_columns, _add and the NamedTuple's constructor inlined)
     for n, line in enumerate(lines, 1):
-        cols = _columns(line)
+        cols = line.strip(WHITESPACE).split("\t")
         if len(cols) == 1:
             text = cols[0]
+            bucket = d.get(text) or []
         elif len(cols) == 5:
             if text is None:
                 raise _error("extraction before any sentence line", path, n)
-            arg1, rel, arg2 = (c[1:-1] for c in cols[1:4])
-            _add(d, text, Extraction(rel, (arg1, arg2), _confidence(cols[4], path, n, finite)))
+            confidence = _confidence(cols[4], path, n, finite)
+            if not bucket:
+                d[text] = bucket
+            bucket.append(
+                new(Extraction, (cols[2][1:-1], (cols[1][1:-1], cols[3][1:-1]), confidence))
+            )
     return _rescaled(d, path)
 
 

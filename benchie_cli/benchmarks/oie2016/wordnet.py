@@ -25,7 +25,7 @@ is its own lemma. Matching is exact: WordNet's lemmas are lower case, so ``Books
 from __future__ import annotations
 
 import gzip
-from functools import cache
+from functools import cache, lru_cache
 from importlib.resources import files
 
 #: NLTK's suffix rules for nouns, in NLTK's order (the order of the candidates).
@@ -80,10 +80,11 @@ def morphy(word: str) -> list[str]:
     return found
 
 
-@cache
+@lru_cache(maxsize=1 << 16)
 def lemmatize(word: str) -> str:
     """``WordNetLemmatizer().lemmatize(word)`` of NLTK: the shortest noun base form of
-    ``word``, the first of equal length, or ``word`` itself if WordNet knows none. Cached:
-    the matcher meets the same predicate words over and over."""
+    ``word``, the first of equal length, or ``word`` itself if WordNet knows none. Cached,
+    within a bound (a long-lived process meets ever new words): the matcher meets the same
+    predicate words over and over."""
     found = morphy(word)
     return min(found, key=len) if found else word
