@@ -50,10 +50,10 @@ from benchie_cli.benchmarks.benchie.scoring import (
     ScoreOptions,
     Scorer,
     SystemResult,
-    no_cyclic_gc,
 )
 from benchie_cli.benchmarks.runner import NothingScored
 from benchie_cli.errors import BenchieError
+from benchie_cli.gc_pause import no_cyclic_gc
 from benchie_cli.inputs.batch import Submission, expand
 from benchie_cli.inputs.formats import BENCHIE_TSV, INPUT_FORMATS
 from benchie_cli.inputs.submission import Extraction, FileFacts

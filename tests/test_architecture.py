@@ -52,6 +52,7 @@ FLOORS: tuple[tuple[str, ...], ...] = (
         "benchie_cli.tokens",
         "benchie_cli.prf",
         "benchie_cli.slots",
+        "benchie_cli.gc_pause",
     ),
     ("benchie_cli.textio",),
     ("benchie_cli.gold",),
@@ -200,6 +201,30 @@ def test_score_without_carb_imports_no_carb_module(tmp_path: Path) -> None:
         "except SystemExit as exc:\n"
         "    assert not exc.code, exc.code\n"
         "print(' '.join(sorted(m for m in sys.modules if 'carb' in m)))\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert run.stdout.strip() == "", run.stdout
+
+
+def test_score_of_carb_imports_no_benchie_scorer(tmp_path: Path) -> None:
+    """A benchmark's run loads its own package's code, not BenchIE's scorer and index (25 ms
+    of imports CaRB's users would pay on every run)."""
+    import subprocess
+    import sys
+
+    from tests.conftest import DATA
+
+    system = DATA / "carb" / "openie4_output.txt.gz"
+    args = ["score", "--benchmark", "carb", str(system), "-o", str(tmp_path / "r.json")]
+    code = (
+        "import sys\n"
+        "from benchie_cli.cli import main\n"
+        "try:\n"
+        f"    main({args!r})\n"
+        "except SystemExit as exc:\n"
+        "    assert not exc.code, exc.code\n"
+        "own = 'benchie_cli.benchmarks.benchie'\n"
+        "print(' '.join(sorted(m for m in sys.modules if m.startswith(own))))\n"
     )
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert run.stdout.strip() == "", run.stdout

@@ -28,7 +28,7 @@ from benchie_cli.inputs.batch import expand
 
 if TYPE_CHECKING:
     from benchie_cli.gold.lifecycle import Added
-from benchie_cli.benchmarks.benchie.scoring import ScoreOptions, no_cyclic_gc
+from benchie_cli.benchmarks.benchie.scoring import ScoreOptions
 from benchie_cli.cli.common import (
     GOLD_DIR_HELP,
     GOLD_VERSION_SHOWN,
@@ -38,6 +38,7 @@ from benchie_cli.cli.common import (
     summarise_warnings,
 )
 from benchie_cli.cli.group import EPILOG_EXIT, BenchieGroup, set_verdict
+from benchie_cli.gc_pause import no_cyclic_gc
 from benchie_cli.gold.parse import parse_gold_bytes
 from benchie_cli.registry import BASE_FACET, BENCHMARKS, DEFAULT_BENCHMARK, FACET_NAMES
 from benchie_cli.textio import display_name, read_whole

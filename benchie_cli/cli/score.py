@@ -211,7 +211,6 @@ def score(
       benchie score --suite OpenIE4=oie4.txt OpenIE5=oie5.txt -o suite.tex
     """
     from benchie_cli.benchmarks import runner
-    from benchie_cli.benchmarks.benchie.scoring import SystemResult
 
     fmt = _format(fmt, output, suite=suite)
     ctx = click.get_current_context()
@@ -272,7 +271,9 @@ def score(
     ) as bar:
 
         def on_outcome(outcome: object) -> None:  # (a failure is said by the runner)
-            if isinstance(outcome, SystemResult):
+            # (a BenchIE result: only a run that imported its scorer can have one)
+            scoring = sys.modules.get("benchie_cli.benchmarks.benchie.scoring")
+            if scoring is not None and isinstance(outcome, scoring.SystemResult):
                 summarise_warnings(outcome, lang)
             bar.update(1)
 

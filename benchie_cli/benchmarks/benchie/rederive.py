@@ -125,8 +125,8 @@ def rederive(
         ScoreOptions,
         Scorer,
         SystemResult,
-        no_cyclic_gc,
     )
+    from benchie_cli.gc_pause import no_cyclic_gc
     from benchie_cli.gold.review import review
     from benchie_cli.inputs.native import prepare
 
@@ -217,8 +217,8 @@ def _rederive_carb(
     sentence texts from that version's BenchIE gold, each submission read as ``score``
     read it (native files converted with the input format recorded)."""
     from benchie_cli.benchmarks.benchie.index_cache import load_compiled
-    from benchie_cli.benchmarks.benchie.scoring import no_cyclic_gc
     from benchie_cli.benchmarks.carb.report import build_carb_report, check_language
+    from benchie_cli.gc_pause import no_cyclic_gc
     from benchie_cli.inputs.native import prepare
 
     systems, opts, gold = report["systems"], report["options"], report["gold"]

@@ -20,11 +20,11 @@ from benchie_cli.benchmarks.benchie.scoring import (
     ScoreOptions,
     Scorer,
     SystemResult,
-    no_cyclic_gc,
     score_each,
 )
 from benchie_cli.benchmarks.runner import NothingScored, Say, recorded_input, refuse_benchie_options
 from benchie_cli.errors import BenchieError, ExitCode
+from benchie_cli.gc_pause import no_cyclic_gc
 from benchie_cli.gold.dirs import GoldDirs, resolve
 from benchie_cli.gold.parse import Gold as ParsedGold
 from benchie_cli.gold.parse import parse_gold_bytes

@@ -8,7 +8,6 @@ again. Scoring streams the submission, so memory does not grow with its length.
 
 from __future__ import annotations
 
-import gc
 import hashlib
 import itertools
 import os
@@ -71,22 +70,6 @@ IMPLICIT_KEPT = 10_000
 #: Distinct unknown sentence ids a result counts one by one. A file beyond it is no
 #: submission for this gold (300 sentences); counting would cost memory with every new id.
 UNKNOWN_IDS_TRACKED = 100_000
-
-
-@contextmanager
-def no_cyclic_gc() -> Iterator[None]:
-    """Pause the cyclic garbage collector while building large acyclic structures.
-
-    Loading the English gold allocates ~10^5 small tuples; the collector's repeated passes
-    over them cost a third of the load time and collect nothing.
-    """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 @dataclass(frozen=True, slots=True)

@@ -429,7 +429,7 @@ def score_submission(
     sentences as ReVerb's lines number them (:func:`raw_sentences`)."""
     # Reading and matching build ~10^5 small objects and no cycle: the collector's passes
     # over them (a tenth of the time) would find nothing to free.
-    from benchie_cli.benchmarks.benchie.scoring import no_cyclic_gc  # (the CLI's: loaded)
+    from benchie_cli.gc_pause import no_cyclic_gc
 
     with no_cyclic_gc():
         if fmt == "benchie":
