@@ -158,6 +158,7 @@ class BenchieRunner:
         ``score --facet F`` would."""
         from benchie_cli.benchmarks.benchie.index_cache import load_compiled
         from benchie_cli.benchmarks.benchie.scoring import ScoreOptions, Scorer
+        from benchie_cli.gold.review import review
         from benchie_cli.inputs.native import convert_in_place
 
         base = load_gold("en", default_gold_version(), gold_dir=given.root, say=given.say)
@@ -179,10 +180,10 @@ class BenchieRunner:
         alignment = conversion.alignment
         unaligned = {s.text for s in (*alignment.unaligned, *alignment.ambiguous)}
         known = frozenset(t for t in given.texts() if t not in unaligned)
+        # (one check for every facet: they share the sentences and the other languages)
+        mistakes = base.mistake_check(texts=texts)
         for facet, resolved in facets.items():
-            gold = Gold(resolved, base.store, released=base.released)
             options = ScoreOptions("en", facet)
-            mistakes = gold.mistake_check(texts=texts)
             result = Scorer(compiled[facet], options, mistakes=mistakes).score(given.path, "system")
             (p, r, f1), (tp, fp, fn) = result.scores, result.totals
             numbers: dict[str, Any] = {
@@ -202,8 +203,9 @@ class BenchieRunner:
             )
             row.signature = signature(resolved, options, given.given)
             row.gold = {"version": resolved.version, "sha256": resolved.sha256}
-            if gold.review.new_count:
-                row.findings = gold.review.as_json()
+            found = review(resolved.display_path, resolved.sha256, compiled[facet].findings)
+            if found.new_count:
+                row.findings = found.as_json()
             rows.append(row)
         return rows
 
