@@ -310,6 +310,18 @@ def peek_lines(path: str, limit: int) -> list[bytes]:
     return head_lines(data, limit)
 
 
+def starts_with(path: str, magic: bytes) -> bool:
+    """Whether the bytes of ``path`` as stored start with ``magic`` (a gzip file's, read
+    whole by some readers and raw by others); a pipe must be spooled first."""
+    fh = _open_binary(path)
+    try:
+        return fh.read(len(magic)) == magic
+    except OSError as exc:
+        raise BenchieError(f"cannot read: {exc.strerror or exc}", path=display_name(path)) from None
+    finally:
+        _close(fh)
+
+
 def head_lines(data: bytes, limit: int) -> list[bytes]:
     """The complete lines among the first ``limit`` bytes of ``data``, as :func:`peek_lines`
     gives them (for bytes a caller has already read)."""

@@ -96,7 +96,7 @@ from benchie_cli.gold.store import (
     version_key,
 )
 from benchie_cli.inputs.batch import Failure, Submission, check_stdin_once
-from benchie_cli.inputs.formats import VERSIONS, signed
+from benchie_cli.inputs.formats import BENCHIE_TSV, VERSIONS, signed
 from benchie_cli.inputs.mistakes import MistakeCheck
 from benchie_cli.inputs.native_layouts import read_by_original
 from benchie_cli.inputs.subset import Subset, SubsetFile, choose, read_subset
@@ -237,8 +237,8 @@ def reader_for(path: str, input_format: str) -> str:
     """The CLI's format of a submission: ``benchie`` or a key of :data:`CARB_READERS`."""
     fmt = input_format
     if fmt == "auto":  # from the bytes as read: a pipe (spooled first) or gzip too
-        from benchie_cli.benchmarks.corpus import detect_format, read_submission
-        from benchie_cli.textio import spool
+        from benchie_cli.benchmarks.corpus import GZIP, detect_format, read_submission
+        from benchie_cli.textio import spool, starts_with
 
         spool(path)  # read again to be scored: a pipe or FIFO must not be drained by this
         data = read_submission(path)[1]
@@ -253,6 +253,13 @@ def reader_for(path: str, input_format: str) -> str:
             # reader would drop its first extraction (its plain lines: benchie's reader).
             if fmt == "ollie" and read_by_original(fmt, data):
                 raise BenchieError(OLLIE_PLAIN, path=display_name(path))
+            if fmt == BENCHIE_TSV and starts_with(path, GZIP):  # (read raw: see below)
+                raise BenchieError(
+                    "a gzip-compressed file of BenchIE TSV, or of no format benchie "
+                    "recognises: --benchmark carb reads a system's own output compressed or "
+                    "not, BenchIE TSV only uncompressed (`gunzip -k FILE`)",
+                    path=display_name(path),
+                )
     if fmt not in BENCHMARKS["carb"].formats:
         raise BenchieError(
             f"--benchmark carb reads {', '.join(BENCHMARKS['carb'].formats)} submissions "

@@ -337,3 +337,19 @@ def test_gold_commands_default_to_benchie_unchanged(cli: RunCli, command: str) -
         return
     assert plain.stdout == cli("gold", command, "--benchmark", "benchie").stdout
     assert "carb" not in plain.stdout.splitlines()[0]
+
+
+@pytest.mark.parametrize(
+    "content", [b"1\ta\tb\tc\n", b"a\x00b\tc\n", gzip.compress(b"x\n")], ids=["tsv", "nul", "gz"]
+)
+def test_a_gzip_file_carb_reads_only_uncompressed_says_so(
+    cli: RunCli, tmp_path: Path, content: bytes
+) -> None:
+    """Gzip-compressed BenchIE TSV (read raw, as every command reads it) or unrecognised
+    content: the message says what --benchmark carb reads compressed, not only "decompress
+    it" (which it does to system outputs itself)."""
+    packed = tmp_path / "x.gz"
+    packed.write_bytes(gzip.compress(content))
+    result = cli("score", "--benchmark", "carb", packed)
+    assert result.exit_code == 2
+    assert "BenchIE TSV only uncompressed" in result.stderr
