@@ -773,7 +773,7 @@ class CarbRunner:
             input_format=recorded_input(request.input_format, read_as),
             metrics=metrics,
             retokenize=request.retokenize,
-            gold_sentences=len(extractions) - _shared_keys(extractions),
+            gold_sentences=len(extractions) - shared,
             subset=subset,
         )
         language = f", {lang}" if by_moie(lang) else ""
