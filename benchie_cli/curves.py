@@ -20,7 +20,7 @@ from typing import Any
 SUFFIX = ".dat"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Curve:
     """One curve: parallel lists in the scorer's own order, and its ``.dat`` file."""
 

@@ -95,7 +95,7 @@ def format_location(path: str | None, line: int | None) -> str:
     return f"{shown}:{line}: " if line is not None else f"{shown}: "
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Diagnostic:
     """One finding of the validator (or a warning of the scorer) about one line of a file."""
 

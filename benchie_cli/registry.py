@@ -22,7 +22,7 @@ from typing import Any, Literal
 BASE_FACET = "default"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Facet:
     """One facet of BenchIE's metric (docs/facets.md)."""
 
@@ -97,7 +97,7 @@ def facets_of_file(facet: str) -> tuple[str, ...]:
     return tuple(f.name for f in FACETS.values() if f.source == facet)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Metric:
     """One metric ``score --metric`` computes."""
 
@@ -216,7 +216,7 @@ def metrics_of(choice: str) -> tuple[Metric, ...]:
     return tuple(METRICS[name] for name in choice.split(","))
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Published:
     """A file a benchmark's authors publish without a licence, which benchie therefore
     does not ship: ``benchie benchmark add`` checks a user's download of it by sha256 and
@@ -255,7 +255,7 @@ class Published:
     part: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Benchmark:
     """One benchmark ``score --benchmark`` scores against: its own gold, in its own part of
     the gold store, with its own versions."""
@@ -316,7 +316,7 @@ class Benchmark:
         return tuple(sorted(files, key=lambda p: p.kind != "gold"))
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class _Source:
     """A repository that publishes gold files: its address, where its raw files are
     downloaded from (a branch or a commit), and whom to cite."""

@@ -185,9 +185,9 @@ def test_version_imports_no_command() -> None:
     }, loaded
 
 
-def _modules_loaded_by(args: list[str]) -> list[str]:
-    """The package's modules a ``benchie ARGS`` run has loaded when it ends (it must
-    succeed), in a process of its own."""
+def _modules_loaded_by(args: list[str], prefixes: tuple[str, ...] = ("benchie_cli",)) -> list[str]:
+    """The modules (those of the packages ``prefixes`` name) a ``benchie ARGS`` run has
+    loaded when it ends (it must succeed), in a process of its own."""
     import subprocess
     import sys
 
@@ -198,7 +198,7 @@ def _modules_loaded_by(args: list[str]) -> list[str]:
         f"    main({args!r})\n"
         "except SystemExit as exc:\n"
         "    assert not exc.code, exc.code\n"
-        "print(' '.join(sorted(m for m in sys.modules if m.startswith('benchie_cli'))))\n"
+        f"print(' '.join(sorted(m for m in sys.modules if m.startswith({prefixes!r}))))\n"
     )
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     return run.stdout.split()
@@ -216,14 +216,17 @@ def test_score_without_carb_imports_no_carb_module(tmp_path: Path) -> None:
 
 def test_score_of_carb_imports_no_benchie_scorer(tmp_path: Path) -> None:
     """A benchmark's run loads its own package's code, not BenchIE's scorer and index (25 ms
-    of imports CaRB's users would pay on every run)."""
+    of imports CaRB's users would pay on every run), nor click's terminal code for a
+    progress bar it does not show (a run of one file, its standard error no terminal)."""
     from tests.conftest import DATA
 
     system = DATA / "carb" / "openie4_output.txt.gz"
     args = ["score", "--benchmark", "carb", str(system), "-o", str(tmp_path / "r.json")]
-    loaded = _modules_loaded_by(args)
+    loaded = _modules_loaded_by(args, ("benchie_cli", "click"))
     assert "benchie_cli.benchmarks.carb.metric" in loaded
     assert [m for m in loaded if m.startswith("benchie_cli.benchmarks.benchie")] == []
+    assert "click.termui" in loaded  # (the check sees click's modules)
+    assert "click._termui_impl" not in loaded
 
 
 def _name_comparisons(path: Path) -> list[int]:

@@ -89,7 +89,7 @@ from benchie_cli.textio import (
 TextExtractions = Mapping[str, Sequence[tuple[str, tuple[str, ...], float]]]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Corpus:
     """A benchmark's gold for one version and split, read and checked."""
 
@@ -601,7 +601,7 @@ def restricted(corpus: Corpus, sentences: SubsetFile) -> Corpus:
 # --------------------------------------------------------------------------- the registry
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class CorpusEntry:
     """How one benchmark's gold is loaded and a submission scored against it."""
 

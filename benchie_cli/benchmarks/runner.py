@@ -43,7 +43,7 @@ def _ignore(_: object) -> None:
     pass
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Hooks:
     """What a run tells its caller as it goes: ``say`` each message, ``notice`` what
     concerns the gold rather than a submission (a draft version: the CLI says it once per
@@ -58,7 +58,7 @@ class Hooks:
         (self.notice or self.say)(line)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Request:
     """One ``benchie score`` run: the submissions and every option, as given. ``None``
     means not given (each benchmark's default applies)."""
@@ -101,7 +101,7 @@ class Request:
         return [s.path for s in self.batch]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Outcome:
     """A scored run: the report, a label for the line that names the written file
     (``2 system(s), gold 1.1.0``), the failures (each already said), the number of
@@ -142,7 +142,7 @@ class NothingScored(BenchieError):
         self.failures = list(failures)
 
 
-@dataclass(slots=True)
+@dataclass
 class Row:
     """One benchmark's line of the suite's table (docs/suite.md)."""
 
@@ -202,7 +202,7 @@ def none_of_its(benchmark: str) -> str:
     return f"none of its sentences is {BENCHMARKS[benchmark].label}'s"
 
 
-@dataclass(slots=True)
+@dataclass
 class SuiteInput:
     """The system output as every benchmark of the suite takes it, read once for all."""
 

@@ -4,6 +4,7 @@ CaRB's, or both side by side (``api.score``), and the CaRB benchmark (``--benchm
 
 from __future__ import annotations
 
+import contextlib
 import sys
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
@@ -265,17 +266,21 @@ def score(
         _check_curves(curves, request)
     batch = tuple(expand(submissions))
     request = replace(request, batch=batch)
-    progress = len(batch) >= PROGRESS_MIN and sys.stderr.isatty()
-    with click.progressbar(
-        length=len(batch), label="scoring", file=sys.stderr, hidden=not progress
-    ) as bar:
+    # (made only when shown: click's bar imports its terminal code, a cost for every run)
+    bar = (
+        click.progressbar(length=len(batch), label="scoring", file=sys.stderr)
+        if len(batch) >= PROGRESS_MIN and sys.stderr.isatty()
+        else None
+    )
+    with bar if bar is not None else contextlib.nullcontext():
 
         def on_outcome(outcome: object) -> None:  # (a failure is said by the runner)
             # (a BenchIE result: only a run that imported its scorer can have one)
             scoring = sys.modules.get("benchie_cli.benchmarks.benchie.scoring")
             if scoring is not None and isinstance(outcome, scoring.SystemResult):
                 summarise_warnings(outcome, lang)
-            bar.update(1)
+            if bar is not None:
+                bar.update(1)
 
         hooks = runner.Hooks(say=say, notice=say_once, on_outcome=on_outcome)
         try:

@@ -48,7 +48,7 @@ USER = "user data"
 PACKAGE = "installed package"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class GoldDir:
     """One store of the order: its directory and where the order took it from."""
 
@@ -64,7 +64,7 @@ class GoldDir:
         return f"{self.source} ({self.detail})" if self.detail else self.source
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class GoldDirs:
     """The stores a run reads, in order (only those that exist), and where it writes.
 

@@ -47,7 +47,7 @@ _CONTENT_KEYS = frozenset(
 )
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Output:
     """One output, as ``(key, lines)`` groups: the first line of a group is ``key: value``,
     the others (a nested value) as written, without the output's own indentation."""
@@ -87,7 +87,7 @@ class Output:
         return replace(self, keys=self.keys + kept)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class DvcFile:
     """A DVC file as lines: those before its outputs (``outs:`` included), the outputs,
     the lines after them. Rendering an unchanged file gives its bytes back."""

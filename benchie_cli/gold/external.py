@@ -50,7 +50,7 @@ _DIR_MODE, _FILE_MODE = 0o755, 0o644
 _TMP_PREFIX = ".add-"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class External:
     """One part of a benchmark's published files (``registry.Published``): a language's or
     a split's gold with the files it needs beside it, added together as one version of

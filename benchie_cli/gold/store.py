@@ -120,7 +120,7 @@ def not_pulled_hint(root: Path, version: str) -> str:
     )
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class GoldFileEntry:
     """One file of a version's manifest."""
 
@@ -177,7 +177,7 @@ class GoldFileEntry:
         }
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Manifest:
     version: str
     description: str
@@ -225,7 +225,7 @@ def _lang_order(lang: str) -> tuple[int, str]:
     return (LANGUAGES.index(lang) if lang in LANGUAGES else len(LANGUAGES), lang)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class ResolvedGold:
     """The gold file one run scores against, with everything a report must say about it."""
 

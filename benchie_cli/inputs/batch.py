@@ -19,13 +19,13 @@ from benchie_cli.textio import EMPTY_NAME, STDIN, display_name
 SUBMISSION_GLOB = "*.tsv"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Submission:
     name: str
     path: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Failure:
     """A submission that could not be scored, and why (its one-line error)."""
 

@@ -34,7 +34,7 @@ class Extraction(NamedTuple):
     confidence: float | None = None
 
 
-@dataclass(slots=True)
+@dataclass
 class FileFacts:
     """What the reader learnt about the file as a whole, filled in as it streams."""
 

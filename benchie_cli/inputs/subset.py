@@ -23,7 +23,7 @@ from benchie_cli.errors import BenchieError
 from benchie_cli.textio import display_name, read_whole, split_text_lines
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class SubsetFile:
     """A ``--sentences`` file as read: its name, the sha256 of its bytes (as read, so that
     ``sha256sum FILE`` gives it) and its lines that are not blank, with their numbers."""
@@ -33,7 +33,7 @@ class SubsetFile:
     lines: tuple[tuple[int, str], ...]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Subset:
     """The sentences a ``--sentences`` file chose, in the gold's order: ``(id, text)``."""
 

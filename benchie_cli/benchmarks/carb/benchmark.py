@@ -590,7 +590,7 @@ def read_published(path: str) -> Extractions:
     return extractions
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class SplitStats:
     """What ``gold stats --benchmark carb`` counts in one split, read as scoring reads it."""
 

@@ -113,7 +113,7 @@ def load_reference(reference: ResolvedGold) -> Extractions:
     return read_gold(io.StringIO(text, newline=None), reference.display_path)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class CarbResult:
     """One submission scored with CaRB's metric."""
 
