@@ -31,6 +31,7 @@ from typing import Any
 
 from benchie_cli import REPORT_SCHEMA, __version__
 from benchie_cli.benchmarks.runner import brief, runner, show
+from benchie_cli.disk_cache import bypassed
 from benchie_cli.errors import BenchieError, printable_path
 from benchie_cli.gold.dirs import GoldDirs, resolve
 from benchie_cli.registry import BENCHMARKS, DEFAULT_BENCHMARK, metric_choice
@@ -282,15 +283,16 @@ def verify(
             "standard input ('-') can be read only once per run: not both " + " and ".join(readers)
         )
     report, given = read_report(report_path)
-    if report.get("suite") is True:
-        return _verify_suite(report_path, report, given, submissions, gold_dir, names)
+    with bypassed():  # re-derived from the inputs alone: no memo file is read
+        if report.get("suite") is True:
+            return _verify_suite(report_path, report, given, submissions, gold_dir, names)
+        verdict = _verify_one(
+            report_path, report, given, submissions, gold_dir, gold_file, jobs, sentences
+        )
     renamed = _name_mismatches(
         names,
         [s["name"] for s in report["systems"]],
         [f"systems[{n}].name" for n in range(len(report["systems"]))],
-    )
-    verdict = _verify_one(
-        report_path, report, given, submissions, gold_dir, gold_file, jobs, sentences
     )
     if renamed:
         verdict.identical = False

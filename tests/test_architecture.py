@@ -56,7 +56,7 @@ FLOORS: tuple[tuple[str, ...], ...] = (
     ),
     ("benchie_cli.textio",),
     ("benchie_cli.gold",),
-    ("benchie_cli.inputs", "benchie_cli.outputs"),
+    ("benchie_cli.inputs", "benchie_cli.outputs", "benchie_cli.disk_cache"),
     ("benchie_cli.benchmarks",),
     ("benchie_cli.report", "benchie_cli.leaderboard", "benchie_cli.analysis"),
     ("benchie_cli.validate", "benchie_cli.api"),

@@ -25,6 +25,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from benchie_cli import disk_cache
 from benchie_cli.benchmarks.benchie import index_cache
 from benchie_cli.benchmarks.benchie.matching import CompiledGold
 from benchie_cli.benchmarks.benchie.scoring import ScoreOptions, Scorer
@@ -506,9 +507,9 @@ def test_relative_xdg_cache_home_is_ignored(
     (tmp_path / "home").mkdir()  # (a home that does not exist gets no cache)
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     monkeypatch.setenv("XDG_CACHE_HOME", "relative/cache")
-    assert index_cache.cache_dir() == tmp_path / "home" / ".cache" / "benchie-cli"
+    assert disk_cache.cache_dir() == tmp_path / "home" / ".cache" / "benchie-cli"
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
-    assert index_cache.cache_dir() == tmp_path / "xdg" / "benchie-cli"
+    assert disk_cache.cache_dir() == tmp_path / "xdg" / "benchie-cli"
 
 
 def test_stale_temporary_files_are_removed(cache: Path) -> None:
@@ -518,7 +519,7 @@ def test_stale_temporary_files_are_removed(cache: Path) -> None:
     other = cache / "notes.tmp"
     for path in (stale, fresh, other):
         path.write_bytes(b"x")
-    old = time.time() - 2 * index_cache.STALE_SECONDS
+    old = time.time() - 2 * disk_cache.STALE_SECONDS
     os.utime(stale, (old, old))
     os.utime(other, (old, old))
     index_cache.load_compiled(_resolved("zh"))

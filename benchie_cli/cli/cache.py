@@ -1,4 +1,4 @@
-"""``benchie cache info|prune``: the compiled-index cache."""
+"""``benchie cache info|prune``: the cache (compiled gold indexes, memos)."""
 
 from __future__ import annotations
 
@@ -11,10 +11,10 @@ from benchie_cli.textio import display_name
 
 
 @click.group(
-    cls=BenchieGroup, epilog=EPILOG_EXIT, short_help="Inspect and prune the compiled-index cache."
+    cls=BenchieGroup, epilog=EPILOG_EXIT, short_help="Inspect and prune the cache of indexes and memos."
 )
 def cache() -> None:
-    """Inspect and prune the compiled-index cache.
+    """Inspect and prune the cache: compiled gold indexes and memos.
 
     \b
     Example:
@@ -33,7 +33,7 @@ def cache_info(fmt: str) -> None:
       benchie cache info --format json
     """
     from benchie_cli.benchmarks.benchie.cache_admin import code_fingerprint, human_size, list_cache
-    from benchie_cli.benchmarks.benchie.index_cache import ENV_CACHE_DIR, cache_dir
+    from benchie_cli.disk_cache import ENV_CACHE_DIR, cache_dir
 
     directory = cache_dir()
     if directory is None:

@@ -97,3 +97,18 @@ def test_cache_off(cli_process: Run, monkeypatch: pytest.MonkeyPatch) -> None:
     res = cli_process("cache", "prune")
     assert res.returncode == 2 and "cache is off" in res.stderr
     assert len(res.stderr.strip().splitlines()) == 1
+
+
+def test_memos_are_listed_kept_by_prune_and_removed_by_prune_all(cache: Path, cli: RunCli) -> None:
+    cache.mkdir()
+    memo = cache / "oie2016-lemmas.memo"
+    memo.write_bytes(b"x" * 10)
+    doc = orjson.loads(cli("cache", "info", "--format", "json").stdout)
+    assert [(e["name"], e["kind"], e["current"]) for e in doc["entries"]] == [
+        ("oie2016-lemmas.memo", "memo", True)
+    ]
+    assert doc["other_files"] == 0
+    assert cli("cache", "prune").exit_code == 0
+    assert memo.is_file()
+    assert cli("cache", "prune", "--all").exit_code == 0
+    assert not memo.exists()

@@ -138,7 +138,7 @@ def test_no_output_goes_into_the_user_or_the_package_store(
 def test_the_index_cache_is_in_the_users_cache_directory(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    from benchie_cli.benchmarks.benchie.index_cache import cache_dir
+    from benchie_cli.disk_cache import cache_dir
 
     monkeypatch.delenv("BENCHIE_CACHE_DIR")
     monkeypatch.setenv("HOME", str(tmp_path))

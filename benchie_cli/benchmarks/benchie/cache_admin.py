@@ -1,13 +1,14 @@
-"""What the index cache holds, and removing what no run will read again (``benchie cache``).
+"""What the cache holds, and removing what no run will read again (``benchie cache``).
 
 An entry's name says what it is: ``GOLD_SHA256-FACET-CODE.idx`` (see
-:mod:`benchie_cli.benchmarks.benchie.index_cache`). An entry whose code fingerprint is not
-the running code's is never read again (a run looks its entry up by the current
-fingerprint), nor is any ``*.marshal`` entry of 0.2.0, nor a temporary file a killed run left
-behind: those are what
-``prune`` removes. Only regular files with those names, directly inside the cache directory,
-are ever removed: no symbolic link is followed or removed, no directory entered, no other
-file touched.
+:mod:`benchie_cli.benchmarks.benchie.index_cache`); a memo is ``NAME.memo``
+(:class:`benchie_cli.disk_cache.DiskMemo`), one file a memo, which every run reads (and
+replaces when another code wrote it): only ``prune --all`` removes it. An entry whose
+code fingerprint is not the running code's is never read again (a run looks its entry up by
+the current fingerprint), nor is any ``*.marshal`` entry of 0.2.0, nor a temporary file a
+killed run left behind: those are what ``prune`` removes. Only regular files with those
+names, directly inside the cache directory, are ever removed: no symbolic link is followed
+or removed, no directory entered, no other file touched.
 """
 
 from __future__ import annotations
@@ -20,14 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from benchie_cli.benchmarks.benchie.index_cache import (
-    _TMP_SUFFIX,
-    ENV_CACHE_DIR,
-    STALE_SECONDS,
-    SUFFIX,
-    cache_dir,
-    code_fingerprint,
-)
+from benchie_cli.benchmarks.benchie.index_cache import SUFFIX, code_fingerprint
+from benchie_cli.disk_cache import ENV_CACHE_DIR, MEMO_SUFFIX, STALE_SECONDS, TMP_SUFFIX, cache_dir
 
 #: The entries of 0.2.0, no longer read.
 OLD_SUFFIX = ".marshal"
@@ -60,7 +55,7 @@ class CacheFile:
 
 
 def _classify(name: str, size: int, mtime: float, now: float) -> CacheFile | None:
-    if name.startswith(".") and name.endswith(_TMP_SUFFIX):
+    if name.startswith(".") and name.endswith(TMP_SUFFIX):
         stale = now - mtime > STALE_SECONDS
         return CacheFile(name, size, "temporary", None, None, None, False, stale)
     for suffix, kind in ((SUFFIX, "entry"), (OLD_SUFFIX, "old-entry")):
@@ -69,6 +64,8 @@ def _classify(name: str, size: int, mtime: float, now: float) -> CacheFile | Non
             sha, facet, code = match.groups() if match else (None, None, None)
             current = kind == "entry" and code == code_fingerprint()
             return CacheFile(name, size, kind, sha, facet, code, current, False)
+    if name.endswith(MEMO_SUFFIX) and not name.startswith("."):  # one a memo, read by name
+        return CacheFile(name, size, "memo", None, None, None, True, False)
     return None
 
 

@@ -16,18 +16,8 @@ scorer could trip on.
 Anything else means the entry is rebuilt from the gold and replaced: a damaged, edited,
 truncated or foreign entry costs time, never a wrong score and never a traceback.
 
-The cache is also no way in: an entry is read only if it is a regular file (opened without
-following a symbolic link, and without blocking on a FIFO) of bounded size; it is written to
-a fresh temporary file and renamed over the entry, which replaces a symbolic link instead of
-writing through it; a directory the cache creates is private (0700); temporary files left
-by a killed run are removed; a relative ``$XDG_CACHE_HOME`` is ignored, as the XDG Base
-Directory specification requires. The cache trusts its directory as much as the user who
-owns it: whoever can write there can also replace the installed code.
-
-Location: ``$BENCHIE_CACHE_DIR``, else platformdirs' user cache directory
-(``$XDG_CACHE_HOME/benchie-cli``, else ``~/.cache/benchie-cli`` on Linux);
-``BENCHIE_CACHE_DIR=off`` disables it. A cache directory that
-cannot be written (a read-only container) is skipped silently: it only costs time.
+The cache is also no way in, and where it lives, how its files are read and written, is
+:mod:`benchie_cli.disk_cache`'s (shared with the memos of other benchmarks).
 """
 
 from __future__ import annotations
@@ -35,21 +25,23 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import marshal
-import os
-import stat
-import time
 from functools import cache
 from pathlib import Path
 
 from benchie_cli import __version__
 from benchie_cli.benchmarks.benchie.matching import CompiledGold, check_data
+from benchie_cli.disk_cache import (
+    ENV_CACHE_DIR,
+    cache_dir,
+    read_entry,
+    usable_dir,
+    write_entry,
+)
 from benchie_cli.errors import BenchieError
-from benchie_cli.gold.dirs import APP_NAME
 from benchie_cli.gold.parse import Gold, parse_gold_bytes
 from benchie_cli.gold.store import GoldStore, ResolvedGold, in_gold_store
 from benchie_cli.textio import display_name
 
-ENV_CACHE_DIR = "BENCHIE_CACHE_DIR"
 #: The modules (relative to the package) whose code decides what an index holds: the
 #: matcher that compiles it and every module it imports, transitively (a test recomputes
 #: this closure from the sources, so a new import cannot be left out).
@@ -69,9 +61,6 @@ _MAGIC = b"benchie-index"
 SUFFIX = ".idx"
 #: Entries beyond this size are not read (the English index is ~1.3 MB).
 MAX_ENTRY_BYTES = 256 << 20
-#: A temporary file older than this is a killed run's leftover, removed at the next write.
-STALE_SECONDS = 3600
-_TMP_SUFFIX = ".tmp"
 
 
 @cache
@@ -82,33 +71,6 @@ def code_fingerprint() -> str:
     for name in SOURCES:
         digest.update((package / name).read_bytes())
     return digest.hexdigest()[:16]
-
-
-def cache_dir() -> Path | None:
-    """The cache directory in use, or None when the cache is off or has no home."""
-    configured = os.environ.get(ENV_CACHE_DIR)
-    if configured is not None:
-        return None if configured.strip().lower() in ("", "off", "0", "none") else Path(configured)
-    xdg = os.environ.get("XDG_CACHE_HOME", "")
-    if not os.path.isabs(xdg):  # unset, empty or relative: the XDG spec says ignore it
-        try:
-            home = Path.home()
-        except RuntimeError:  # no $HOME and no passwd entry: nowhere to cache
-            return None
-        if not home.is_dir():  # a $HOME that does not exist is not created (HOME=/nonexistent)
-            return None
-        if xdg:
-            return home / ".cache" / APP_NAME
-    import platformdirs  # ~/.cache on Linux, ~/Library/Caches on macOS, %LOCALAPPDATA% ...
-
-    return Path(platformdirs.user_cache_dir(APP_NAME, appauthor=False))
-
-
-@cache
-def _in_a_gold_store(directory: Path) -> bool:
-    """Whether the cache directory lies in a gold store (asked once a run: every facet's
-    load asks, and the answer walks the directory's parents)."""
-    return in_gold_store(directory) is not None
 
 
 def entry_path(directory: Path, gold: ResolvedGold) -> Path:
@@ -142,66 +104,6 @@ def decode_entry(gold: ResolvedGold, data: bytes) -> CompiledGold | None:
         return None
 
 
-def _read_entry(path: Path) -> bytes | None:
-    """The entry's bytes if it is a regular file of sane size, else None; never follows a
-    symbolic link and never blocks (a FIFO planted under an entry's name)."""
-    flags = os.O_RDONLY | os.O_CLOEXEC | getattr(os, "O_NOFOLLOW", 0) | os.O_NONBLOCK
-    try:
-        fd = os.open(path, flags)
-    except OSError:
-        return None
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_ENTRY_BYTES:
-            return None
-        with os.fdopen(os.dup(fd), "rb") as fh:
-            return fh.read(MAX_ENTRY_BYTES + 1)
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
-
-
-def _remove_stale(directory: Path) -> None:
-    """Remove temporary files a killed run left behind (only regular files, only old ones)."""
-    now = time.time()
-    try:
-        names = [n for n in os.listdir(directory) if n.startswith(".") and n.endswith(_TMP_SUFFIX)]
-    except OSError:
-        return
-    for name in names:
-        path = directory / name
-        try:
-            info = path.lstat()
-            if stat.S_ISREG(info.st_mode) and now - info.st_mtime > STALE_SECONDS:
-                path.unlink()
-        except OSError:
-            continue
-
-
-def _write_entry(path: Path, data: bytes) -> None:
-    """Write an entry through a fresh temporary file renamed over ``path``: a symbolic link
-    or anything else at ``path`` is replaced, never written through."""
-    import tempfile  # a warm run never writes: it does not pay for the import (~5 ms)
-
-    directory = path.parent
-    os.makedirs(directory, mode=0o700, exist_ok=True)
-    _remove_stale(directory)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=_TMP_SUFFIX, dir=directory)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        # mkstemp makes 0600; an entry is as readable as its directory lets it be (a
-        # container image compiles as root for another user to read).
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o644 & ~umask)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 def _agrees(compiled: CompiledGold, parsed: Gold) -> bool:
     """Whether a cached index has the sentences, synsets and triples of the parsed gold: a
     caller that uses both (``analyze`` explains errors with the parsed triples) must never
@@ -227,12 +129,10 @@ def load_compiled(
         if parsed is None:
             parsed = parse_gold_bytes(gold.data, gold.display_path)
         return CompiledGold.build(parsed, gold.facet)
-    directory = cache_dir()
-    if directory is not None and _in_a_gold_store(directory):
-        directory = None  # a cache inside a gold store would add files to a version
+    directory = usable_dir()  # (never one inside a gold store: it would add files to a version)
     path = entry_path(directory, gold) if directory is not None else None
     if path is not None:
-        data = _read_entry(path)
+        data = read_entry(path, MAX_ENTRY_BYTES)
         compiled = decode_entry(gold, data) if data is not None else None
         if compiled is not None and (parsed is None or _agrees(compiled, parsed)):
             return compiled
@@ -241,7 +141,7 @@ def load_compiled(
     compiled = CompiledGold.build(parsed, gold.facet)
     if path is not None:
         with contextlib.suppress(OSError):  # a cache we cannot write only costs time
-            _write_entry(path, encode_entry(gold, compiled))
+            write_entry(path, encode_entry(gold, compiled))
     return compiled
 
 
@@ -265,7 +165,7 @@ def compile_store(store: GoldStore, versions: list[str]) -> list[Path]:
                 gold = store.resolve(version, language, facet)
                 load_compiled(gold)
                 path = entry_path(directory, gold)
-                data = _read_entry(path)
+                data = read_entry(path, MAX_ENTRY_BYTES)
                 if data is None or decode_entry(gold, data) is None:
                     raise BenchieError(f"could not write the index cache in {directory}")
                 written.append(path)

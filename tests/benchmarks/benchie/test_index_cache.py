@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from benchie_cli import disk_cache
 from benchie_cli.benchmarks.benchie import index_cache
 from benchie_cli.benchmarks.benchie.matching import CompiledGold
 from benchie_cli.benchmarks.benchie.scoring import ScoreOptions, Scorer
@@ -67,7 +68,7 @@ def test_corrupt_entry_is_rebuilt(cache: Path) -> None:
 def test_cache_off_writes_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("BENCHIE_CACHE_DIR", "off")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    assert index_cache.cache_dir() is None
+    assert disk_cache.cache_dir() is None
     assert sum(index_cache.load_compiled(_resolved()).synsets) == 1350
     assert list(tmp_path.iterdir()) == []
 
@@ -80,11 +81,11 @@ def test_a_home_that_does_not_exist_is_not_created(
     monkeypatch.delenv("BENCHIE_CACHE_DIR")
     monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
     monkeypatch.setenv("HOME", str(home))
-    assert index_cache.cache_dir() is None
+    assert disk_cache.cache_dir() is None
     assert sum(index_cache.load_compiled(_resolved()).synsets) == 1350
     assert not home.exists()
     home.mkdir()
-    assert index_cache.cache_dir() == home / ".cache" / "benchie-cli"
+    assert disk_cache.cache_dir() == home / ".cache" / "benchie-cli"
 
 
 def test_unwritable_cache_is_skipped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

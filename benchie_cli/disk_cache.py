@@ -1,0 +1,274 @@
+"""Files kept in the user's cache directory between runs, and never trusted blindly.
+
+Two kinds live there: BenchIE's compiled gold indexes
+(:mod:`benchie_cli.benchmarks.benchie.index_cache`) and memos, the results of a pure function
+of a string that every run would otherwise recompute from scratch (:class:`DiskMemo`: NLTK's
+WordNet lemmas for OIE2016, Python 2's string hashes for LSOIE). What a run reads there can
+cost time, never a wrong number: an entry is read only if it is a regular file (opened
+without following a symbolic link, and without blocking on a FIFO) of bounded size, whose
+header names exactly what the run expects and whose payload hashes to the sha256 the header
+gives; anything else is ignored, and rebuilt. An entry is written to a fresh temporary file
+renamed over it, which replaces a symbolic link instead of writing through it; a directory
+the cache creates is private (0700); temporary files a killed run left are removed. The
+cache trusts its directory as much as the user who owns it: whoever can write there can
+also replace the installed code. ``verify`` reads no cache at all (:func:`bypassed`).
+
+Location: ``$BENCHIE_CACHE_DIR``, else platformdirs' user cache directory
+(``$XDG_CACHE_HOME/benchie-cli``, else ``~/.cache/benchie-cli`` on Linux; a relative
+``$XDG_CACHE_HOME`` is ignored, as the XDG Base Directory specification requires);
+``BENCHIE_CACHE_DIR=off`` disables it. A directory inside a gold store is never used (its
+files would be taken for gold), and one that cannot be written (a read-only container) only
+costs time.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import hashlib
+import marshal
+import os
+import stat
+import time
+from collections.abc import Callable, Iterator
+from functools import cache
+from pathlib import Path
+from typing import Generic, TypeVar
+
+from benchie_cli import __version__
+from benchie_cli.gold.dirs import APP_NAME
+from benchie_cli.gold.store import in_gold_store
+
+ENV_CACHE_DIR = "BENCHIE_CACHE_DIR"
+#: A temporary file older than this is a killed run's leftover, removed at the next write.
+STALE_SECONDS = 3600
+TMP_SUFFIX = ".tmp"
+#: A memo's file name ends so (one file per memo: a newer code's memo replaces an older's).
+MEMO_SUFFIX = ".memo"
+
+
+def cache_dir() -> Path | None:
+    """The cache directory in use, or None when the cache is off or has no home."""
+    configured = os.environ.get(ENV_CACHE_DIR)
+    if configured is not None:
+        return None if configured.strip().lower() in ("", "off", "0", "none") else Path(configured)
+    xdg = os.environ.get("XDG_CACHE_HOME", "")
+    if not os.path.isabs(xdg):  # unset, empty or relative: the XDG spec says ignore it
+        try:
+            home = Path.home()
+        except RuntimeError:  # no $HOME and no passwd entry: nowhere to cache
+            return None
+        if not home.is_dir():  # a $HOME that does not exist is not created (HOME=/nonexistent)
+            return None
+        if xdg:
+            return home / ".cache" / APP_NAME
+    import platformdirs  # ~/.cache on Linux, ~/Library/Caches on macOS, %LOCALAPPDATA% ...
+
+    return Path(platformdirs.user_cache_dir(APP_NAME, appauthor=False))
+
+
+@cache
+def _in_a_gold_store(directory: Path) -> bool:
+    """Whether the cache directory lies in a gold store (asked once a run: the answer walks
+    the directory's parents)."""
+    return in_gold_store(directory) is not None
+
+
+def usable_dir() -> Path | None:
+    """:func:`cache_dir`, unless it is off or inside a gold store (where a cache file would
+    add files to a gold version)."""
+    directory = cache_dir()
+    if directory is None or _in_a_gold_store(directory):
+        return None
+    return directory
+
+
+def read_entry(path: Path, limit: int) -> bytes | None:
+    """The entry's bytes if it is a regular file of at most ``limit`` bytes, else None;
+    never follows a symbolic link and never blocks (a FIFO planted under an entry's name)."""
+    flags = os.O_RDONLY | os.O_CLOEXEC | getattr(os, "O_NOFOLLOW", 0) | os.O_NONBLOCK
+    try:
+        fd = os.open(path, flags)
+    except OSError:
+        return None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > limit:
+            return None
+        with os.fdopen(os.dup(fd), "rb") as fh:
+            return fh.read(limit + 1)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
+def _remove_stale(directory: Path) -> None:
+    """Remove temporary files a killed run left behind (only regular files, only old ones)."""
+    now = time.time()
+    try:
+        names = [n for n in os.listdir(directory) if n.startswith(".") and n.endswith(TMP_SUFFIX)]
+    except OSError:
+        return
+    for name in names:
+        path = directory / name
+        try:
+            info = path.lstat()
+            if stat.S_ISREG(info.st_mode) and now - info.st_mtime > STALE_SECONDS:
+                path.unlink()
+        except OSError:
+            continue
+
+
+def write_entry(path: Path, data: bytes) -> None:
+    """Write an entry through a fresh temporary file renamed over ``path``: a symbolic link
+    or anything else at ``path`` is replaced, never written through."""
+    import tempfile  # a warm run never writes: it does not pay for the import (~5 ms)
+
+    directory = path.parent
+    os.makedirs(directory, mode=0o700, exist_ok=True)
+    _remove_stale(directory)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=TMP_SUFFIX, dir=directory)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        # mkstemp makes 0600; an entry is as readable as its directory lets it be (a
+        # container image compiles as root for another user to read).
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o644 & ~umask)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+# --------------------------------------------------------------------------- memos
+
+K = TypeVar("K", str, bytes)
+V = TypeVar("V", str, int)
+
+_MEMO_MAGIC = b"benchie-memo"
+#: The memo layout; a change of layout changes this, so an old file is never read as new.
+MEMO_FORMAT = 1
+_BYPASSED = False
+
+
+@contextlib.contextmanager
+def bypassed() -> Iterator[None]:
+    """No memo file is read or written inside: ``verify`` re-derives a report from the
+    inputs alone. (What a process has already memoised in memory is its own computation,
+    or a file it has checked.)"""
+    global _BYPASSED
+    before, _BYPASSED = _BYPASSED, True
+    try:
+        yield
+    finally:
+        _BYPASSED = before
+
+
+class DiskMemo(Generic[K, V]):
+    """The values of a pure function of a string, kept on disk between runs.
+
+    ``fingerprint`` names everything the values depend on (the package's version, the
+    code's source, its data); a file of another fingerprint, or whose keys and values are
+    not all of the declared types, or whose payload does not hash to its header's sha256,
+    is ignored and replaced. The file is read at the first look-up, and written once, when
+    the process exits, if the run computed new values; it holds at most ``max_entries``
+    (what a bounded ``lru_cache`` in a long-lived process holds too), and ``max_bytes``.
+    """
+
+    def __init__(
+        self,
+        name: str,
+        fingerprint: Callable[[], str],
+        types: tuple[type[K], type[V]],
+        *,
+        max_entries: int,
+        max_bytes: int = 64 << 20,
+    ) -> None:
+        self.name = name
+        self._fingerprint = fingerprint
+        self._types: tuple[type[K], type[V]] = types
+        self._max_entries = max_entries
+        self._max_bytes = max_bytes
+        self._values: dict[K, V] | None = None
+        self._directory: Path | None = None  # where it was read from, and is written to
+        self._added = 0
+
+    def _header(self, payload_sha256: str) -> bytes:
+        fields = (str(MEMO_FORMAT), self.name, self._fingerprint(), payload_sha256)
+        return _MEMO_MAGIC + b"".join(b"\t" + f.encode() for f in fields) + b"\n"
+
+    def encode(self, values: dict[K, V]) -> bytes:
+        payload = marshal.dumps(values)
+        return self._header(hashlib.sha256(payload).hexdigest()) + payload
+
+    def decode(self, data: bytes) -> dict[K, V] | None:
+        """The values a file holds if every check passes, else None."""
+        end = data.find(b"\n", 0, 512)
+        if end < 0:
+            return None
+        header, payload = data[: end + 1], data[end + 1 :]
+        if header != self._header(hashlib.sha256(payload).hexdigest()):
+            return None
+        try:
+            values = marshal.loads(payload)
+        except Exception:  # any damage the digest let through: rebuild, never fail the run
+            return None
+        key_type, value_type = self._types
+        if (
+            type(values) is not dict
+            or len(values) > self._max_entries
+            or not all(type(k) is key_type for k in values)
+            or not all(type(v) is value_type for v in values.values())
+        ):
+            return None
+        return values
+
+    def path(self, directory: Path) -> Path:
+        return directory / f"{self.name}{MEMO_SUFFIX}"
+
+    def _load(self) -> dict[K, V]:
+        values: dict[K, V] | None = None
+        self._directory = directory = usable_dir()
+        if directory is not None:
+            data = read_entry(self.path(directory), self._max_bytes)
+            values = self.decode(data) if data is not None else None
+            atexit.register(self.save)
+        return {} if values is None else values
+
+    def get(self, key: K) -> V | None:
+        """The memoised value of ``key``, or None."""
+        if _BYPASSED:
+            return None
+        if self._values is None:
+            self._values = self._load()
+        return self._values.get(key)
+
+    def put(self, key: K, value: V) -> None:
+        """Memoise a value the function computed (kept while there is room)."""
+        if _BYPASSED or self._values is None or len(self._values) >= self._max_entries:
+            return
+        self._values[key] = value
+        self._added += 1
+
+    def save(self) -> None:
+        """Write the file if this process added values, to the directory it was read from
+        (at exit; also callable directly). A cache that cannot be written only costs time."""
+        if not self._added or self._values is None or self._directory is None:
+            return
+        data = self.encode(self._values)
+        if len(data) <= self._max_bytes:
+            with contextlib.suppress(OSError):
+                write_entry(self.path(self._directory), data)
+        self._added = 0
+
+
+def source_fingerprint(*files: Path) -> str:
+    """A fingerprint of the package's version and ``files``' bytes (the code and data a
+    cached value depends on)."""
+    digest = hashlib.sha256(__version__.encode())
+    for path in files:
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
