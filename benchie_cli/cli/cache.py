@@ -11,7 +11,9 @@ from benchie_cli.textio import display_name
 
 
 @click.group(
-    cls=BenchieGroup, epilog=EPILOG_EXIT, short_help="Inspect and prune the cache of indexes and memos."
+    cls=BenchieGroup,
+    epilog=EPILOG_EXIT,
+    short_help="Inspect and prune the cache of indexes and memos.",
 )
 def cache() -> None:
     """Inspect and prune the cache: compiled gold indexes and memos.
