@@ -136,9 +136,10 @@ _NO_MATCH = (0.0, 0.0)
 _CONFIDENCE = itemgetter(2)  # of an Extraction, by position: faster than the attribute
 
 
-def _counts(words: list[str]) -> Counts:
+def word_counts(words: list[str]) -> Counts:
     """How often each word occurs; built in C (``dict.fromkeys``) when no word repeats, as
-    in most slots: every tuple of a corpus is prepared once, and this is most of it."""
+    in most slots: every tuple of a corpus is prepared once, and this is most of it (the
+    OIE2016 family's matchers count a bag of words so too)."""
     counts = dict.fromkeys(words, 1)
     if len(counts) < len(words):
         counts = {}
@@ -186,10 +187,10 @@ class _Gold:
         if lower:
             words = _lowered(words)
             args = [_lowered(a) for a in args]
-        self.pred = _counts(words)
+        self.pred = word_counts(words)
         self.be = self.pred.get("be", 0)
         self.be_form = not _BE_FORMS.isdisjoint(words)
-        self.args = [_counts(a) for a in args]
+        self.args = [word_counts(a) for a in args]
         #: The recall denominator: all words of the relation and the binary arguments.
         self.size = len(words) + sum(map(len, args))
         self.said = _SAID.search(extraction.pred) is not None
@@ -211,10 +212,10 @@ class _Predicted:
         if lower:
             words = _lowered(words)
             args = [_lowered(a) for a in args]
-        self.pred = _counts(words)
+        self.pred = word_counts(words)
         self.size = len(words)
         self.be = self.pred.get("be", 0)
-        self.args: Arguments = [(_counts(a), len(a)) for a in args]
+        self.args: Arguments = [(word_counts(a), len(a)) for a in args]
         self.reverse = self.args[::-1] if len(self.args) == 2 else None
 
 
