@@ -12,7 +12,7 @@ processes, ``--repeat`` pairs interleaved (original, benchie, original, benchie,
   [--metric M] [--input-format F] FILE``, as a user types it (table on stdout).
 
 Both read the same bytes. Before timing, each command runs once untimed (the warm-up: page
-cache, bytecode, benchie's index cache) and benchie once more with ``--format json -o
+cache, bytecode, benchie's index cache and memos) and benchie once more with ``--format json -o
 REPORT --curves DIR`` (untimed), and the check compares the original's output with benchie's:
 every number the original prints (rounded as it rounds), and the curve file it writes
 (``--out``) byte for byte against the one ``--curves`` writes. A difference is reported and
@@ -21,9 +21,9 @@ makes the exit status 1.
 Bytecode is cached as in a user's install: ``PYTHONDONTWRITEBYTECODE`` is removed from every
 child's environment; benchie's ``.pyc`` files go to ``PYTHONPYCACHEPREFIX`` in the temporary
 directory, the originals' next to their sources (a temporary copy where one is made). benchie
-gets a private index cache (``BENCHIE_CACHE_DIR``), filled by the warm-up, and a private
-``BENCHIE_DATA_DIR``. Children are started by ``bench_carb.py``'s spawner, so that the peak
-RSS is each child's own.
+gets a private cache directory (``BENCHIE_CACHE_DIR``: the index cache and the memos),
+filled by the warm-up, and a private ``BENCHIE_DATA_DIR``. Children are started by
+``bench_carb.py``'s spawner, so that the peak RSS is each child's own.
 
 Data without a licence (Re-OIE2016, WiRe57, LSOIE, moie's languages, DocOIE) is never
 copied into this repository: it is read from the original's checkout and added with
@@ -643,7 +643,7 @@ def main(argv: list[str] | None = None) -> int:
                 label = f"{pair.benchmark} {pair.name}"
                 ours = with_gold_dir(pair.ours, store)
                 printed = spawner.run(pair.original, pair.original_env).stdout  # warm-up, check
-                spawner.run(ours, our_env)  # warm-up: bytecode, index cache
+                spawner.run(ours, our_env)  # warm-up: bytecode, index cache, memos
                 curves = tmp / "ours_curves" / re.sub(r"\W+", "_", label)
                 curves.mkdir()
                 report_file = tmp / "report.json"
