@@ -26,14 +26,15 @@ from __future__ import annotations
 import atexit
 import contextlib
 import hashlib
-import marshal
 import os
 import stat
 import time
 from collections.abc import Callable, Iterator
 from functools import cache
 from pathlib import Path
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
+
+import orjson
 
 from benchie_cli import __version__
 from benchie_cli.gold.dirs import APP_NAME
@@ -43,15 +44,29 @@ ENV_CACHE_DIR = "BENCHIE_CACHE_DIR"
 #: A temporary file older than this is a killed run's leftover, removed at the next write.
 STALE_SECONDS = 3600
 TMP_SUFFIX = ".tmp"
+#: A compiled index's file name ends so (:mod:`benchie_cli.benchmarks.benchie.index_cache`).
+INDEX_SUFFIX = ".idx"
 #: A memo's file name ends so (one file per memo: a newer code's memo replaces an older's).
 MEMO_SUFFIX = ".memo"
+
+
+def is_temporary(name: str) -> bool:
+    """Whether ``name`` is one of the temporary files :func:`write_entry` makes
+    (``.ENTRY.XXXXXXXX.tmp``): no other file of the directory is ever removed as one."""
+    return (
+        name.startswith(".")
+        and name.endswith(TMP_SUFFIX)
+        and any(f"{suffix}." in name for suffix in (INDEX_SUFFIX, MEMO_SUFFIX))
+    )
 
 
 def cache_dir() -> Path | None:
     """The cache directory in use, or None when the cache is off or has no home."""
     configured = os.environ.get(ENV_CACHE_DIR)
-    if configured is not None:
-        return None if configured.strip().lower() in ("", "off", "0", "none") else Path(configured)
+    if configured is not None:  # (made absolute: a later chdir must not move the cache)
+        if configured.strip().lower() in ("", "off", "0", "none"):
+            return None
+        return Path(os.path.abspath(configured))
     xdg = os.environ.get("XDG_CACHE_HOME", "")
     if not os.path.isabs(xdg):  # unset, empty or relative: the XDG spec says ignore it
         try:
@@ -107,7 +122,7 @@ def _remove_stale(directory: Path) -> None:
     """Remove temporary files a killed run left behind (only regular files, only old ones)."""
     now = time.time()
     try:
-        names = [n for n in os.listdir(directory) if n.startswith(".") and n.endswith(TMP_SUFFIX)]
+        names = [n for n in os.listdir(directory) if is_temporary(n)]
     except OSError:
         return
     for name in names:
@@ -145,21 +160,37 @@ def write_entry(path: Path, data: bytes) -> None:
 
 # --------------------------------------------------------------------------- memos
 
-K = TypeVar("K", str, bytes)
 V = TypeVar("V", str, int)
 
 _MEMO_MAGIC = b"benchie-memo"
-#: The memo layout; a change of layout changes this, so an old file is never read as new.
-MEMO_FORMAT = 1
+#: The memo layout (a header line, then the values as one JSON object); a change of layout
+#: changes this, so an old file is never read as new. JSON, not marshal: a forged payload
+#: cannot make the reader allocate more than the file's bounded size.
+MEMO_FORMAT = 2
+#: Keys longer than this are not memoised (an absurd sentence costs its computation, not
+#: the memo's memory nor its file's size).
+MAX_KEY_CHARS = 4096
 _BYPASSED = False
+#: Every memo of the process (:func:`save_memos`), and what :func:`bypassed` clears.
+_MEMOS: list[DiskMemo[Any]] = []
+_CLEARS: list[Callable[[], None]] = []
+
+
+def clear_on_bypass(clear: Callable[[], None]) -> None:
+    """Register the ``cache_clear`` of an in-memory cache that holds values derived from a
+    memo's (an ``lru_cache`` above or after the memoised function): :func:`bypassed`
+    empties it, so that ``verify`` in a process that scored first computes anew."""
+    _CLEARS.append(clear)
 
 
 @contextlib.contextmanager
 def bypassed() -> Iterator[None]:
-    """No memo file is read or written inside: ``verify`` re-derives a report from the
-    inputs alone. (What a process has already memoised in memory is its own computation,
-    or a file it has checked.)"""
+    """No memo file is read or written inside, and no value read from one is used:
+    ``verify`` re-derives a report from the inputs alone. The in-memory caches derived from
+    memos are emptied on entering (:func:`clear_on_bypass`). Process-wide."""
     global _BYPASSED
+    for clear in _CLEARS:
+        clear()
     before, _BYPASSED = _BYPASSED, True
     try:
         yield
@@ -167,44 +198,67 @@ def bypassed() -> Iterator[None]:
         _BYPASSED = before
 
 
-class DiskMemo(Generic[K, V]):
+def save_memos() -> None:
+    """Write every memo that computed new values (the CLI calls this when a command ends;
+    at exit it is called again, for library users, and finds nothing left to write)."""
+    for memo in _MEMOS:
+        memo.save()
+
+
+def _save_at_exit() -> None:
+    # A stop signal during the exit-time save of a library user's process: the values only
+    # cost time; a traceback at exit would cost the user's attention.
+    with contextlib.suppress(Exception, KeyboardInterrupt, SystemExit):
+        save_memos()
+
+
+atexit.register(_save_at_exit)
+
+
+class DiskMemo(Generic[V]):
     """The values of a pure function of a string, kept on disk between runs.
 
     ``fingerprint`` names everything the values depend on (the package's version, the
-    code's source, its data); a file of another fingerprint, or whose keys and values are
-    not all of the declared types, or whose payload does not hash to its header's sha256,
-    is ignored and replaced. The file is read at the first look-up, and written once, when
-    the process exits, if the run computed new values; it holds at most ``max_entries``
-    (what a bounded ``lru_cache`` in a long-lived process holds too), and ``max_bytes``.
+    code's source, its data); it is computed once, when the memo is first used, before any
+    value is, so that values are never filed under the fingerprint of code that changed on
+    disk during the run. A file of another fingerprint, whose payload does not hash to its
+    header's sha256, is not one JSON object of string keys and ``value_type`` values, or
+    holds more than ``max_entries``, is ignored and replaced. The file is read at the first
+    look-up and written once a run (:func:`save_memos`) if the run computed new values; a
+    regular file at its name that is no memo (a report written there by mistake) is never
+    replaced. Keys that UTF-8 cannot hold (lone surrogates) and keys longer than
+    :data:`MAX_KEY_CHARS` are not memoised.
     """
 
     def __init__(
         self,
         name: str,
         fingerprint: Callable[[], str],
-        types: tuple[type[K], type[V]],
+        value_type: type[V],
         *,
         max_entries: int,
         max_bytes: int = 64 << 20,
     ) -> None:
         self.name = name
         self._fingerprint = fingerprint
-        self._types: tuple[type[K], type[V]] = types
+        self._value_type: type[V] = value_type
         self._max_entries = max_entries
         self._max_bytes = max_bytes
-        self._values: dict[K, V] | None = None
+        self._values: dict[str, V] | None = None
+        self._print = ""  # the fingerprint, fixed at the first use
         self._directory: Path | None = None  # where it was read from, and is written to
         self._added = 0
+        _MEMOS.append(self)
 
     def _header(self, payload_sha256: str) -> bytes:
-        fields = (str(MEMO_FORMAT), self.name, self._fingerprint(), payload_sha256)
+        fields = (str(MEMO_FORMAT), self.name, self._print, payload_sha256)
         return _MEMO_MAGIC + b"".join(b"\t" + f.encode() for f in fields) + b"\n"
 
-    def encode(self, values: dict[K, V]) -> bytes:
-        payload = marshal.dumps(values)
+    def encode(self, values: dict[str, V]) -> bytes:
+        payload = orjson.dumps(values)
         return self._header(hashlib.sha256(payload).hexdigest()) + payload
 
-    def decode(self, data: bytes) -> dict[K, V] | None:
+    def decode(self, data: bytes) -> dict[str, V] | None:
         """The values a file holds if every check passes, else None."""
         end = data.find(b"\n", 0, 512)
         if end < 0:
@@ -213,14 +267,13 @@ class DiskMemo(Generic[K, V]):
         if header != self._header(hashlib.sha256(payload).hexdigest()):
             return None
         try:
-            values = marshal.loads(payload)
-        except Exception:  # any damage the digest let through: rebuild, never fail the run
+            values = orjson.loads(payload)
+        except orjson.JSONDecodeError:  # damage the digest let through: rebuild, never fail
             return None
-        key_type, value_type = self._types
+        value_type = self._value_type
         if (
             type(values) is not dict
             or len(values) > self._max_entries
-            or not all(type(k) is key_type for k in values)
             or not all(type(v) is value_type for v in values.values())
         ):
             return None
@@ -229,16 +282,20 @@ class DiskMemo(Generic[K, V]):
     def path(self, directory: Path) -> Path:
         return directory / f"{self.name}{MEMO_SUFFIX}"
 
-    def _load(self) -> dict[K, V]:
-        values: dict[K, V] | None = None
-        self._directory = directory = usable_dir()
+    def _load(self) -> dict[str, V]:
+        values: dict[str, V] | None = None
+        try:
+            self._print = self._fingerprint()
+            directory = usable_dir()
+        except OSError:  # the code's or data's files unreadable: no memo this run
+            directory = None
+        self._directory = directory
         if directory is not None:
             data = read_entry(self.path(directory), self._max_bytes)
             values = self.decode(data) if data is not None else None
-            atexit.register(self.save)
         return {} if values is None else values
 
-    def get(self, key: K) -> V | None:
+    def get(self, key: str) -> V | None:
         """The memoised value of ``key``, or None."""
         if _BYPASSED:
             return None
@@ -246,23 +303,48 @@ class DiskMemo(Generic[K, V]):
             self._values = self._load()
         return self._values.get(key)
 
-    def put(self, key: K, value: V) -> None:
+    def put(self, key: str, value: V) -> None:
         """Memoise a value the function computed (kept while there is room)."""
-        if _BYPASSED or self._values is None or len(self._values) >= self._max_entries:
+        values = self._values
+        if _BYPASSED or values is None or len(values) >= self._max_entries:
             return
-        self._values[key] = value
+        if len(key) > MAX_KEY_CHARS or not (key.isascii() or _utf8(key)):
+            return
+        values[key] = value
         self._added += 1
 
     def save(self) -> None:
-        """Write the file if this process added values, to the directory it was read from
-        (at exit; also callable directly). A cache that cannot be written only costs time."""
+        """Write the file if this process added values, to the directory it was read from.
+        A cache that cannot be written only costs time."""
         if not self._added or self._values is None or self._directory is None:
             return
-        data = self.encode(self._values)
-        if len(data) <= self._max_bytes:
-            with contextlib.suppress(OSError):
-                write_entry(self.path(self._directory), data)
         self._added = 0
+        path = self.path(self._directory)
+        data = self.encode(self._values)
+        if len(data) > self._max_bytes or _foreign(path):
+            return
+        with contextlib.suppress(OSError):
+            write_entry(path, data)
+
+
+def _utf8(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _foreign(path: Path) -> bool:
+    """Whether ``path`` is a regular file that is no memo (never replaced by one)."""
+    try:
+        info = os.lstat(path)
+    except OSError:
+        return False
+    if not stat.S_ISREG(info.st_mode):
+        return False  # (a link or anything else is replaced, never written through)
+    head = read_entry(path, info.st_size) if info.st_size else b""
+    return head is None or not head.startswith(_MEMO_MAGIC)
 
 
 def source_fingerprint(*files: Path) -> str:

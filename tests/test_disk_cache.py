@@ -4,10 +4,10 @@ end of a run that computed something new, never read by ``verify`` (docs/trust.m
 from __future__ import annotations
 
 import hashlib
-import marshal
 import os
 from pathlib import Path
 
+import orjson
 import pytest
 
 from benchie_cli import disk_cache
@@ -15,8 +15,10 @@ from benchie_cli.disk_cache import MEMO_SUFFIX, DiskMemo, bypassed
 from tests.conftest import DATA, RunCli
 
 
-def _memo(fingerprint: str = "f1", max_entries: int = 8) -> DiskMemo[str, str]:
-    return DiskMemo("test-words", lambda: fingerprint, (str, str), max_entries=max_entries)
+def _memo(fingerprint: str = "f1", max_entries: int = 8) -> DiskMemo[str]:
+    memo = DiskMemo("test-words", lambda: fingerprint, str, max_entries=max_entries)
+    disk_cache._MEMOS.remove(memo)  # (a test's memo is no memo of the process)
+    return memo
 
 
 @pytest.fixture
@@ -26,7 +28,7 @@ def cache(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
     return directory
 
 
-def _filled(values: dict[str, str], fingerprint: str = "f1") -> DiskMemo[str, str]:
+def _filled(values: dict[str, str], fingerprint: str = "f1") -> DiskMemo[str]:
     memo = _memo(fingerprint)
     assert memo.get("absent") is None  # (the first look-up reads the file)
     for k, v in values.items():
@@ -73,11 +75,13 @@ def _forge(cache: Path, payload: bytes, *, fingerprint: str = "f1") -> None:
 @pytest.mark.parametrize(
     "payload",
     [
-        marshal.dumps({"books": 1}),  # a value of another type
-        marshal.dumps({b"books": "book"}),  # a key of another type
-        marshal.dumps(["books", "book"]),  # no dict
-        marshal.dumps({str(n): "x" for n in range(9)}),  # more values than the bound
-        b"\xff\x00garbage",  # not marshal at all
+        orjson.dumps({"books": 1}),  # a value of another type
+        orjson.dumps({"books": ["book"]}),  # nested
+        orjson.dumps(["books", "book"]),  # no object
+        orjson.dumps({str(n): "x" for n in range(9)}),  # more values than the bound
+        b"\xff\x00garbage",  # not JSON at all
+        b"(" + (2**31 - 1).to_bytes(4, "little"),  # marshal's huge tuple: no allocation
+        b"[" * 100_000,  # deeper than any reader's limit
     ],
 )
 def test_a_file_of_the_wrong_shape_is_ignored(cache: Path, payload: bytes) -> None:
@@ -186,9 +190,9 @@ def test_oie2016_runs_read_the_lemmas_of_earlier_runs_and_verify_reads_none(
 
     data = memo.read_bytes()
     header, payload = data.split(b"\n", 1)
-    lemmas = marshal.loads(payload)
+    lemmas = orjson.loads(payload)
     assert lemmas["companies"] == "company"  # (a real lemma, read back)
-    forged = marshal.dumps(dict.fromkeys(lemmas, "same"))  # every predicate shares a lemma
+    forged = orjson.dumps(dict.fromkeys(lemmas, "same"))  # every predicate shares a lemma
     fields = header.split(b"\t")
     fields[-1] = hashlib.sha256(forged).hexdigest().encode()
     memo.write_bytes(b"\t".join(fields) + b"\n" + forged)
@@ -197,3 +201,129 @@ def test_oie2016_runs_read_the_lemmas_of_earlier_runs_and_verify_reads_none(
     result = cli("verify", str(tmp_path / "forged.json"))
     assert result.exit_code != 0
     assert "does not re-derive" in result.output + result.stderr
+
+
+def test_values_are_filed_under_the_fingerprint_of_the_code_that_computed_them(
+    cache: Path,
+) -> None:
+    """Code changed on disk during a run (an edit, an upgrade) must not receive the old
+    code's values: the fingerprint is taken once, at the first use."""
+    prints = iter(["old", "new", "new"])
+    memo: DiskMemo[str] = DiskMemo("test-words", lambda: next(prints), str, max_entries=8)
+    disk_cache._MEMOS.remove(memo)
+    assert memo.get("books") is None
+    memo.put("books", "book")
+    memo.save()
+    assert _memo("old").get("books") == "book"
+    assert _memo("new").get("books") is None
+
+
+def test_code_files_that_vanish_leave_the_run_without_a_memo(cache: Path) -> None:
+    def gone() -> str:
+        raise FileNotFoundError("wordnet.py")
+
+    memo: DiskMemo[str] = DiskMemo("test-words", gone, str, max_entries=8)
+    disk_cache._MEMOS.remove(memo)
+    assert memo.get("books") is None
+    memo.put("books", "book")
+    memo.save()
+    assert not cache.exists()
+
+
+def test_a_relative_cache_directory_stays_where_it_was_when_the_run_moves(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    (tmp_path / "here").mkdir()
+    (tmp_path / "there").mkdir()
+    monkeypatch.chdir(tmp_path / "here")
+    monkeypatch.setenv("BENCHIE_CACHE_DIR", "relative")
+    memo = _memo()
+    assert memo.get("books") is None
+    memo.put("books", "book")
+    monkeypatch.chdir(tmp_path / "there")
+    memo.save()
+    assert (tmp_path / "here" / "relative" / f"test-words{MEMO_SUFFIX}").is_file()
+    assert not (tmp_path / "there" / "relative").exists()
+
+
+def test_a_file_that_is_no_memo_is_never_replaced(cache: Path) -> None:
+    """``-o`` pointed at a memo's name by mistake: the report stays."""
+    cache.mkdir()
+    report = cache / f"test-words{MEMO_SUFFIX}"
+    report.write_bytes(b'{"systems": []}\n')
+    memo = _memo()
+    assert memo.get("books") is None
+    memo.put("books", "book")
+    memo.save()
+    assert report.read_bytes() == b'{"systems": []}\n'
+
+
+def test_keys_utf8_cannot_hold_or_too_long_are_not_memoised(cache: Path) -> None:
+    long = "x" * (disk_cache.MAX_KEY_CHARS + 1)
+    _filled({"caf\udcc3": "a", long: "b", "books": "book"})
+    later = _memo()
+    assert (later.get("caf\udcc3"), later.get(long), later.get("books")) == (None, None, "book")
+
+
+def test_only_the_cache_s_own_temporary_files_are_removed(cache: Path) -> None:
+    cache.mkdir()
+    old = 0.0
+    names = [".notes.tmp", ".a.idx.x1.tmp", f".test-words{MEMO_SUFFIX}.x2.tmp"]
+    for name in names:
+        (cache / name).write_bytes(b"x")
+        os.utime(cache / name, (old, old))
+    _filled({"books": "book"})
+    assert sorted(p.name for p in cache.iterdir() if p.name.startswith(".")) == [".notes.tmp"]
+
+
+def test_an_in_process_verify_ignores_lemmas_a_forged_memo_gave_an_earlier_score(
+    cli: RunCli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The in-memory caches above the memo hold what it gave: ``verify`` empties them."""
+    from benchie_cli.benchmarks.oie2016 import metric, wordnet
+
+    def clear() -> None:
+        wordnet.lemmatize.cache_clear()
+        metric._predicate_lemmas.cache_clear()
+
+    system = DATA / "oie2016" / "openie4_output.txt.gz"
+    args = ["score", "--benchmark", "oie2016", "--input-format", "openie4", str(system)]
+    monkeypatch.setenv("BENCHIE_CACHE_DIR", "off")
+    clear()
+    assert cli(*args, "-o", tmp_path / "clean.json").exit_code == 0
+    forged = _ForgedLemmas()
+    monkeypatch.setattr(wordnet._MEMO, "_values", forged)
+    clear()
+    try:
+        assert cli(*args, "-o", tmp_path / "forged.json").exit_code == 0
+        assert forged.asked  # (the run used the memo)
+        assert (tmp_path / "forged.json").read_bytes() != (tmp_path / "clean.json").read_bytes()
+        result = cli("verify", str(tmp_path / "forged.json"))
+        assert result.exit_code != 0, result.output
+        assert cli("verify", str(tmp_path / "clean.json")).exit_code == 0
+    finally:
+        clear()  # (no forged lemma may stay for the tests that follow)
+
+
+class _ForgedLemmas(dict[str, str]):
+    """A memo's values as forged: every word's lemma is the same."""
+
+    asked = False
+
+    def get(self, key: str, default: object = None) -> str:  # type: ignore[override]
+        type(self).asked = True
+        return "same"
+
+
+def test_a_stop_signal_during_the_save_at_exit_is_no_traceback(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A library user's process saves at exit; Ctrl-C there only loses the values. (The
+    CLI saves when a command ends, where a signal stops the run as anywhere else.)"""
+
+    class Interrupted:
+        def save(self) -> None:
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(disk_cache, "_MEMOS", [Interrupted()])
+    disk_cache._save_at_exit()

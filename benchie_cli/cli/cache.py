@@ -69,7 +69,7 @@ def cache_info(fmt: str) -> None:
                 current = "stale tmp" if f.stale else "tmp"
             rows.append(
                 [
-                    f.name,
+                    f.shown,
                     human_size(f.size),
                     (f.gold_sha256 or "-")[:12],
                     f.facet or "-",
@@ -103,6 +103,6 @@ def cache_prune(everything: bool) -> None:
     directory = require_dir()
     removed = prune(directory, everything=everything)
     for f in removed:
-        click.echo(f"removed {f.name} ({human_size(f.size)})")
+        click.echo(f"removed {f.shown} ({human_size(f.size)})")
     total = sum(f.size for f in removed)
     click.echo(f"removed {len(removed)} file(s), {human_size(total)} from {directory}")

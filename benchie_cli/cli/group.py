@@ -93,7 +93,11 @@ class BenchieGroup(click.Group):
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
-            return super().invoke(ctx)
+            result = super().invoke(ctx)
+            memos = sys.modules.get("benchie_cli.disk_cache")  # (loaded by runs that use one)
+            if memos is not None and ctx.parent is None:  # written as the command ends, where
+                memos.save_memos()  # a stop signal is handled as anywhere else in the run
+            return result
         except BenchieError as exc:
             click.echo(f"benchie: {exc}", err=True)
             ctx.exit(int(exc.exit_code))

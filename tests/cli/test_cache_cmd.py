@@ -112,3 +112,21 @@ def test_memos_are_listed_kept_by_prune_and_removed_by_prune_all(cache: Path, cl
     assert memo.is_file()
     assert cli("cache", "prune", "--all").exit_code == 0
     assert not memo.exists()
+
+
+def test_names_of_any_kind_are_listed_escaped_and_other_memos_left_alone(
+    cache: Path, cli: RunCli
+) -> None:
+    cache.mkdir()
+    temporary = os.fsdecode(b".x\xfe.idx.a.tmp")
+    names = [os.fsdecode(b"\xff-bad.memo"), "Notes.memo", "tab\t.memo", temporary]
+    for name in names:
+        (cache / name).write_bytes(b"x")
+    doc = orjson.loads(cli("cache", "info", "--format", "json").stdout)
+    assert [(e["name"], e["kind"]) for e in doc["entries"]] == [(".x\\xfe.idx.a.tmp", "temporary")]
+    assert doc["other_files"] == 3
+    res = cli("cache", "info")
+    assert res.exit_code == 0 and "\\xfe" in res.stdout
+    assert cli("cache", "prune", "--all").exit_code == 0
+    # (nothing removed: no memo of benchie's, and a fresh temporary file may be a run's)
+    assert sorted(p.name for p in cache.iterdir()) == sorted(names)

@@ -22,11 +22,21 @@ from pathlib import Path
 from typing import Any
 
 from benchie_cli.benchmarks.benchie.index_cache import SUFFIX, code_fingerprint
-from benchie_cli.disk_cache import ENV_CACHE_DIR, MEMO_SUFFIX, STALE_SECONDS, TMP_SUFFIX, cache_dir
+from benchie_cli.disk_cache import (
+    ENV_CACHE_DIR,
+    MEMO_SUFFIX,
+    STALE_SECONDS,
+    cache_dir,
+    is_temporary,
+)
+from benchie_cli.errors import printable_path
 
 #: The entries of 0.2.0, no longer read.
 OLD_SUFFIX = ".marshal"
 _ENTRY = re.compile(r"^([0-9a-f]{64})-([a-z]+)-([0-9a-f]+)$")
+#: A memo's name (:class:`benchie_cli.disk_cache.DiskMemo`): any other ``*.memo`` is no
+#: file of benchie's, and is left alone.
+_MEMO = re.compile(rf"^[a-z0-9][a-z0-9-]*{re.escape(MEMO_SUFFIX)}\Z")
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,9 +52,15 @@ class CacheFile:
     current: bool  # an entry that runs of this code read
     stale: bool  # a temporary file old enough to be a killed run's
 
+    @property
+    def shown(self) -> str:
+        """Its name as outputs show it (a name that is not UTF-8, or holds a control
+        character, escaped: any file may sit in a cache directory)."""
+        return printable_path(self.name)
+
     def as_json(self) -> dict[str, Any]:
         return {
-            "name": self.name,
+            "name": self.shown,
             "size": self.size,
             "kind": self.kind,
             "gold_sha256": self.gold_sha256,
@@ -55,7 +71,7 @@ class CacheFile:
 
 
 def _classify(name: str, size: int, mtime: float, now: float) -> CacheFile | None:
-    if name.startswith(".") and name.endswith(TMP_SUFFIX):
+    if is_temporary(name):
         stale = now - mtime > STALE_SECONDS
         return CacheFile(name, size, "temporary", None, None, None, False, stale)
     for suffix, kind in ((SUFFIX, "entry"), (OLD_SUFFIX, "old-entry")):
@@ -64,7 +80,7 @@ def _classify(name: str, size: int, mtime: float, now: float) -> CacheFile | Non
             sha, facet, code = match.groups() if match else (None, None, None)
             current = kind == "entry" and code == code_fingerprint()
             return CacheFile(name, size, kind, sha, facet, code, current, False)
-    if name.endswith(MEMO_SUFFIX) and not name.startswith("."):  # one a memo, read by name
+    if _MEMO.match(name):  # one file a memo, read by name
         return CacheFile(name, size, "memo", None, None, None, True, False)
     return None
 

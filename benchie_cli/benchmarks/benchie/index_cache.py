@@ -32,6 +32,7 @@ from benchie_cli import __version__
 from benchie_cli.benchmarks.benchie.matching import CompiledGold, check_data
 from benchie_cli.disk_cache import (
     ENV_CACHE_DIR,
+    INDEX_SUFFIX,
     cache_dir,
     read_entry,
     usable_dir,
@@ -58,7 +59,7 @@ SOURCES = (
 #: never read as new ones.
 FORMAT = 2
 _MAGIC = b"benchie-index"
-SUFFIX = ".idx"
+SUFFIX = INDEX_SUFFIX
 #: Entries beyond this size are not read (the English index is ~1.3 MB).
 MAX_ENTRY_BYTES = 256 << 20
 

@@ -40,6 +40,7 @@ from benchie_cli.benchmarks.lsoie.py2dict import slot_order
 from benchie_cli.benchmarks.oie2016 import metric as oie2016
 from benchie_cli.benchmarks.oie2016.data import WHITESPACE, read_lines
 from benchie_cli.benchmarks.oie2016.metric import CurvePoint, SentenceStats
+from benchie_cli.disk_cache import clear_on_bypass
 
 __all__ = [
     "CurvePoint",
@@ -220,6 +221,9 @@ def _winners(texts: tuple[str, ...]) -> dict[str, str]:
         text = raw.decode("utf-8", "surrogateescape")
         winner[keys[text]] = text
     return {keys[t]: winner[keys[t]] for t in texts}
+
+
+clear_on_bypass(_winners.cache_clear)  # (orders of hashes a memo may have given)
 
 
 def group(extractions: dict[str, list[_E]]) -> dict[str, list[_E]]:

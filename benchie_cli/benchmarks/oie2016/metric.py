@@ -49,6 +49,7 @@ from benchie_cli.benchmarks.oie2016.data import (
 )
 from benchie_cli.benchmarks.oie2016.wordnet import lemmatize
 from benchie_cli.curves import Curve, of_points
+from benchie_cli.disk_cache import clear_on_bypass
 
 __all__ = [
     "CorpusStats",
@@ -131,6 +132,9 @@ def _predicate_lemmas(pred: str) -> frozenset[str]:
     """The noun lemmas of the predicate's words (split at single spaces after stripping);
     memoised, since a corpus repeats its predicates."""
     return frozenset(map(lemmatize, pred.strip(WHITESPACE).split(" ")))
+
+
+clear_on_bypass(_predicate_lemmas.cache_clear)  # (lemmas a memo may have given)
 
 
 def _gold(e: Extraction) -> _Gold:

@@ -29,7 +29,7 @@ from functools import cache, lru_cache
 from importlib.resources import files
 from pathlib import Path
 
-from benchie_cli.disk_cache import DiskMemo, source_fingerprint
+from benchie_cli.disk_cache import DiskMemo, clear_on_bypass, source_fingerprint
 
 #: NLTK's suffix rules for nouns, in NLTK's order (the order of the candidates).
 _RULES = (
@@ -93,9 +93,7 @@ def _fingerprint() -> str:
 
 #: Lemmas kept between runs: a run's first look-up would otherwise read WordNet's 117,798
 #: lemmas (~40 ms) and morphy each of a corpus's thousands of words (~40 ms more).
-_MEMO: DiskMemo[str, str] = DiskMemo(
-    "oie2016-lemmas", _fingerprint, (str, str), max_entries=1 << 17
-)
+_MEMO: DiskMemo[str] = DiskMemo("oie2016-lemmas", _fingerprint, str, max_entries=1 << 17)
 
 
 @lru_cache(maxsize=1 << 16)
@@ -111,3 +109,6 @@ def lemmatize(word: str) -> str:
     lemma = min(found, key=len) if found else word
     _MEMO.put(word, lemma)
     return lemma
+
+
+clear_on_bypass(lemmatize.cache_clear)
