@@ -177,6 +177,7 @@ def read_system(lines: Iterable[str], path: str = "<tabbed>") -> Predicted:
     confident; LSOIE's systems write mean log-probabilities). Extractions are kept by the
     raw sentence text, in file order."""
     d: Predicted = {}
+    new = tuple.__new__  # (a NamedTuple's constructor is a Python-level call: 10^4 lines)
     for n, line in enumerate(lines, 1):
         stripped = line.strip(WHITESPACE)
         if not stripped:
@@ -184,15 +185,24 @@ def read_system(lines: Iterable[str], path: str = "<tabbed>") -> Predicted:
         cols = stripped.split("\t")
         if len(cols) < 3:
             raise _error("need sentence, confidence, predicate[, argument...]", path, n)
-        elements = [_element(c, path, n) for c in cols[2:]]
-        confidence = _confidence(cols[1], path, n)
-        extraction = Extraction(
-            elements[0][0],
-            tuple(text for text, _ in elements[1:]),
-            confidence,
-            tuple(whole for _, whole in elements),
-        )
-        d.setdefault(cols[0], []).append(extraction)
+        if "##" in stripped:
+            elements = [_element(c, path, n) for c in cols[2:]]
+            confidence = _confidence(cols[1], path, n)
+            fields = (
+                elements[0][0],
+                tuple(text for text, _ in elements[1:]),
+                confidence,
+                tuple(whole for _, whole in elements),
+            )
+        else:  # (most lines: no element has a position, each is its text)
+            confidence = _confidence(cols[1], path, n)
+            fields = (cols[2], tuple(cols[3:]), confidence, (False,) * (len(cols) - 2))
+        extraction = new(Extraction, fields)
+        bucket = d.get(cols[0])
+        if bucket is None:
+            d[cols[0]] = [extraction]
+        else:
+            bucket.append(extraction)
     return d
 
 
