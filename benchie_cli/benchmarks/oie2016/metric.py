@@ -31,9 +31,10 @@ from __future__ import annotations
 import io
 import math
 import sys
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
-from itertools import pairwise, repeat
+from itertools import chain, pairwise, repeat
 from typing import NamedTuple, Protocol, TextIO
 
 from benchie_cli.benchmarks.carb.metric import numpy_sum, sentence_key, word_counts
@@ -253,28 +254,29 @@ def curve(stats: Iterable[SentenceStats]) -> list[CurvePoint]:
     numpy performs. Without any sample, where the original fails (scikit-learn refuses an
     empty input), the curve is :data:`END` alone. An empty gold is an error (the original
     divides by zero)."""
-    positives: dict[float, int] = {}
-    samples: dict[float, int] = {}
-    n_gold = 0
-    for st in stats:
-        n_gold += st.n_gold
-        for c in st.positives:
-            positives[c] = positives.get(c, 0) + 1
-            samples[c] = samples.get(c, 0) + 1
-        for c in st.negatives:
-            samples[c] = samples.get(c, 0) + 1
+    stats = list(stats)
+    n_gold = sum(st.n_gold for st in stats)
     if n_gold == 0:
         raise ValueError("the gold has no extraction")
+    # Counted in C (a corpus has 10^4-10^5 samples), in the order of the samples, each
+    # sentence's positives then its negatives: equal confidences (0.0 and -0.0) keep the
+    # first one met as their threshold, as they always did.
+    positives = Counter(chain.from_iterable([st.positives for st in stats]))
+    samples = Counter(
+        chain.from_iterable([part for st in stats for part in (st.positives, st.negatives)])
+    )
     n_positive = sum(positives.values())  # also the number of matched gold extractions
     multiplier = n_positive / n_gold
     points: list[CurvePoint] = []
+    new = tuple.__new__  # (a NamedTuple's constructor is a Python-level call)
     true_positives = n_samples = 0
     for c in sorted(samples, reverse=True):
         true_positives += positives.get(c, 0)
         n_samples += samples[c]
         raw_recall = true_positives / n_positive if n_positive else math.nan
-        point = CurvePoint(
-            c, true_positives / n_samples, raw_recall * multiplier, true_positives, n_samples
+        point = new(
+            CurvePoint,
+            (c, true_positives / n_samples, raw_recall * multiplier, true_positives, n_samples),
         )
         points.append(point)
         if true_positives == n_positive:

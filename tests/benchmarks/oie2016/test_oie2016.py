@@ -9,6 +9,8 @@ import io
 import math
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from benchie_cli.benchmarks.carb.data import Extraction
 from benchie_cli.benchmarks.oie2016 import data
@@ -349,3 +351,55 @@ def test_reverb_mismatches() -> None:
     got = data.read_reverb(lines[:6], "r.txt", sentences=sentences)
     assert [len(got[s]) for s in sentences] == [2, 4]
     assert data.reverb_mismatches([], sentences) == (0, 0)
+
+
+def _curve_counted_one_by_one(stats: list[m.SentenceStats]) -> list[tuple[str, ...]]:
+    """The curve as it was computed before its counts moved to C: sample by sample, each
+    sentence's positives then its negatives (the reference the faster count must equal,
+    thresholds' signs included)."""
+    positives: dict[float, int] = {}
+    samples: dict[float, int] = {}
+    for sentence in stats:
+        for c in sentence.positives:
+            positives[c] = positives.get(c, 0) + 1
+            samples[c] = samples.get(c, 0) + 1
+        for c in sentence.negatives:
+            samples[c] = samples.get(c, 0) + 1
+    n_gold = sum(sentence.n_gold for sentence in stats)
+    n_positive = sum(positives.values())
+    rows, tp, n = [], 0, 0
+    for c in sorted(samples, reverse=True):
+        tp += positives.get(c, 0)
+        n += samples[c]
+        recall = tp / n_positive if n_positive else math.nan
+        rows.append((repr(c), repr(tp / n), repr(recall * (n_positive / n_gold)), repr(tp)))
+        if tp == n_positive:
+            break
+    return rows[::-1]
+
+
+_CONFIDENCES = st.sampled_from([0.0, -0.0, 0.5, -0.5, 1.0, 0.25, 1e-9])
+_SENTENCE = st.builds(
+    m.SentenceStats,
+    st.integers(1, 4),
+    st.lists(_CONFIDENCES, max_size=3).map(tuple),
+    st.lists(_CONFIDENCES, max_size=4).map(tuple),
+)
+
+
+@given(st.lists(_SENTENCE, min_size=1, max_size=8))
+def test_the_curve_counts_as_sample_by_sample_thresholds_signs_included(
+    stats: list[m.SentenceStats],
+) -> None:
+    mine = [
+        (repr(p.confidence), repr(p.precision), repr(p.recall), repr(p.true_positives))
+        for p in m.curve(stats)[:-1]
+    ]
+    assert mine == _curve_counted_one_by_one(stats)
+
+
+def test_equal_thresholds_keep_the_first_met() -> None:
+    """-0.0 met first (a negative of the first sentence) stays the threshold, though the
+    positive 0.0 of the second sentence is counted with it."""
+    stats = [m.SentenceStats(1, (), (-0.0,)), m.SentenceStats(1, (0.0,), ())]
+    assert repr(m.curve(stats)[0].confidence) == "-0.0"
