@@ -19,7 +19,6 @@ metric with the original's numbers, unrounded, and is ranked by its F1.
 from __future__ import annotations
 
 import hashlib
-import io
 import json
 import math
 import os
@@ -278,10 +277,9 @@ def carb_texts(
     data: bytes, shown: str, fmt: str
 ) -> dict[str, list[tuple[str, tuple[str, ...], float]]]:
     """The file read by CaRB's reader of its format: extractions by sentence text."""
-    from benchie_cli.benchmarks.carb.data import READERS
+    from benchie_cli.benchmarks.carb.data import READERS, text_lines
 
-    lines = io.StringIO(decode_text(data, shown), newline=None)
-    read = READERS[CARB_READ[fmt]](lines, shown)
+    read = READERS[CARB_READ[fmt]](text_lines(decode_text(data, shown)), shown)
     return {t: [(x.pred, x.args, x.confidence) for x in xs] for t, xs in read.items()}
 
 

@@ -49,6 +49,7 @@ from benchie_cli.benchmarks.carb.data import (
     read_gold,
     read_reverb,
     read_sentences,
+    universal_lines,
 )
 from benchie_cli.benchmarks.carb.metric import curve_of, group, outside, sentence_key
 from benchie_cli.benchmarks.carb.report import (
@@ -323,7 +324,8 @@ def score_native(
     shown = display_name(path)
     facts, data = read_submission(path)  # bounded, stdin too; gzip within the same bound
     text = decode_text(data, shown)
-    lines = io.StringIO(text, newline=None)
+    split = text.splitlines()
+    lines = split if universal_lines(text) else io.StringIO(text, newline=None)
     is_outside = outside(gold)
     reader = CARB_READERS.get(fmt)
     if not read_by_original(fmt, data):  # (OLLIE's plain lines: CaRB reads its tab layout)
@@ -344,7 +346,7 @@ def score_native(
             t: [Extraction(p, a, c) for p, a, c in xs]
             for t, xs in retokenize_texts(as_texts)[0].items()
         }
-    facts.lines = len(text.splitlines())
+    facts.lines = len(split)
     facts.extractions = sum(len(v) for v in predicted.values())
     # A wrong format or split reads as nothing, or as no sentence of the split: CaRB would
     # print 0.0 (or a precision of 1 over nothing); that is an unusable input, not a score.

@@ -29,6 +29,7 @@ scoring them would take.
 
 from __future__ import annotations
 
+import io
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, NamedTuple, Protocol, TextIO
 
@@ -79,12 +80,29 @@ def _deciding(confidence_only: ConfidenceOnly | None) -> ConfidenceOnly:
     return decide
 
 
+#: The line breaks ``str.splitlines`` knows besides universal newlines' ``\n``, ``\r`` and
+#: ``\r\n``.
+_OTHER_BREAKS = "\v\f\x1c\x1d\x1e\x85\u2028\u2029"
+
+
+def universal_lines(text: str) -> bool:
+    """Whether ``text.splitlines()`` gives the lines text mode gives (universal newlines,
+    as CaRB's ``open``), without their line ends: when ``text`` holds no other break. Every
+    reader here strips its lines, so that list may stand in for them, and is several times
+    faster to make than iterating a text stream (a test compares both on every break)."""
+    return not any(c in text for c in _OTHER_BREAKS)
+
+
+def text_lines(text: str) -> Iterable[str]:
+    """``text``'s lines for these readers: as text mode would give them (universal
+    newlines), by the faster way that gives the same (:func:`universal_lines`)."""
+    return text.splitlines() if universal_lines(text) else io.StringIO(text, newline=None)
+
+
 def open_text(path: str) -> TextIO:
     """A UTF-8 text file (gzip-compressed if its name ends in ``.gz``) with universal
     newlines, which is how CaRB's ``open(fn)`` splits lines; read whole within the bound
     of :func:`benchie_cli.textio.read_whole`, decoded without its BOM as every reader is."""
-    import io
-
     from benchie_cli.textio import decode_text, gunzip, read_whole  # lazily: start-up counts
 
     data = read_whole(path)

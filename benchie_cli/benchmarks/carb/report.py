@@ -24,14 +24,13 @@ imports them, nor ``analyze`` without a CaRB reference.
 
 from __future__ import annotations
 
-import io
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from benchie_cli import REPORT_SCHEMA, __version__
-from benchie_cli.benchmarks.carb.data import Extractions, from_submission, read_gold
+from benchie_cli.benchmarks.carb.data import Extractions, from_submission, read_gold, text_lines
 from benchie_cli.benchmarks.carb.metric import (
     CarbScore,
     auc,
@@ -110,7 +109,7 @@ def load_reference(reference: ResolvedGold) -> Extractions:
     """CaRB's gold from the reference file's bytes (the ones whose sha256 was checked),
     split into lines with universal newlines as CaRB's ``open`` does."""
     text = decode_text(reference.data, reference.display_path)
-    return read_gold(io.StringIO(text, newline=None), reference.display_path)
+    return read_gold(text_lines(text), reference.display_path)
 
 
 @dataclass(frozen=True)

@@ -26,6 +26,8 @@ from typing import Any
 
 import orjson
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from benchie_cli.benchmarks.carb import data as carb_data
 from benchie_cli.benchmarks.carb import metric as carb_metric
@@ -527,3 +529,26 @@ def test_detie_outputs(cli: RunCli, name: str) -> None:
     expected = original(*DETIE[stem])
     assert numbers(cli, fmt, path) == expected
     assert numbers(cli, "auto", path) == expected
+
+
+_PIECES = ["a", "b\tc", " ", "\t", "\n", "\r", "\r\n", "\v", "\f", "\x1c", "\x85", "\u2028", "é"]
+
+
+@given(st.lists(st.sampled_from(_PIECES), max_size=30).map("".join))
+def test_text_lines_are_the_lines_text_mode_gives_the_readers(text: str) -> None:
+    """The readers' lines, made by ``str.splitlines`` where that splits as universal
+    newlines do (no other break in the text): the same lines, as every reader strips them,
+    and the same count (error messages name lines by number)."""
+    from benchie_cli.benchmarks.carb.data import text_lines
+
+    mode = list(io.StringIO(text, newline=None))
+    assert [line.strip() for line in text_lines(text)] == [line.strip() for line in mode]
+
+
+def test_the_fast_lines_are_taken_only_without_other_breaks() -> None:
+    from benchie_cli.benchmarks.carb.data import universal_lines
+
+    assert universal_lines("a\tb\r\nc\rd\n")
+    assert not any(universal_lines(f"a{c}b") for c in "\v\f\x1c\x1d\x1e\x85\u2028\u2029")
+    # (where they differ: "a\x0cb" is one line in text mode, two for str.splitlines)
+    assert len(list(io.StringIO("a\x0cb", newline=None))) == 1 != len("a\x0cb".splitlines())
