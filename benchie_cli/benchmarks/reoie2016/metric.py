@@ -36,6 +36,7 @@ from collections.abc import Iterable, Sequence
 from itertools import pairwise
 from typing import NamedTuple, TextIO
 
+from benchie_cli.benchmarks.carb.data import text_lines
 from benchie_cli.benchmarks.carb.metric import numpy_sum, sentence_key
 from benchie_cli.curves import Curve, of_points
 
@@ -94,10 +95,11 @@ def _error(message: str, path: str, line: int | None = None) -> ReOieError:
 
 
 def _lines(path: str, text: str | None = None) -> Iterable[tuple[int, str]]:
-    """Numbered lines of a UTF-8 text file, universal newlines (Python 3's ``open``);
+    """Numbered lines of a UTF-8 text file, universal newlines (Python 3's ``open``), for
+    readers that strip each (:func:`benchie_cli.benchmarks.carb.data.text_lines`);
     ``text``: the file's content already read (and hashed) by the caller, ``path`` then
     only names it."""
-    yield from enumerate(io.StringIO(_file_text(path) if text is None else text, newline=None), 1)
+    yield from enumerate(text_lines(_file_text(path) if text is None else text), 1)
 
 
 def _file_text(path: str) -> str:
