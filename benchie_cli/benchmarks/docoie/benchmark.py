@@ -9,10 +9,8 @@ DocOIE's model writes among them. The registry's entry names this module.
 
 from __future__ import annotations
 
-import io
-
 from benchie_cli.benchmarks import corpus
-from benchie_cli.benchmarks.carb.data import READERS, Extractions
+from benchie_cli.benchmarks.carb.data import READERS, Extractions, text_lines
 from benchie_cli.benchmarks.carb.metric import outside
 from benchie_cli.benchmarks.corpus import Corpus, CorpusEntry, Scored
 from benchie_cli.benchmarks.corpus import to_markdown as to_markdown
@@ -43,8 +41,8 @@ read_published = metric.read_published
 def score_own(gold: Corpus, data: bytes, shown: str, fmt: str) -> Scored:
     """A file in a format DocOIE's scorer reads, read by that reader (the extractions of
     sentences outside the gold read for their confidences only, which are thresholds)."""
-    lines = io.StringIO(decode_text(data, shown), newline=None)  # text mode's lines
     read = READERS[OWN_READERS[fmt]]
+    lines = text_lines(decode_text(data, shown))  # text mode's lines
     predicted = read(lines, shown, confidence_only=outside(gold.gold))
     return corpus.keyed_numbers(metric, gold, predicted, shown)
 

@@ -21,12 +21,11 @@ its code copied:
 
 from __future__ import annotations
 
-import io
 import json
 import math
 from collections.abc import Iterable, Sequence
 
-from benchie_cli.benchmarks.carb.data import Extraction, Extractions
+from benchie_cli.benchmarks.carb.data import Extraction, Extractions, text_lines
 from benchie_cli.benchmarks.carb.metric import (
     CarbScore,
     CurvePoint,
@@ -103,7 +102,7 @@ def read_gold_tsv(path: str, text: str | None = None) -> Extractions:
     Python's text mode splits them (universal newlines); ``text``: the file's content, read
     (and hashed) by the caller."""
     content = _file_text(path) if text is None else text
-    return read_gold(io.StringIO(content, newline=None), path)
+    return read_gold(text_lines(content), path)
 
 
 #: What a field of the JSON gold cannot hold: one line of CaRB's gold could not.
