@@ -98,9 +98,10 @@ def usable_dir() -> Path | None:
     return directory
 
 
-def read_entry(path: Path, limit: int) -> bytes | None:
-    """The entry's bytes if it is a regular file of at most ``limit`` bytes, else None;
-    never follows a symbolic link and never blocks (a FIFO planted under an entry's name)."""
+def read_entry(path: Path, limit: int, *, head: bool = False) -> bytes | None:
+    """The entry's bytes if it is a regular file of at most ``limit`` bytes (``head``: its
+    first ``limit`` bytes, whatever its size), else None; never follows a symbolic link and
+    never blocks (a FIFO planted under an entry's name)."""
     flags = os.O_RDONLY | os.O_CLOEXEC | getattr(os, "O_NOFOLLOW", 0) | os.O_NONBLOCK
     try:
         fd = os.open(path, flags)
@@ -108,10 +109,10 @@ def read_entry(path: Path, limit: int) -> bytes | None:
         return None
     try:
         info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode) or info.st_size > limit:
+        if not stat.S_ISREG(info.st_mode) or (info.st_size > limit and not head):
             return None
         with os.fdopen(os.dup(fd), "rb") as fh:
-            return fh.read(limit + 1)
+            return fh.read(limit if head else limit + 1)
     except OSError:
         return None
     finally:
@@ -336,15 +337,15 @@ def _utf8(text: str) -> bool:
 
 
 def _foreign(path: Path) -> bool:
-    """Whether ``path`` is a regular file that is no memo (never replaced by one)."""
+    """Whether ``path`` is a regular file that is no memo (never replaced by one; a link or
+    anything else is replaced, never written through). Only its start is read."""
     try:
-        info = os.lstat(path)
+        if not stat.S_ISREG(os.lstat(path).st_mode):
+            return False
     except OSError:
         return False
-    if not stat.S_ISREG(info.st_mode):
-        return False  # (a link or anything else is replaced, never written through)
-    head = read_entry(path, info.st_size) if info.st_size else b""
-    return head is None or not head.startswith(_MEMO_MAGIC)
+    head = read_entry(path, len(_MEMO_MAGIC), head=True)
+    return head != _MEMO_MAGIC
 
 
 def source_fingerprint(*files: Path) -> str:

@@ -57,7 +57,7 @@ import sys
 from bisect import bisect_left, insort
 from collections.abc import Iterable, Sequence
 from functools import lru_cache, reduce
-from itertools import accumulate
+from itertools import accumulate, repeat
 from operator import add, itemgetter, sub
 from typing import NamedTuple, TextIO
 
@@ -146,6 +146,17 @@ def word_counts(words: list[str]) -> Counts:
         for w in words:
             counts[w] = counts.get(w, 0) + 1
     return counts
+
+
+#: The default of every count look-up in :func:`equal_pairs` (endless zeros: never used up).
+_ZEROS = repeat(0)
+
+
+def equal_pairs(words: Sequence[str], counts: Counts) -> int:
+    """The pairs (word of ``words``, word counted in ``counts``) of equal words: a word twice
+    in each makes four. The OIE2016 family's lexical match; looked up by ``map`` in C, as it
+    runs for every pair of extractions compared."""
+    return sum(map(counts.get, words, _ZEROS))
 
 
 def _overlap(a: Counts, b: Counts) -> int:

@@ -185,18 +185,14 @@ def read_system(lines: Iterable[str], path: str = "<tabbed>") -> Predicted:
         cols = stripped.split("\t")
         if len(cols) < 3:
             raise _error("need sentence, confidence, predicate[, argument...]", path, n)
-        if "##" in stripped:
-            elements = [_element(c, path, n) for c in cols[2:]]
-            confidence = _confidence(cols[1], path, n)
-            fields = (
-                elements[0][0],
-                tuple(text for text, _ in elements[1:]),
-                confidence,
-                tuple(whole for _, whole in elements),
-            )
-        else:  # (most lines: no element has a position, each is its text)
-            confidence = _confidence(cols[1], path, n)
+        # (most lines: no element has a position, each is its text)
+        elements = [_element(c, path, n) for c in cols[2:]] if "##" in stripped else None
+        confidence = _confidence(cols[1], path, n)
+        if elements is None:
             fields = (cols[2], tuple(cols[3:]), confidence, (False,) * (len(cols) - 2))
+        else:
+            texts, wholes = zip(*elements, strict=True)
+            fields = (texts[0], texts[1:], confidence, wholes)
         extraction = new(Extraction, fields)
         bucket = d.get(cols[0])
         if bucket is None:

@@ -34,10 +34,10 @@ import sys
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
-from itertools import chain, pairwise, repeat
+from itertools import chain, pairwise
 from typing import NamedTuple, Protocol, TextIO
 
-from benchie_cli.benchmarks.carb.metric import numpy_sum, sentence_key, word_counts
+from benchie_cli.benchmarks.carb.metric import equal_pairs, numpy_sum, sentence_key, word_counts
 from benchie_cli.benchmarks.oie2016.data import (
     READERS,
     WHITESPACE,
@@ -146,18 +146,12 @@ def _predicted(e: Extraction) -> _Predicted:
     return _Predicted(word_counts(_bag(e)), _predicate_lemmas(e.pred))
 
 
-#: The default of every count look-up (an endless iterator of zeros: never used up).
-_ZEROS = repeat(0)
-
-
 def _matches(gold: _Gold, predicted: _Predicted) -> bool:
     if gold.predicate.isdisjoint(predicted.predicate):
         return False
-    # The original counts the pairs (gold word, predicted word) of equal words: a word twice
-    # in each counts four times. Case and stopwords count as they are. (Looked up by map in
-    # C: this runs for every pair of extractions whose predicates share a lemma.)
-    count = sum(map(predicted.counts.get, gold.words, _ZEROS))
-    return count / len(gold.words) > LEXICAL_THRESHOLD
+    # The original counts the pairs (gold word, predicted word) of equal words. Case and
+    # stopwords count as they are.
+    return equal_pairs(gold.words, predicted.counts) / len(gold.words) > LEXICAL_THRESHOLD
 
 
 def lexical_match(gold: Extraction, predicted: Extraction) -> bool:

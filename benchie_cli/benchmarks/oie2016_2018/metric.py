@@ -33,10 +33,10 @@ import string
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import lru_cache, partial
-from itertools import pairwise, repeat
+from itertools import pairwise
 from typing import NamedTuple
 
-from benchie_cli.benchmarks.carb.metric import PTB_ESCAPES, numpy_sum, word_counts
+from benchie_cli.benchmarks.carb.metric import PTB_ESCAPES, equal_pairs, numpy_sum, word_counts
 from benchie_cli.benchmarks.oie2016 import data as oie2016_data
 from benchie_cli.benchmarks.oie2016.data import Extraction, Extractions, read_lines
 from benchie_cli.benchmarks.oie2016.metric import (
@@ -162,13 +162,8 @@ def _bag(e: Extraction) -> list[str]:
     return " ".join((e.pred, *e.args)).split(" ")
 
 
-#: The default of every count look-up (an endless iterator of zeros: never used up).
-_ZEROS = repeat(0)
-
-
 def _matches(gold_words: Sequence[str], predicted: dict[str, int]) -> bool:
-    count = sum(map(predicted.get, gold_words, _ZEROS))  # (in C: every pair of a sentence)
-    return count / len(gold_words) > LEXICAL_THRESHOLD
+    return equal_pairs(gold_words, predicted) / len(gold_words) > LEXICAL_THRESHOLD
 
 
 def lexical_match(gold: Extraction, predicted: Extraction) -> bool:
