@@ -13,15 +13,13 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 #: The suffix of a curve file, as the original scorers name theirs (``dump/OpenIE-4.dat``).
 SUFFIX = ".dat"
 
 
-@dataclass(frozen=True)
-class Curve:
+class Curve(NamedTuple):
     """One curve: parallel lists in the scorer's own order, and its ``.dat`` file."""
 
     #: Each point's confidence threshold; None for a point of no threshold (the end point

@@ -9,8 +9,8 @@ a traceback. Diagnostics are the validator's findings, formatted the way compile
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from enum import IntEnum
+from typing import NamedTuple
 
 
 class ExitCode(IntEnum):
@@ -95,8 +95,7 @@ def format_location(path: str | None, line: int | None) -> str:
     return f"{shown}:{line}: " if line is not None else f"{shown}: "
 
 
-@dataclass(frozen=True)
-class Diagnostic:
+class Diagnostic(NamedTuple):
     """One finding of the validator (or a warning of the scorer) about one line of a file."""
 
     path: str

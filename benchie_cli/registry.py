@@ -14,16 +14,14 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from types import ModuleType
-from typing import Any, Literal
+from types import MappingProxyType, ModuleType
+from typing import Any, Literal, NamedTuple
 
 #: The facet every other is compared with, and the one a store version must have.
 BASE_FACET = "default"
 
 
-@dataclass(frozen=True)
-class Facet:
+class Facet(NamedTuple):
     """One facet of BenchIE's metric (docs/facets.md)."""
 
     name: str
@@ -97,8 +95,7 @@ def facets_of_file(facet: str) -> tuple[str, ...]:
     return tuple(f.name for f in FACETS.values() if f.source == facet)
 
 
-@dataclass(frozen=True)
-class Metric:
+class Metric(NamedTuple):
     """One metric ``score --metric`` computes."""
 
     name: str
@@ -216,8 +213,7 @@ def metrics_of(choice: str) -> tuple[Metric, ...]:
     return tuple(METRICS[name] for name in choice.split(","))
 
 
-@dataclass(frozen=True)
-class Published:
+class Published(NamedTuple):
     """A file a benchmark's authors publish without a licence, which benchie therefore
     does not ship: ``benchie benchmark add`` checks a user's download of it by sha256 and
     imports it into their gold store (docs/gold-store.md, "External benchmarks"). The files
@@ -242,7 +238,7 @@ class Published:
     extent: str
     #: Files people take for the published one, by sha256, and what each is: said instead
     #: of "download it again" (``{file}``: the file as given).
-    lookalikes: Mapping[str, str] = field(default_factory=dict)
+    lookalikes: Mapping[str, str] = MappingProxyType({})
     version: str = "1.0.0"
     split: str = "test"
     #: The language of its sentences.
@@ -255,8 +251,7 @@ class Published:
     part: str = ""
 
 
-@dataclass(frozen=True)
-class Benchmark:
+class Benchmark(NamedTuple):
     """One benchmark ``score --benchmark`` scores against: its own gold, in its own part of
     the gold store, with its own versions."""
 
@@ -278,7 +273,7 @@ class Benchmark:
     #: The sha256 of the manifest of each version benchie ships (or, for a published file,
     #: of the manifest ``benchmark add`` writes for it): a store's manifest of that version
     #: with other bytes is refused (docs/gold-store.md).
-    shipped: Mapping[str, str] = field(default_factory=dict)
+    shipped: Mapping[str, str] = MappingProxyType({})
     #: The published files benchie may not ship, which the user adds: all its gold, for an
     #: :attr:`external` benchmark, else the languages it does not ship (CaRB's but English).
     published: tuple[Published, ...] = ()
@@ -316,8 +311,7 @@ class Benchmark:
         return tuple(sorted(files, key=lambda p: p.kind != "gold"))
 
 
-@dataclass(frozen=True)
-class _Source:
+class _Source(NamedTuple):
     """A repository that publishes gold files: its address, where its raw files are
     downloaded from (a branch or a commit), and whom to cite."""
 

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from itertools import product
 from math import prod
 from typing import NamedTuple
@@ -65,8 +64,7 @@ class Unit(NamedTuple):
     optional: bool
 
 
-@dataclass(frozen=True, slots=True)
-class SlotIssue:
+class SlotIssue(NamedTuple):
     code: str
     message: str
 

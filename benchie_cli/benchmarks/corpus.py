@@ -24,7 +24,6 @@ import math
 import os
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -89,8 +88,7 @@ from benchie_cli.textio import (
 TextExtractions = Mapping[str, Sequence[tuple[str, tuple[str, ...], float]]]
 
 
-@dataclass(frozen=True)
-class Corpus:
+class Corpus(NamedTuple):
     """A benchmark's gold for one version and split, read and checked."""
 
     benchmark: str
@@ -209,7 +207,7 @@ def load(
     if not is_version(version):
         raise BenchieError(f"--gold-version: {version!r} is not a version (MAJOR.MINOR.PATCH)")
     corpus = entry(benchmark).load(gold_store, version, split)
-    return replace(corpus, language=language, where=gold_store.relative)
+    return corpus._replace(language=language, where=gold_store.relative)
 
 
 # --------------------------------------------------------------------------- reading
@@ -594,14 +592,13 @@ def restricted(corpus: Corpus, sentences: SubsetFile) -> Corpus:
     subset = choose(sentences, sentence_items(corpus), gold_named(corpus))
     keep = subset.ids if entry(corpus.benchmark).keyed_by_id else subset.texts
     gold = {key: value for key, value in corpus.gold.items() if key in keep}
-    return replace(corpus, gold=gold, subset=subset)
+    return corpus._replace(gold=gold, subset=subset)
 
 
 # --------------------------------------------------------------------------- the registry
 
 
-@dataclass(frozen=True)
-class CorpusEntry:
+class CorpusEntry(NamedTuple):
     """How one benchmark's gold is loaded and a submission scored against it."""
 
     load: Loader

@@ -43,8 +43,7 @@ def _ignore(_: object) -> None:
     pass
 
 
-@dataclass(frozen=True)
-class Hooks:
+class Hooks(NamedTuple):
     """What a run tells its caller as it goes: ``say`` each message, ``notice`` what
     concerns the gold rather than a submission (a draft version: the CLI says it once per
     run), ``on_outcome`` each scored system or :class:`Failure`, in order (a progress bar)."""
@@ -58,8 +57,11 @@ class Hooks:
         (self.notice or self.say)(line)
 
 
-@dataclass(frozen=True)
-class Request:
+#: A run's hooks when its caller listens to nothing.
+SILENT = Hooks()
+
+
+class Request(NamedTuple):
     """One ``benchie score`` run: the submissions and every option, as given. ``None``
     means not given (each benchmark's default applies)."""
 
@@ -101,8 +103,7 @@ class Request:
         return [s.path for s in self.batch]
 
 
-@dataclass(frozen=True)
-class Outcome:
+class Outcome(NamedTuple):
     """A scored run: the report, a label for the line that names the written file
     (``2 system(s), gold 1.1.0``), the failures (each already said), the number of
     submissions, and what a page of BenchIE's leaderboard needs (its results)."""
@@ -111,9 +112,9 @@ class Outcome:
     label: str
     failures: list[Failure]
     total: int
-    results: list[Any] = field(default_factory=list)
+    results: Sequence[Any] = ()
     #: Each system's precision-recall curve, named for its file (``score --curves``).
-    curves: list[tuple[str, Curve]] = field(default_factory=list)
+    curves: Sequence[tuple[str, Curve]] = ()
 
 
 #: ``PATH:LINE`` as a one-line error starts (the path itself may hold colons).
@@ -414,7 +415,7 @@ def check(request: Request) -> None:
     runner(request.benchmark).check(request)
 
 
-def score(request: Request, hooks: Hooks = Hooks()) -> Outcome:
+def score(request: Request, hooks: Hooks = SILENT) -> Outcome:
     """Score ``request`` through its benchmark's runner, after :func:`check`."""
     check(request)
     return runner(request.benchmark).score(request, hooks)

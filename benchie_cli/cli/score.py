@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import contextlib
 import sys
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -265,7 +264,7 @@ def score(
     if curves is not None:
         _check_curves(curves, request)
     batch = tuple(expand(submissions))
-    request = replace(request, batch=batch)
+    request = request._replace(batch=batch)
     # (made only when shown: click's bar imports its terminal code, a cost for every run)
     bar = (
         click.progressbar(length=len(batch), label="scoring", file=sys.stderr)
@@ -302,7 +301,7 @@ def score(
         )
         for path, whose in written:  # (which file is whose: names are made file-safe)
             say(f"wrote {display_name(path)} ({whose})")
-    write_score_report(outcome.report, fmt, output, outcome.label, outcome.results)
+    write_score_report(outcome.report, fmt, output, outcome.label, list(outcome.results))
     exit_on_failures(len(outcome.failures), outcome.total)
 
 

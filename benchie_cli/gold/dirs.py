@@ -25,8 +25,8 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from benchie_cli.errors import BenchieError, printable_path
 from benchie_cli.registry import BENCHMARKS
@@ -48,8 +48,7 @@ USER = "user data"
 PACKAGE = "installed package"
 
 
-@dataclass(frozen=True)
-class GoldDir:
+class GoldDir(NamedTuple):
     """One store of the order: its directory and where the order took it from."""
 
     path: Path
@@ -64,8 +63,7 @@ class GoldDir:
         return f"{self.source} ({self.detail})" if self.detail else self.source
 
 
-@dataclass(frozen=True)
-class GoldDirs:
+class GoldDirs(NamedTuple):
     """The stores a run reads, in order (only those that exist), and where it writes.
 
     ``dirs / "carb"`` is the same order one directory down (CaRB's part of every store),

@@ -29,8 +29,8 @@ from __future__ import annotations
 import os
 import re
 import stat
-from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import NamedTuple
 
 from benchie_cli.errors import BenchieError
 from benchie_cli.textio import display_name
@@ -47,8 +47,7 @@ _CONTENT_KEYS = frozenset(
 )
 
 
-@dataclass(frozen=True)
-class Output:
+class Output(NamedTuple):
     """One output, as ``(key, lines)`` groups: the first line of a group is ``key: value``,
     the others (a nested value) as written, without the output's own indentation."""
 
@@ -73,22 +72,21 @@ class Output:
         """The output with ``key: value`` set in place (appended if new), or removed."""
         kept = [(k, lines) for k, lines in self.keys if k != key or value is not None]
         if value is None:
-            return replace(self, keys=tuple(kept))
+            return self._replace(keys=tuple(kept))
         line = (f"{key}: {value}",)
         if any(k == key for k, _ in kept):
-            return replace(self, keys=tuple((k, line if k == key else v) for k, v in kept))
-        return replace(self, keys=(*kept, (key, line)))
+            return self._replace(keys=tuple((k, line if k == key else v) for k, v in kept))
+        return self._replace(keys=(*kept, (key, line)))
 
     def keeping(self, old: Output) -> Output:
         """The output with the settings of ``old`` it lacks (``remote``, ``push``, ...)
         added: an updated output keeps what was said of it besides its content's hash."""
         own = {k for k, _ in self.keys}
         kept = tuple((k, v) for k, v in old.keys if k not in own and k not in _CONTENT_KEYS)
-        return replace(self, keys=self.keys + kept)
+        return self._replace(keys=self.keys + kept)
 
 
-@dataclass(frozen=True)
-class DvcFile:
+class DvcFile(NamedTuple):
     """A DVC file as lines: those before its outputs (``outs:`` included), the outputs,
     the lines after them. Rendering an unchanged file gives its bytes back."""
 
@@ -107,7 +105,7 @@ class DvcFile:
         lines.extend(self.tail)
         return ("\n".join(lines) + "\n").encode("utf-8") if lines else b""
 
-    def index(self, path: str) -> int | None:
+    def position(self, path: str) -> int | None:
         """The position of the output whose path is ``path`` (normalised), if any."""
         wanted = os.path.normpath(path)
         for n, out in enumerate(self.outs):
@@ -118,20 +116,20 @@ class DvcFile:
     def with_output(self, out: Output) -> DvcFile:
         """The file with ``out`` in place of the output of the same path, else appended."""
         assert out.path is not None
-        at = self.index(out.path)
+        at = self.position(out.path)
         outs = list(self.outs)
         if at is None:
             outs.append(out)
         else:
             outs[at] = out
         head = self.head if any(h.rstrip() == "outs:" for h in self.head) else (*self.head, "outs:")
-        return replace(self, head=head, outs=tuple(outs))
+        return self._replace(head=head, outs=tuple(outs))
 
     def without(self, path: str) -> DvcFile:
-        at = self.index(path)
+        at = self.position(path)
         if at is None:
             return self
-        return replace(self, outs=self.outs[:at] + self.outs[at + 1 :])
+        return self._replace(outs=self.outs[:at] + self.outs[at + 1 :])
 
 
 def _scalar(raw: str) -> str | None:

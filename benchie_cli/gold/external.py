@@ -28,9 +28,8 @@ import os
 import re
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, overload
+from typing import Any, NamedTuple, overload
 
 import orjson
 
@@ -50,8 +49,7 @@ _DIR_MODE, _FILE_MODE = 0o755, 0o644
 _TMP_PREFIX = ".add-"
 
 
-@dataclass(frozen=True)
-class External:
+class External(NamedTuple):
     """One part of a benchmark's published files (``registry.Published``): a language's or
     a split's gold with the files it needs beside it, added together as one version of
     their own, in the benchmark's store (part ``""``) or a directory under it."""

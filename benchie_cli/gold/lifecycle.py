@@ -24,7 +24,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -259,7 +259,7 @@ def _track(
     single = version_dir.parent / f"{version}.dvc"
     with _locked(repo):  # read, changed and written whole: one run at a time
         before = dvcfile.load(dvc_file)
-        at = before.index(out_path)
+        at = before.position(out_path)
         old = None if at is None else before.outs[at]
         if remote is None and old is not None:
             remote = old.remote
@@ -460,7 +460,7 @@ def _validate(version_dir: Path, names: dict[str, str]) -> list[Diagnostic]:
         if facet == "reference":
             continue
         report = validate_gold(str(version_dir / rel), language)
-        found.extend(replace(d, path=shown) for d in report.diagnostics)
+        found.extend(d._replace(path=shown) for d in report.diagnostics)
     errors = [d for d in found if d.severity == "error"]
     if errors:
         raise ValidationFailed(errors, len(found) - len(errors))
@@ -587,9 +587,9 @@ def _keep_upstream_paths(manifest: Manifest, source: Path) -> Manifest:
     for entry in manifest.files:
         upstream = known.get((entry.path, entry.sha256))
         if isinstance(upstream, str) and upstream and entry.upstream_path is None:
-            entry = replace(entry, upstream_path=upstream)
+            entry = entry._replace(upstream_path=upstream)
         files.append(entry)
-    return replace(manifest, files=tuple(files))
+    return manifest._replace(files=tuple(files))
 
 
 def release_version(
@@ -631,7 +631,7 @@ def release_version(
         )
     names = {e.path: display_name(str(version_dir / e.path)) for e in old.files}
     warnings = _validate(version_dir, names)
-    manifest = replace(old, released=True)
+    manifest = old._replace(released=True)
     write_manifest(version_dir, manifest)  # keeps the file's mode (textio.atomic_write)
     remote = remote or dvc_remote_of(store_root, version)
     with signals_deferred():  # the manifest says released: its output in gold.dvc must follow

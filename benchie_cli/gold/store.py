@@ -36,7 +36,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import orjson
 
@@ -120,8 +120,7 @@ def not_pulled_hint(root: Path, version: str) -> str:
     )
 
 
-@dataclass(frozen=True)
-class GoldFileEntry:
+class GoldFileEntry(NamedTuple):
     """One file of a version's manifest."""
 
     path: str
@@ -177,8 +176,7 @@ class GoldFileEntry:
         }
 
 
-@dataclass(frozen=True)
-class Manifest:
+class Manifest(NamedTuple):
     version: str
     description: str
     license: str

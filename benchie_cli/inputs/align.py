@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 #: Penn Treebank bracket escapes and LaTeX-style quotes, as parsers and CaRB-era corpora
 #: write them, mapped to the characters they stand for.
@@ -54,8 +55,7 @@ def sentence_key(text: str) -> str:
     return _SPACE_RE.sub("", _ESCAPE_RE.sub(lambda m: _ESCAPES[m.group()], text).translate(_QUOTES))
 
 
-@dataclass(frozen=True, slots=True)
-class InputSentence:
+class InputSentence(NamedTuple):
     """A native file's sentence that found no single gold sentence, where it first appears."""
 
     line: int

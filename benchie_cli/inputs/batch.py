@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from benchie_cli.errors import BenchieError, ExitCode, printable_path
 from benchie_cli.textio import EMPTY_NAME, STDIN, display_name
@@ -19,14 +19,12 @@ from benchie_cli.textio import EMPTY_NAME, STDIN, display_name
 SUBMISSION_GLOB = "*.tsv"
 
 
-@dataclass(frozen=True)
-class Submission:
+class Submission(NamedTuple):
     name: str
     path: str
 
 
-@dataclass(frozen=True)
-class Failure:
+class Failure(NamedTuple):
     """A submission that could not be scored, and why (its one-line error)."""
 
     submission: Submission

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import orjson
 
@@ -88,8 +88,7 @@ _QUOTED = re.compile(r"\"((?:[^\"\\]|\\.)*)\"|'((?:[^'\\]|\\.)*)'|“([^”]*)�
 _QUOTES = "\"'`\u201c\u201d\u2018\u2019"  # straight, back and curly quotes
 
 
-@dataclass(frozen=True, slots=True)
-class Triple:
+class Triple(NamedTuple):
     """One triple of an answer, at the file's line where its fragment is."""
 
     line: int
@@ -98,8 +97,7 @@ class Triple:
     object: str
 
 
-@dataclass(frozen=True, slots=True)
-class Unparsed:
+class Unparsed(NamedTuple):
     """A fragment no rule reads as a triple, and why."""
 
     line: int
@@ -107,8 +105,7 @@ class Unparsed:
     reason: str
 
 
-@dataclass(frozen=True, slots=True)
-class Answer:
+class Answer(NamedTuple):
     """One sentence and what its answer gave: the sentence's text or id (one of them),
     where it is, its triples and its unparsed fragments."""
 

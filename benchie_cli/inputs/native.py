@@ -87,8 +87,7 @@ Lines = Iterable[tuple[int, str]]
 Parser = Callable[[Lines, str], Iterator[NativeExtraction | Skipped | Unparsed]]
 
 
-@dataclass(frozen=True, slots=True)
-class NativeFormat:
+class NativeFormat(NamedTuple):
     name: str
     title: str
     #: Whether its extractions carry a confidence: always, or None when optional (JSONL,

@@ -16,15 +16,13 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from benchie_cli.errors import BenchieError
 from benchie_cli.textio import display_name, read_whole, split_text_lines
 
 
-@dataclass(frozen=True)
-class SubsetFile:
+class SubsetFile(NamedTuple):
     """A ``--sentences`` file as read: its name, the sha256 of its bytes (as read, so that
     ``sha256sum FILE`` gives it) and its lines that are not blank, with their numbers."""
 
@@ -33,8 +31,7 @@ class SubsetFile:
     lines: tuple[tuple[int, str], ...]
 
 
-@dataclass(frozen=True)
-class Subset:
+class Subset(NamedTuple):
     """The sentences a ``--sentences`` file chose, in the gold's order: ``(id, text)``."""
 
     file: SubsetFile

@@ -17,7 +17,6 @@ import signal
 import tempfile
 import threading
 from collections.abc import Callable
-from dataclasses import replace
 from pathlib import Path
 
 import orjson
@@ -147,14 +146,14 @@ def _lookalikes() -> dict[str, str]:
 
 def _set_published(monkeypatch: pytest.MonkeyPatch, name: str, **changes: object) -> None:
     """The registry's entry of ``name`` with its published file changed (for this test)."""
-    published = replace(_published(name), **changes)
+    published = _published(name)._replace(**changes)
     rest = BENCHMARKS[name].published[1:]
-    monkeypatch.setitem(BENCHMARKS, name, replace(BENCHMARKS[name], published=(published, *rest)))
+    monkeypatch.setitem(BENCHMARKS, name, BENCHMARKS[name]._replace(published=(published, *rest)))
 
 
 def _set_shipped(monkeypatch: pytest.MonkeyPatch, name: str, pins: dict[str, str]) -> None:
     """The registry's entry of ``name`` with other manifest pins (for this test)."""
-    monkeypatch.setitem(BENCHMARKS, name, replace(BENCHMARKS[name], shipped=pins))
+    monkeypatch.setitem(BENCHMARKS, name, BENCHMARKS[name]._replace(shipped=pins))
 
 
 @pytest.fixture

@@ -61,7 +61,7 @@ def sha256(data: bytes) -> str:
 def repo_output(path: str) -> dvcfile.Output:
     """The output of the repository's gold.dvc whose path is ``path`` (``gold/1.1.0``)."""
     repo = dvcfile.load(REPO / "gold.dvc")
-    at = repo.index(path)
+    at = repo.position(path)
     assert at is not None, path
     return repo.outs[at]
 

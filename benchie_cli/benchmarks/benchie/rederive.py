@@ -4,7 +4,6 @@ metrics beside or alone as the report names them (docs/verify.md)."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from benchie_cli import LANGUAGES
@@ -162,7 +161,7 @@ def rederive(
         compiled = load_compiled(resolved, cached=False)  # never trust the cache here
         texts = dict(zip(compiled.sent_ids, compiled.texts, strict=True))
         if listed is not None:
-            options = replace(options, subset=subset_of(listed, compiled, resolved))
+            options = options._replace(subset=subset_of(listed, compiled, resolved))
         scorer = Scorer(compiled, options)
         for system, path in zip(systems, submissions, strict=True):
             # A native file is converted as `score` did: with the input format it recorded.

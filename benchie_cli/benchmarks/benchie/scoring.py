@@ -16,8 +16,8 @@ import sys
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager, suppress
-from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from benchie_cli.benchmarks.benchie.matching import CompiledGold
 from benchie_cli.errors import BenchieError, Diagnostic, ExitCode
@@ -72,8 +72,7 @@ IMPLICIT_KEPT = 10_000
 UNKNOWN_IDS_TRACKED = 100_000
 
 
-@dataclass(frozen=True, slots=True)
-class ScoreOptions:
+class ScoreOptions(NamedTuple):
     """Every setting that can change a number; the report's signature is made from these."""
 
     lang: str
@@ -163,7 +162,7 @@ class _Tally:
             for x in self.implicit:
                 x.line += offset
             self.warnings = [
-                replace(d, line=None if d.line is None else d.line + offset) for d in self.warnings
+                d._replace(line=None if d.line is None else d.line + offset) for d in self.warnings
             ]
             self.incorrect = [(line + offset, i, raw) for line, i, raw in self.incorrect]
 

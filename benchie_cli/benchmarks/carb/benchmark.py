@@ -34,9 +34,9 @@ from __future__ import annotations
 import hashlib
 import io
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from benchie_cli import REPORT_SCHEMA, __version__
 from benchie_cli.benchmarks.carb.data import (
@@ -592,8 +592,7 @@ def read_published(path: str) -> Extractions:
     return extractions
 
 
-@dataclass(frozen=True)
-class SplitStats:
+class SplitStats(NamedTuple):
     """What ``gold stats --benchmark carb`` counts in one split, read as scoring reads it."""
 
     split: str

@@ -26,8 +26,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from benchie_cli import REPORT_SCHEMA, __version__
 from benchie_cli.benchmarks.carb.data import Extractions, from_submission, read_gold, text_lines
@@ -112,8 +111,7 @@ def load_reference(reference: ResolvedGold) -> Extractions:
     return read_gold(text_lines(text), reference.display_path)
 
 
-@dataclass(frozen=True)
-class CarbResult:
+class CarbResult(NamedTuple):
     """One submission scored with CaRB's metric."""
 
     name: str

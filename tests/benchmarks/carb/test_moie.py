@@ -11,7 +11,6 @@ the numbers against moie's own scorer by ``perf/bench_moie.py``.
 from __future__ import annotations
 
 import hashlib
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -71,15 +70,15 @@ def moie(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
             pins[name] = (_sha(data), len(data), count, tuples)
     entry = BENCHMARKS["carb"]
     published = tuple(
-        replace(p, sha256=pins[p.file][0], size=pins[p.file][1], sentences=pins[p.file][2])
+        p._replace(sha256=pins[p.file][0], size=pins[p.file][1], sentences=pins[p.file][2])
         if p.file in pins
         else p
         for p in entry.published
     )
     published = tuple(
-        replace(p, tuples=pins[p.file][3]) if p.file in pins else p for p in published
+        p._replace(tuples=pins[p.file][3]) if p.file in pins else p for p in published
     )
-    monkeypatch.setitem(BENCHMARKS, "carb", replace(entry, published=published))
+    monkeypatch.setitem(BENCHMARKS, "carb", entry._replace(published=published))
     return download
 
 
@@ -322,12 +321,12 @@ def test_a_gold_of_texts_sharing_a_key_is_said(
     pins = {path.name: data, sentences.name: sentences.read_bytes()}
     counts = {path.name: 2, sentences.name: 1}  # gold texts as read; input lines
     published = tuple(
-        replace(p, sha256=_sha(pins[p.file]), size=len(pins[p.file]), sentences=counts[p.file])
+        p._replace(sha256=_sha(pins[p.file]), size=len(pins[p.file]), sentences=counts[p.file])
         if p.file in pins
         else p
         for p in entry.published
     )
-    monkeypatch.setitem(BENCHMARKS, "carb", replace(entry, published=published))
+    monkeypatch.setitem(BENCHMARKS, "carb", entry._replace(published=published))
     assert cli("benchmark", "add", "carb", path, sentences, "--gold-dir", gold).exit_code == 0
     system = tmp_path / "pt.carb"
     system.write_text(f"{text}\t<arg1> Ana </arg1> <rel> vive en </rel> <arg2> Lima </arg2>\t-1\n")

@@ -13,7 +13,6 @@ from __future__ import annotations
 import hashlib
 import io
 import json
-from dataclasses import replace
 from pathlib import Path
 
 import orjson
@@ -86,8 +85,8 @@ def pin_stand_ins(directory: Path, monkeypatch: pytest.MonkeyPatch) -> list[Path
         path.write_bytes(data)
         paths.append(path)
         sha = hashlib.sha256(data).hexdigest()
-        published.append(replace(p, sha256=sha, size=len(data), sentences=sentences, tuples=tuples))
-    monkeypatch.setitem(BENCHMARKS, "docoie", replace(entry, published=tuple(published)))
+        published.append(p._replace(sha256=sha, size=len(data), sentences=sentences, tuples=tuples))
+    monkeypatch.setitem(BENCHMARKS, "docoie", entry._replace(published=tuple(published)))
     return paths
 
 

@@ -7,7 +7,6 @@ numbers against the original scorer by ``perf/bench_lsoie.py``."""
 from __future__ import annotations
 
 import hashlib
-from dataclasses import replace
 from pathlib import Path
 
 import orjson
@@ -27,15 +26,14 @@ def add_stand_in(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, split: str = "
     src = tmp_path / "download" / published.file
     src.parent.mkdir(exist_ok=True)
     src.write_bytes(data)
-    pinned = replace(
-        published,
+    pinned = published._replace(
         sha256=hashlib.sha256(data).hexdigest(),
         size=len(data),
         sentences=4,
         tuples=6,
     )
     files = tuple(pinned if p is published else p for p in entry.published)
-    monkeypatch.setitem(BENCHMARKS, "lsoie", replace(entry, published=files))
+    monkeypatch.setitem(BENCHMARKS, "lsoie", entry._replace(published=files))
     return src
 
 
@@ -91,9 +89,9 @@ def test_the_gold_without_heads_is_named(cli: RunCli, tmp_path: Path) -> None:
     plain.write_bytes(b"x")
     entry = BENCHMARKS["lsoie"]
     sha = hashlib.sha256(b"x").hexdigest()
-    wiki = replace(entry.published[0], lookalikes={sha: "the plain gold"})
+    wiki = entry.published[0]._replace(lookalikes={sha: "the plain gold"})
     with pytest.MonkeyPatch.context() as m:
-        m.setitem(BENCHMARKS, "lsoie", replace(entry, published=(wiki, *entry.published[1:])))
+        m.setitem(BENCHMARKS, "lsoie", entry._replace(published=(wiki, *entry.published[1:])))
         refused = cli("benchmark", "add", "lsoie", plain, "--gold-dir", tmp_path)
     assert refused.exit_code == 1 and "the plain gold" in refused.stderr
     real = entry.published[0].lookalikes

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import replace
 from pathlib import Path
 
 import orjson
@@ -53,12 +52,12 @@ def spanish(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     src.write_bytes(data)
     entry = BENCHMARKS["reoie2016"]
     published = tuple(
-        replace(p, sha256=hashlib.sha256(data).hexdigest(), size=len(data), sentences=2, tuples=3)
+        p._replace(sha256=hashlib.sha256(data).hexdigest(), size=len(data), sentences=2, tuples=3)
         if p.file == src.name
         else p
         for p in entry.published
     )
-    monkeypatch.setitem(BENCHMARKS, "reoie2016", replace(entry, published=published))
+    monkeypatch.setitem(BENCHMARKS, "reoie2016", entry._replace(published=published))
     return src
 
 
