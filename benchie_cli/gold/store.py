@@ -34,7 +34,6 @@ import contextlib
 import hashlib
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -223,8 +222,7 @@ def _lang_order(lang: str) -> tuple[int, str]:
     return (LANGUAGES.index(lang) if lang in LANGUAGES else len(LANGUAGES), lang)
 
 
-@dataclass(frozen=True)
-class ResolvedGold:
+class ResolvedGold(NamedTuple):
     """The gold file one run scores against, with everything a report must say about it."""
 
     version: str  # a store version, or "file" for --gold-file
@@ -235,7 +233,7 @@ class ResolvedGold:
     display_path: str  # relative to the store (stable across machines), or as given
     sha256: str
     #: The bytes read, whose hash is ``sha256``: parse these, never the file again.
-    data: bytes = field(repr=False, compare=False)
+    data: bytes
     #: The manifest that vouched for the file (store gold only): an input of the run too.
     manifest: Path | None = None
 
@@ -246,7 +244,14 @@ class ResolvedGold:
 
     def with_facet(self, facet: str) -> ResolvedGold:
         """The same bytes scored under another facet derived from the same file."""
-        return replace(self, facet=facet, derived_from=DERIVED_FACETS.get(facet))
+        return self._replace(facet=facet, derived_from=DERIVED_FACETS.get(facet))
+
+    def __repr__(self) -> str:
+        """Every field but the bytes (a gold file is megabytes)."""
+        shown = ", ".join(
+            f"{k}={v!r}" for k, v in zip(self._fields, self, strict=True) if k != "data"
+        )
+        return f"ResolvedGold({shown}, data=<{len(self.data):,} bytes>)"
 
 
 class GoldStore:

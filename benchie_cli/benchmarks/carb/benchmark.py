@@ -34,7 +34,6 @@ from __future__ import annotations
 import hashlib
 import io
 from collections.abc import Sequence
-from dataclasses import replace
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -222,8 +221,8 @@ def resolve_gold_tsv(
             path=gold.display_path,
         )
     listed = "".join(f"{text}\n" for text in extractions).encode()
-    sentences = replace(
-        gold, data=listed, sha256=hashlib.sha256(listed).hexdigest(), facet="sentences"
+    sentences = gold._replace(
+        data=listed, sha256=hashlib.sha256(listed).hexdigest(), facet="sentences"
     )
     return gold, sentences, extractions
 
