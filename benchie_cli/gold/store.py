@@ -247,7 +247,8 @@ class ResolvedGold(NamedTuple):
         return self._replace(facet=facet, derived_from=DERIVED_FACETS.get(facet))
 
     def __repr__(self) -> str:
-        """Every field but the bytes (a gold file is megabytes)."""
+        """Every field, the bytes by their size (a gold file is megabytes). (Equality
+        compares the bytes too: equal hashes mean equal bytes anyway.)"""
         shown = ", ".join(
             f"{k}={v!r}" for k, v in zip(self._fields, self, strict=True) if k != "data"
         )
