@@ -429,6 +429,8 @@ def sentence_stats(
     single-match variant, CaRB (s,s) (``carb.py --single_match``; see the module's
     docstring), whose recall sum is that of a greedy one-to-one matching by recall.
     ``moie``: words compared lowercased, as moie's scorer compares them."""
+    if not predicted:  # (no level: the gold's words need no preparing)
+        return SentenceStats(len(gold), ())
     stats = _stats_single if single else _stats
     return stats([_Gold(g, moie) for g in gold], predicted, None, moie)
 
@@ -448,9 +450,8 @@ def corpus_stats(
     """The statistics :func:`curve` adds up, with predictions grouped as :func:`group` does;
     ``single`` and ``moie`` as for :func:`sentence_stats`."""
     gold_groups, predicted_groups = group(gold), group(predicted)
-    stats = _stats_single if single else _stats
     sentences = {
-        key: stats([_Gold(g, moie) for g in exs], predicted_groups.get(key, ()), None, moie)
+        key: sentence_stats(exs, predicted_groups.get(key, ()), single=single, moie=moie)
         for key, exs in gold_groups.items()
     }
     outside: set[float] = set()
@@ -470,8 +471,11 @@ def corpus_stats_both(
     default: dict[str, SentenceStats] = {}
     single: dict[str, SentenceStats] = {}
     for key, exs in gold_groups.items():
-        golds = [_Gold(g, moie) for g in exs]
         mine = predicted_groups.get(key, ())
+        if not mine:  # (as in sentence_stats)
+            default[key] = single[key] = SentenceStats(len(exs), ())
+            continue
+        golds = [_Gold(g, moie) for g in exs]
         columns = _columns(golds, mine, moie)
         default[key] = _stats(golds, mine, columns)
         single[key] = _stats_single(golds, mine, columns)

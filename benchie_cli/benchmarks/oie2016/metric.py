@@ -195,6 +195,8 @@ def sentence_stats(gold: Sequence[Extraction], predicted: Sequence[Extraction]) 
     prediction may count as several positives, and a repeated prediction is never taken
     (its first copy always comes first), so it is a negative. Predictions no gold
     extraction took are the negatives."""
+    if not predicted:  # (nothing to match: the gold's words need no preparing)
+        return SentenceStats(len(gold), (), ())
     return _stats([_gold(g) for g in gold], predicted)
 
 

@@ -281,6 +281,20 @@ def test_no_predictions_at_all() -> None:
     assert out.getvalue() == "Precision\tRecall\tConfidence\n"
 
 
+def test_a_sentence_without_predictions_is_its_gold_count_alone() -> None:
+    """The short cut (no gold tuple prepared) gives what the matching loops give, in both
+    variants and in the two at once."""
+    gold = [_x("gave", "Alice", "a book"), _x("said", "Bob", "hi"), _x("gave", "Alice", "a book")]
+    golds = [carb_metric._Gold(g) for g in gold]
+    for single, loop in ((False, carb_metric._stats), (True, carb_metric._stats_single)):
+        assert carb_metric.sentence_stats(gold, [], single=single) == loop(golds, [])
+        assert carb_metric.sentence_stats(gold, [], single=single) == SentenceStats(3, ())
+    both = carb_metric.corpus_stats_both({"A .": gold}, {"B .": [_x("r", "a")]})
+    assert [s.sentences for s in both] == [
+        {carb_metric.sentence_key("A ."): SentenceStats(3, ())}
+    ] * 2
+
+
 def test_only_sentences_outside_the_gold() -> None:
     """Thresholds without predictions to count: precision 1 (CaRB's fallback, written as
     "1"), recall 0, F1 0 at both points, the first of which is the optimum."""

@@ -161,6 +161,13 @@ def test_no_sample_and_empty_gold() -> None:
         m.curve([])
 
 
+def test_a_sentence_without_predictions_is_its_gold_count_alone() -> None:
+    """The short cut (no gold tuple prepared) gives what the matching loop gives."""
+    gold = [ex("met", "John", "Mary"), ex("met", "John", "Mary"), ex("is", "Mary", "tall")]
+    assert m.sentence_stats(gold, []) == m._stats([m._gold(g) for g in gold], [])
+    assert m.sentence_stats(gold, []) == m.SentenceStats(3, (), ())
+
+
 def test_prediction_serving_two_gold_extractions() -> None:
     # Both gold extractions match the one prediction: two positives at 0.7, no negative.
     gold = {"s": [ex("met", "John", "Mary"), ex("met", "John", "Mary Smith")]}
