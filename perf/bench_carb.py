@@ -175,16 +175,26 @@ class Spawner:
         assert self.process.stdin is not None and self.process.stdout is not None
         self.stdin, self.stdout = self.process.stdin, self.process.stdout
         self.peak_mib = json.loads(self.stdout.readline()) / 1024
+        #: The exit status of the last child.
+        self.code = 0
 
     def run(self, argv: list[str], env: dict[str, str]) -> Run:
         """One child, which must exit 0."""
+        done = self.attempt(argv, env)
+        if done is None:
+            err = (self.tmp / "stderr").read_text()[-2000:]
+            sys.exit(f"{' '.join(argv)} failed ({self.code}):\n{err}")
+        return done
+
+    def attempt(self, argv: list[str], env: dict[str, str]) -> Run | None:
+        """One child; None if it exits with another status than 0 (kept in ``code``)."""
         out, err = self.tmp / "stdout", self.tmp / "stderr"
         job = {"argv": argv, "env": env, "stdout": str(out), "stderr": str(err)}
         self.stdin.write(json.dumps(job) + "\n")
         self.stdin.flush()
-        wall, cpu, rss_kib, code = json.loads(self.stdout.readline())
-        if code != 0:
-            sys.exit(f"{' '.join(argv)} failed ({code}):\n{err.read_text()[-2000:]}")
+        wall, cpu, rss_kib, self.code = json.loads(self.stdout.readline())
+        if self.code != 0:
+            return None
         return Run(wall, cpu, rss_kib / 1024, out.read_text())
 
     def close(self) -> None:

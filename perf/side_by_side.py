@@ -18,6 +18,11 @@ every number the original prints (rounded as it rounds), and the curve file it w
 (``--out``) byte for byte against the one ``--curves`` writes. A difference is reported and
 makes the exit status 1.
 
+``--floor`` also times benchie's command on 1% of the input (every hundredth line, or, where
+that is no file the command reads, such as ClausIE's blocks, its first 1%): what a run costs
+before the file's size counts (the interpreter, the imports, the gold's loading), beside a
+tenth of the original's time, which a 10x row must reach.
+
 Bytecode is cached as in a user's install: ``PYTHONDONTWRITEBYTECODE`` is removed from every
 child's environment; benchie's ``.pyc`` files go to ``PYTHONPYCACHEPREFIX`` in the temporary
 directory, the originals' next to their sources (a temporary copy where one is made). benchie
@@ -565,6 +570,11 @@ def parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--json", type=Path, help="write every run's figures here")
     p.add_argument(
+        "--floor",
+        action="store_true",
+        help="also time benchie on 1%% of each input (its floor: the run before the file counts)",
+    )
+    p.add_argument(
         "--max-inputs",
         type=int,
         help="time only the first N inputs of each benchmark (a quick look)",
@@ -687,6 +697,8 @@ def main(argv: list[str] | None = None) -> int:
                     }
                 row["speedup"] = row["original"]["median"] / row["benchie"]["median"]
                 row["speedup_cpu"] = row["original"]["cpu"] / row["benchie"]["cpu"]
+                if args.floor:
+                    row["floor"] = floor(spawner, ours, our_env, tmp / "floor", args.repeat)
                 results.append(row)
                 print(line(row), flush=True)
         finally:
@@ -704,6 +716,38 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+#: The floor's sample: one line in this many, else the input's first this-many-th.
+SAMPLE = 100
+
+
+def floor(
+    spawner: Spawner, ours: list[str], env: dict[str, str], directory: Path, repeat: int
+) -> dict | None:
+    """benchie's command on 1% of its input (the last argument): every :data:`SAMPLE`-th
+    line, else the first 1% (a format of blocks), else None (no sample it reads)."""
+    directory.mkdir(exist_ok=True)
+    lines = Path(ours[-1]).read_bytes().splitlines(keepends=True)
+    samples = {
+        "every 100th line": lines[::SAMPLE],
+        "the first 1%": lines[: -(-len(lines) // SAMPLE)],
+    }
+    for how, sample in samples.items():
+        path = directory / Path(ours[-1]).name
+        path.write_bytes(b"".join(sample))
+        argv = [*ours[:-1], str(path)]
+        if spawner.attempt(argv, env) is None:  # (the warm-up, and the sample's test)
+            continue
+        walls = [spawner.run(argv, env).wall for _ in range(repeat)]
+        return {
+            "sample": how,
+            "lines": len(sample),
+            "median": statistics.median(walls),
+            "min": min(walls),
+            "max": max(walls),
+        }
+    return None
+
+
 def line(row: dict) -> str:
     o, b = row["original"], row["benchie"]
     goal = "" if row["speedup"] >= GOAL else "  < 10x"
@@ -713,7 +757,21 @@ def line(row: dict) -> str:
         f"benchie {b['median']:.3f} s ({b['min']:.3f}-{b['max']:.3f})  "
         f"{row['speedup']:5.1f}x (CPU {row['speedup_cpu']:.1f}x)  "
         f"load {row['load'][0]:.1f}-{row['load'][1]:.1f}  "
-        f"{'identical' if row['identical'] else 'DIFFERENT'}{goal}"
+        f"{'identical' if row['identical'] else 'DIFFERENT'}{goal}" + floor_note(row)
+    )
+
+
+def floor_note(row: dict) -> str:
+    """The floor beside a tenth of the original's time ("" without ``--floor``)."""
+    if "floor" not in row:
+        return ""
+    f = row["floor"]
+    if f is None:
+        return "\n    floor: no 1% sample of this input is a file benchie reads"
+    tenth = row["original"]["median"] / GOAL
+    return (
+        f"\n    floor ({f['sample']}, {f['lines']:,} lines): {f['median']:.3f} s "
+        f"({f['min']:.3f}-{f['max']:.3f}); a tenth of the original: {tenth:.3f} s"
     )
 
 

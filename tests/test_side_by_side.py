@@ -54,3 +54,44 @@ def test_an_unknown_benchmark_is_refused():
     with pytest.raises(SystemExit) as raised:
         _module().main(["--only", "nonesuch"])
     assert raised.value.code == 2
+
+
+#: A stand-in for benchie's command: exits 1 on a file holding a line "bad".
+_READER = "import sys; sys.exit(b'bad\\n' in open(sys.argv[1], 'rb').readlines())"
+
+
+def _floor(tmp_path: Path, lines: list[bytes]) -> dict | None:
+    module = _module()
+    from bench_carb import Spawner  # (importable once the script put perf/ on the path)
+
+    source = tmp_path / "input.txt"
+    source.write_bytes(b"".join(lines))
+    spawner = Spawner(tmp_path)
+    try:
+        ours = [sys.executable, "-c", _READER, str(source)]
+        return module.floor(spawner, ours, {}, tmp_path / "floor", 2)
+    finally:
+        spawner.close()
+
+
+def test_the_floor_takes_every_hundredth_line(tmp_path):
+    found = _floor(tmp_path, [b"ok\n"] * 1000)
+    assert found is not None
+    assert (found["sample"], found["lines"]) == ("every 100th line", 10)
+    assert 0 < found["min"] <= found["median"] <= found["max"]
+
+
+def test_the_floor_falls_back_to_the_first_percent(tmp_path):
+    """Every hundredth line is one the command refuses (a format of blocks): the input's
+    first 1% (rounded up) is timed instead."""
+    lines = [b"bad\n" if i % 100 == 0 and i else b"ok\n" for i in range(1050)]
+    found = _floor(tmp_path, lines)
+    assert found is not None
+    assert (found["sample"], found["lines"]) == ("the first 1%", 11)
+
+
+def test_no_floor_when_no_sample_is_read(tmp_path):
+    found = _floor(tmp_path, [b"bad\n"] * 300)
+    assert found is None
+    row = {"floor": None, "original": {"median": 1.0}}
+    assert "no 1% sample" in _module().floor_note(row)
