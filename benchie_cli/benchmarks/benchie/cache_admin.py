@@ -21,9 +21,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from benchie_cli.benchmarks.benchie.index_cache import SUFFIX, code_fingerprint
+from benchie_cli.benchmarks.benchie.index_cache import code_fingerprint
 from benchie_cli.disk_cache import (
     ENV_CACHE_DIR,
+    INDEX_SUFFIX,
     MEMO_SUFFIX,
     STALE_SECONDS,
     cache_dir,
@@ -74,7 +75,7 @@ def _classify(name: str, size: int, mtime: float, now: float) -> CacheFile | Non
     if is_temporary(name):
         stale = now - mtime > STALE_SECONDS
         return CacheFile(name, size, "temporary", None, None, None, False, stale)
-    for suffix, kind in ((SUFFIX, "entry"), (OLD_SUFFIX, "old-entry")):
+    for suffix, kind in ((INDEX_SUFFIX, "entry"), (OLD_SUFFIX, "old-entry")):
         if name.endswith(suffix) and not name.startswith("."):
             match = _ENTRY.match(name[: -len(suffix)])
             sha, facet, code = match.groups() if match else (None, None, None)

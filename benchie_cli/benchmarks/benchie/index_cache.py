@@ -28,13 +28,13 @@ import marshal
 from functools import cache
 from pathlib import Path
 
-from benchie_cli import __version__
 from benchie_cli.benchmarks.benchie.matching import CompiledGold, check_data
 from benchie_cli.disk_cache import (
     ENV_CACHE_DIR,
     INDEX_SUFFIX,
     cache_dir,
     read_entry,
+    source_fingerprint,
     usable_dir,
     write_entry,
 )
@@ -59,23 +59,20 @@ SOURCES = (
 #: never read as new ones.
 FORMAT = 2
 _MAGIC = b"benchie-index"
-SUFFIX = INDEX_SUFFIX
 #: Entries beyond this size are not read (the English index is ~1.3 MB).
 MAX_ENTRY_BYTES = 256 << 20
 
 
 @cache
 def code_fingerprint() -> str:
-    """Hash of the modules whose code decides what the index holds."""
-    digest = hashlib.sha256(__version__.encode())
+    """Hash of the package's version and the modules whose code decides what the index
+    holds."""
     package = Path(__file__).resolve().parents[2]
-    for name in SOURCES:
-        digest.update((package / name).read_bytes())
-    return digest.hexdigest()[:16]
+    return source_fingerprint(*(package / name for name in SOURCES))
 
 
 def entry_path(directory: Path, gold: ResolvedGold) -> Path:
-    return directory / f"{gold.sha256}-{gold.facet}-{code_fingerprint()}{SUFFIX}"
+    return directory / f"{gold.sha256}-{gold.facet}-{code_fingerprint()}{INDEX_SUFFIX}"
 
 
 def _header(gold: ResolvedGold, payload_sha256: str) -> bytes:

@@ -83,9 +83,9 @@ def morphy(word: str) -> list[str]:
     return found
 
 
-@cache
 def _fingerprint() -> str:
-    """What a lemma depends on: this code and the WordNet data it reads."""
+    """What a lemma depends on: this code and the WordNet data it reads (computed once,
+    by the memo, at its first use)."""
     here = Path(__file__)
     folder = here.parents[2] / "data" / "wordnet"
     return source_fingerprint(here, folder / "noun.lemmas.gz", folder / "noun.exc")
