@@ -102,20 +102,34 @@ def _too_long(name: str, lineno: int) -> BenchieError:
 def _check_kind(fh: BinaryIO, path: str) -> None:
     """Refuse what is no file to read to its end: directories, devices, sockets.
 
-    A terminal on standard input is fine (a person typing); ``/dev/zero`` is not.
+    A terminal on standard input is fine (a person typing), and so is ``/dev/null`` (the
+    standard input of cron, ``ssh -n``, ``docker run`` without ``-i``: it ends at once, and
+    reading it says it is empty); ``/dev/zero`` is not.
     """
     try:
-        mode = os.fstat(fh.fileno()).st_mode
+        info = os.fstat(fh.fileno())
     except (OSError, ValueError):
         return  # no descriptor to inspect (a closed or replaced stdin): reading will tell
+    mode = info.st_mode
     if stat.S_ISDIR(mode):
         raise BenchieError("is a directory, not a file", path=display_name(path))
-    if stat.S_ISREG(mode) or stat.S_ISFIFO(mode) or fh.isatty():
+    if stat.S_ISREG(mode) or stat.S_ISFIFO(mode) or fh.isatty() or _is_null(info):
         return
     kind = "a character device" if stat.S_ISCHR(mode) else "a device or socket"
     raise BenchieError(
         f"is {kind}, not a file or a pipe: it may never end", path=display_name(path)
     )
+
+
+def _is_null(info: os.stat_result) -> bool:
+    """Whether ``info`` is that of the null device."""
+    if not stat.S_ISCHR(info.st_mode):
+        return False
+    try:
+        null = os.stat(os.devnull)
+    except OSError:
+        return False
+    return stat.S_ISCHR(null.st_mode) and info.st_rdev == null.st_rdev
 
 
 def _open_binary(path: str) -> BinaryIO:

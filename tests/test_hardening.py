@@ -137,6 +137,16 @@ def test_device_on_stdin_is_refused(tmp_path: Path) -> None:
     _refused(res, "<stdin>", "character device")
 
 
+@pytest.mark.parametrize("given", ["- < /dev/null", "/dev/null"])
+def test_the_null_device_is_an_empty_file(given: str) -> None:
+    """Standard input under cron, ``ssh -n`` or ``docker run`` without ``-i``: it ends at
+    once, and is said to be empty, not a device that may never end."""
+    res = _bash(f"{BENCHIE} score --lang en {given}")
+    assert res.returncode == 2, res.stderr
+    assert "no extraction" in res.stderr and "character device" not in res.stderr
+    assert "Traceback" not in res.stderr
+
+
 def _long_line_file(path: Path, before: int, length: int) -> Path:
     lines = example("en", "clausie").read_bytes().splitlines(keepends=True)[:before]
     path.write_bytes(b"".join(lines) + b"1\t" + b"a" * length + b"\tb\tc\n" + lines[0])
