@@ -331,7 +331,11 @@ def native_texts(
         args = tuple(_spaced(a) for a in (ex.subject, *ex.args))
         confidence = NO_CONFIDENCE if ex.confidence is None else ex.confidence
         texts.setdefault(ex.sentence, []).append((_spaced(ex.relation), args, confidence))
-    notes = tuple(f"line {k.line}: {k.reason}: {k.text[:80]!r}" for k in skipped[:5])
+    reading = REGISTRY[fmt].reading
+    notes = (
+        *((reading,) if reading else ()),
+        *(f"line {k.line}: {k.reason}: {k.text[:80]!r}" for k in skipped[:5]),
+    )
     if len(skipped) > 5:
         notes = (*notes, f"{len(skipped) - 5:,} more line(s) the reader skipped")
     if unparsed:  # the count first: under --strict it is the error

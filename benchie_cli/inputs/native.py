@@ -95,6 +95,10 @@ class NativeFormat(NamedTuple):
     confidence: bool | None
     detect: Callable[[list[str]], bool]
     parse: Parser
+    #: How its lines are met with a benchmark's sentences when they could be met otherwise,
+    #: said as a warning by a benchmark whose scorer has no reader of the format ("": no
+    #: other way).
+    reading: str = ""
 
 
 # --------------------------------------------------------------------------- helpers
@@ -1144,7 +1148,16 @@ REGISTRY: dict[str, NativeFormat] = {
         ),
         NativeFormat("openie5", "OpenIE 5", True, _detect_openie5, _parse_openie),
         NativeFormat("openie4", "OpenIE 4", True, _detect_openie4, _parse_openie),
-        NativeFormat("reverb", "ReVerb", True, lambda ls: _all(ls, _reverb_line), _parse_reverb),
+        NativeFormat(
+            "reverb",
+            "ReVerb",
+            True,
+            lambda ls: _all(ls, _reverb_line),
+            _parse_reverb,
+            "its lines are read by their own sentence text (ReVerb's 13th column), not by "
+            "their sentence number, which names a line of the input ReVerb ran on: this "
+            "scorer has no ReVerb reader (oie2016's and CaRB's do, and read the number)",
+        ),
         NativeFormat("clausie", "ClausIE", True, _detect_clausie, _parse_clausie),
         NativeFormat("props", "PropS", True, _detect_props, _parse_props),
         NativeFormat("ollie", "Ollie", True, _detect_ollie, _parse_ollie),
