@@ -185,7 +185,7 @@ def run(
         "schema": REPORT_SCHEMA,
         "benchie_version": __version__,
         "suite": True,
-        "file": {"path": path, "sha256": facts.sha256},
+        "file": {"path": facts.path, "sha256": facts.sha256},
         # --input-format as score records it (auto when detection reads the file alike),
         # and the format it was read as.
         "input_format": recorded,

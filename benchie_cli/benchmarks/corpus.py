@@ -55,7 +55,7 @@ from benchie_cli.benchmarks.runner import (
     subset_given,
 )
 from benchie_cli.curves import Curve
-from benchie_cli.errors import BenchieError, ExitCode
+from benchie_cli.errors import BenchieError, ExitCode, printable_path
 from benchie_cli.gc_pause import no_cyclic_gc
 from benchie_cli.gold.dirs import GoldDirs, resolve
 from benchie_cli.gold.external import missing_message, part_for
@@ -240,7 +240,8 @@ def read_submission(path: str) -> tuple[FileFacts, bytes]:
     a gzip-compressed file is decompressed, within the same bound."""
     shown = display_name(path)
     data = read_whole(path, what="submission")
-    facts = FileFacts(path, hashlib.sha256(data).hexdigest())
+    # (the name as reports hold it: one that is not UTF-8 escaped, as everywhere else)
+    facts = FileFacts(printable_path(path), hashlib.sha256(data).hexdigest())
     if data.startswith(GZIP):
         data = gunzip(data, shown)
     check_line_lengths(data, shown)

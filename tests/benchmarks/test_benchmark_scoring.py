@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
 from collections.abc import Callable
 from pathlib import Path
 
@@ -525,3 +526,23 @@ def test_verify_of_a_suite_report_needs_the_store_it_was_scored_with(
     extra = cli("verify", *full, tmp_path / "part.json")
     assert extra.exit_code == 2 and "scored without OIE2016" in extra.stderr
     assert cli("verify", "--gold-dir", without, tmp_path / "part.json").exit_code == 0
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("--benchmark", "carb", "--split", "test", "--input-format", "openie4"),
+        ("--benchmark", "oie2016", "--input-format", "openie4"),
+        ("--suite", "--input-format", "openie4"),
+    ],
+)
+def test_a_file_name_that_is_not_utf8_is_escaped_in_the_report(
+    cli: RunCli, tmp_path: Path, args: tuple[str, ...]
+) -> None:
+    """Such a name stopped these reports with an internal error (exit 70): it is escaped,
+    as BenchIE's reports and every message escape it."""
+    odd = tmp_path / os.fsdecode(b"c\xff.txt.gz")
+    odd.write_bytes((CARB_DATA / "openie4_output.txt.gz").read_bytes())
+    report = _json(cli, tmp_path / "r.json", *args, odd)
+    named = report["file"]["path"] if "--suite" in args else report["systems"][0]["file"]
+    assert named == f"{tmp_path}/c\\xff.txt.gz"

@@ -43,7 +43,7 @@ from benchie_cli.benchmarks.carb.metric import (
 )
 from benchie_cli.benchmarks.runner import SINGLE_THRESHOLD, single_threshold_notes
 from benchie_cli.curves import Curve
-from benchie_cli.errors import BenchieError, Diagnostic, ExitCode
+from benchie_cli.errors import BenchieError, Diagnostic, ExitCode, printable_path
 from benchie_cli.gold.store import ResolvedGold
 from benchie_cli.inputs.batch import Failure
 from benchie_cli.inputs.formats import VERSIONS, signed
@@ -205,7 +205,7 @@ def score_carb(
     findings = tuple(check.format(head)) if check is not None else ()
     if strict and findings:
         raise strict_error(findings[0], shown)
-    facts = FileFacts(path)
+    facts = FileFacts(printable_path(path))
     known: list[Extraction] = []
     unknown = 0
     unknown_ids: list[str] = []  # the first few, for the error of a file of none known
