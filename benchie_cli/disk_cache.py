@@ -98,10 +98,18 @@ def usable_dir() -> Path | None:
     return directory
 
 
+def _owned(info: os.stat_result) -> bool:
+    """Whether a file is this user's or root's (a container image's cache, made at build
+    time): another user's, planted in a shared directory, is never read."""
+    geteuid = getattr(os, "geteuid", None)  # (POSIX only)
+    return geteuid is None or info.st_uid in (geteuid(), 0)
+
+
 def read_entry(path: Path, limit: int, *, head: bool = False) -> bytes | None:
-    """The entry's bytes if it is a regular file of at most ``limit`` bytes (``head``: its
-    first ``limit`` bytes, whatever its size), else None; never follows a symbolic link and
-    never blocks (a FIFO planted under an entry's name)."""
+    """The entry's bytes if it is a regular file of this user's (or root's) of at most
+    ``limit`` bytes (``head``: its first ``limit`` bytes, whatever its size), else None;
+    never follows a symbolic link and never blocks (a FIFO planted under an entry's
+    name)."""
     flags = os.O_RDONLY | os.O_CLOEXEC | getattr(os, "O_NOFOLLOW", 0) | os.O_NONBLOCK
     try:
         fd = os.open(path, flags)
@@ -110,6 +118,8 @@ def read_entry(path: Path, limit: int, *, head: bool = False) -> bytes | None:
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode) or (info.st_size > limit and not head):
+            return None
+        if not _owned(info):
             return None
         with os.fdopen(os.dup(fd), "rb") as fh:
             return fh.read(limit if head else limit + 1)
@@ -199,6 +209,14 @@ def bypassed() -> Iterator[None]:
         _BYPASSED = before
 
 
+def forget_unsaved() -> None:
+    """Write nothing more: the CLI calls this as its process ends, after a command saved
+    what it computed (:func:`save_memos`), so that a command stopped by a signal writes no
+    memo on its way out (a stop must be quick)."""
+    for memo in _MEMOS:
+        memo._added = 0
+
+
 def save_memos() -> None:
     """Write every memo that computed new values (the CLI calls this when a command ends;
     at exit it is called again, for library users, and finds nothing left to write)."""
@@ -276,6 +294,7 @@ class DiskMemo(Generic[V]):
             type(values) is not dict
             or len(values) > self._max_entries
             or not all(type(v) is value_type for v in values.values())
+            or max(map(len, values), default=0) > MAX_KEY_CHARS  # (never put: a forged file)
         ):
             return None
         return values
@@ -344,8 +363,12 @@ def _foreign(path: Path) -> bool:
             return False
     except OSError:
         return False
-    head = read_entry(path, len(_MEMO_MAGIC), head=True)
-    return head != _MEMO_MAGIC
+    return not is_memo(path)
+
+
+def is_memo(path: Path) -> bool:
+    """Whether ``path`` is a file that starts as a memo does (only its start is read)."""
+    return read_entry(path, len(_MEMO_MAGIC), head=True) == _MEMO_MAGIC
 
 
 def source_fingerprint(*files: Path) -> str:

@@ -327,3 +327,55 @@ def test_a_stop_signal_during_the_save_at_exit_is_no_traceback(
 
     monkeypatch.setattr(disk_cache, "_MEMOS", [Interrupted()])
     disk_cache._save_at_exit()
+
+
+def test_a_key_longer_than_any_memoised_is_a_forged_file(cache: Path) -> None:
+    _forge(cache, orjson.dumps({"books": "book", "x" * (disk_cache.MAX_KEY_CHARS + 1): "x"}))
+    assert _memo().get("books") is None
+
+
+@pytest.mark.skipif(
+    not hasattr(os, "geteuid") or os.geteuid() != 0, reason="needs root, to give a file away"
+)
+def test_another_user_s_file_is_never_read(cache: Path) -> None:
+    """A memo planted in a shared directory (``BENCHIE_CACHE_DIR=/tmp``) by another user is
+    ignored; this user's and root's (a container image's) are read."""
+    _filled({"books": "book"})
+    path = cache / f"test-words{MEMO_SUFFIX}"
+    os.chown(path, 65534, 65534)
+    assert _memo().get("books") is None
+    os.chown(path, 0, 0)
+    assert _memo().get("books") == "book"
+
+
+def test_values_forgotten_before_the_save_are_not_written(cache: Path) -> None:
+    """The CLI forgets what a command stopped by a signal computed: nothing is written on
+    the way out (the command's own end saved what it finished)."""
+    memo = _memo()
+    disk_cache._MEMOS.append(memo)
+    try:
+        assert memo.get("books") is None
+        memo.put("books", "book")
+        disk_cache.forget_unsaved()
+        disk_cache.save_memos()
+    finally:
+        disk_cache._MEMOS.remove(memo)
+    assert not (cache / f"test-words{MEMO_SUFFIX}").exists()
+
+
+def test_a_command_that_ends_in_failure_still_saves_its_memos(cache: Path, tmp_path: Path) -> None:
+    """Exit 1 (one submission of two cannot be read) is the command's own end: what it
+    computed for the other is kept, as at exit 0."""
+    import subprocess
+    import sys
+
+    system = DATA / "oie2016" / "openie4_output.txt.gz"
+    args = ["score", "--benchmark", "oie2016", "--input-format", "openie4"]
+    done = subprocess.run(
+        [sys.executable, "-m", "benchie_cli", *args, str(system), str(tmp_path / "none.txt")],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 1, done.stderr
+    assert (cache / f"oie2016-lemmas{MEMO_SUFFIX}").is_file()

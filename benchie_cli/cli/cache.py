@@ -42,7 +42,7 @@ def cache_info(fmt: str) -> None:
         if fmt == "json":
             emit(fmt, {"directory": None, "enabled": False}, [])
         else:
-            click.echo(f"the index cache is off (${ENV_CACHE_DIR})")
+            click.echo(f"the cache is off (${ENV_CACHE_DIR})")
         return
     listing = list_cache(directory)
     if fmt == "json":
@@ -105,4 +105,6 @@ def cache_prune(everything: bool) -> None:
     for f in removed:
         click.echo(f"removed {f.shown} ({human_size(f.size)})")
     total = sum(f.size for f in removed)
-    click.echo(f"removed {len(removed)} file(s), {human_size(total)} from {directory}")
+    click.echo(
+        f"removed {len(removed)} file(s), {human_size(total)} from {display_name(str(directory))}"
+    )

@@ -82,6 +82,23 @@ def _stdout_failed(exc: OSError) -> bool:
     return False
 
 
+def _stopped(exc: BaseException) -> bool:
+    """Whether ``exc`` is a stop signal's (``entry.py`` raises ``SystemExit(128 + signal)``;
+    no command exits with a status above 70 of its own), after which nothing more is
+    written."""
+    if isinstance(exc, KeyboardInterrupt):
+        return True
+    return isinstance(exc, SystemExit) and isinstance(exc.code, int) and exc.code > 128
+
+
+def _save_memos(ctx: click.Context) -> None:
+    """The memos a command computed, written as it ends (a stop signal is handled there as
+    anywhere else in the run)."""
+    memos = sys.modules.get("benchie_cli.disk_cache")  # (loaded by runs that use one)
+    if memos is not None and ctx.parent is None:
+        memos.save_memos()
+
+
 class BenchieGroup(click.Group):
     """Turns every :class:`BenchieError` into one stderr line and its exit status, and any
     other exception into one line too (exit 2 for the system's, 70 for a bug)."""
@@ -93,11 +110,17 @@ class BenchieGroup(click.Group):
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
-            result = super().invoke(ctx)
-            memos = sys.modules.get("benchie_cli.disk_cache")  # (loaded by runs that use one)
-            if memos is not None and ctx.parent is None:  # written as the command ends, where
-                memos.save_memos()  # a stop signal is handled as anywhere else in the run
-            return result
+            result = self._invoke(ctx)
+        except BaseException as exc:  # an error, an exit status of the command's own, a stop
+            if not _stopped(exc):
+                _save_memos(ctx)
+            raise
+        _save_memos(ctx)
+        return result
+
+    def _invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
         except BenchieError as exc:
             click.echo(f"benchie: {exc}", err=True)
             ctx.exit(int(exc.exit_code))

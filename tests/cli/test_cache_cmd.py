@@ -102,7 +102,7 @@ def test_cache_off(cli_process: Run, monkeypatch: pytest.MonkeyPatch) -> None:
 def test_memos_are_listed_kept_by_prune_and_removed_by_prune_all(cache: Path, cli: RunCli) -> None:
     cache.mkdir()
     memo = cache / "oie2016-lemmas.memo"
-    memo.write_bytes(b"x" * 10)
+    memo.write_bytes(b"benchie-memo\t" + b"x" * 10)  # (a memo's start: a damaged memo)
     doc = orjson.loads(cli("cache", "info", "--format", "json").stdout)
     assert [(e["name"], e["kind"], e["current"]) for e in doc["entries"]] == [
         ("oie2016-lemmas.memo", "memo", True)
@@ -112,6 +112,18 @@ def test_memos_are_listed_kept_by_prune_and_removed_by_prune_all(cache: Path, cl
     assert memo.is_file()
     assert cli("cache", "prune", "--all").exit_code == 0
     assert not memo.exists()
+
+
+def test_a_file_named_as_a_memo_that_is_none_is_left_alone(cache: Path, cli: RunCli) -> None:
+    """Not benchie's (the run that would save that memo keeps it too): ``prune --all``
+    leaves it."""
+    cache.mkdir()
+    notes = cache / "oie2016-lemmas.memo"
+    notes.write_bytes(b"my notes\n")
+    doc = orjson.loads(cli("cache", "info", "--format", "json").stdout)
+    assert doc["entries"] == [] and doc["other_files"] == 1
+    assert cli("cache", "prune", "--all").exit_code == 0
+    assert notes.read_bytes() == b"my notes\n"
 
 
 def test_names_of_any_kind_are_listed_escaped_and_other_memos_left_alone(

@@ -28,6 +28,7 @@ from benchie_cli.disk_cache import (
     MEMO_SUFFIX,
     STALE_SECONDS,
     cache_dir,
+    is_memo,
     is_temporary,
 )
 from benchie_cli.errors import printable_path
@@ -104,7 +105,7 @@ def require_dir() -> Path:
 
     directory = cache_dir()
     if directory is None:
-        raise BenchieError(f"the index cache is off (${ENV_CACHE_DIR}); there is nothing to prune")
+        raise BenchieError(f"the cache is off (${ENV_CACHE_DIR}); there is nothing to prune")
     return directory
 
 
@@ -121,7 +122,7 @@ def list_cache(directory: Path) -> CacheListing:
         from benchie_cli.errors import BenchieError
 
         raise BenchieError(
-            f"cannot list the index cache {directory}: {exc.strerror or exc}"
+            f"cannot list the cache {printable_path(str(directory))}: {exc.strerror or exc}"
         ) from None
     for item in scan:
         try:
@@ -133,6 +134,8 @@ def list_cache(directory: Path) -> CacheListing:
             if stat.S_ISREG(info.st_mode)
             else None
         )
+        if found is not None and found.kind == "memo" and not is_memo(Path(item.path)):
+            found = None  # a file named like a memo that is none: not benchie's, left alone
         if found is None:
             others += 1
         else:

@@ -43,7 +43,11 @@ _PERTURB_SHIFT = 5
 #: Hashes kept between runs: the gold's texts and a file's are hashed at every run, a loop
 #: over every byte of them (~0.1 s for LSOIE's science split).
 _MEMO: DiskMemo[int] = DiskMemo(
-    "lsoie-py2-hashes", lambda: source_fingerprint(Path(__file__)), int, max_entries=1 << 16
+    "lsoie-py2-hashes",
+    lambda: source_fingerprint(Path(__file__)),
+    int,
+    max_entries=1 << 16,
+    max_bytes=16 << 20,
 )
 
 

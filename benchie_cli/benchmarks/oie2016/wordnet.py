@@ -93,7 +93,9 @@ def _fingerprint() -> str:
 
 #: Lemmas kept between runs: a run's first look-up would otherwise read WordNet's 117,798
 #: lemmas (~40 ms) and morphy each of a corpus's thousands of words (~40 ms more).
-_MEMO: DiskMemo[str] = DiskMemo("oie2016-lemmas", _fingerprint, str, max_entries=1 << 17)
+_MEMO: DiskMemo[str] = DiskMemo(
+    "oie2016-lemmas", _fingerprint, str, max_entries=1 << 17, max_bytes=8 << 20
+)
 
 
 @lru_cache(maxsize=1 << 16)
