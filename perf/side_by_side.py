@@ -30,6 +30,12 @@ gets a private cache directory (``BENCHIE_CACHE_DIR``: the index cache and the m
 filled by the warm-up, and a private ``BENCHIE_DATA_DIR``. Children are started by
 ``bench_carb.py``'s spawner, so that the peak RSS is each child's own.
 
+What a user runs is a regular install (``pip install benchie-cli``), not a checkout's
+editable one, whose import hook costs every process a few milliseconds: ``--regular-install``
+builds one from the checkout into a venv in the temporary directory (``pip install``, which
+fetches click, orjson and platformdirs from the package index) and times its console script.
+The output's first line says which kind of install was timed.
+
 Data without a licence (Re-OIE2016, WiRe57, LSOIE, moie's languages, DocOIE) is never
 copied into this repository: it is read from the original's checkout and added with
 ``benchie benchmark add`` to a temporary gold store (a copy of the checkout's ``gold/``),
@@ -561,6 +567,12 @@ def parser() -> argparse.ArgumentParser:
         default=str(venv) if venv.is_file() else "benchie",
         help="the installed console script (default: the checkout's .venv/bin/benchie)",
     )
+    p.add_argument(
+        "--regular-install",
+        action="store_true",
+        help="time a regular install of the checkout, built into a temporary venv (as users "
+        "install it), instead of --benchie",
+    )
     p.add_argument("--repeat", type=int, default=5, help="timed pairs per input (default 5)")
     p.add_argument(
         "--only",
@@ -630,7 +642,10 @@ def main(argv: list[str] | None = None) -> int:
             for k, v in os.environ.items()
             if k not in ("PYTHONDONTWRITEBYTECODE", "PYTHONPYCACHEPREFIX", "NLTK_DATA")
         }
-        ctx = Context(args, tmp, store, args.benchie, base, stand_in)
+        benchie = regular_install(tmp / "venv", base) if args.regular_install else args.benchie
+        kind = install_kind(benchie)
+        print(f"benchie: {benchie} ({kind})", flush=True)
+        ctx = Context(args, tmp, store, benchie, base, stand_in)
         our_env = base | {
             "PYTHONPYCACHEPREFIX": str(tmp / "pycache"),
             "BENCHIE_CACHE_DIR": str(tmp / "cache"),
@@ -708,12 +723,50 @@ def main(argv: list[str] | None = None) -> int:
         print(f"skipped {name}: {reason}")
     if args.json is not None:
         args.json.write_text(
-            json.dumps({"rows": results, "skipped": skipped, "problems": problems}, indent=1)
+            json.dumps(
+                {"install": kind, "rows": results, "skipped": skipped, "problems": problems},
+                indent=1,
+            )
         )
     if problems:
         print("\n" + "\n".join(problems), file=sys.stderr)
         return 1
     return 0
+
+
+def regular_install(venv: Path, env: dict[str, str]) -> str:
+    """A regular (not editable) install of the checkout in a new ``venv``: its console
+    script. pip builds the wheel and fetches the dependencies from the package index."""
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    subprocess.run(
+        [str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet", str(REPO)],
+        check=True,
+        env=env,
+    )
+    return str(venv / "bin" / "benchie")
+
+
+def install_kind(benchie: str) -> str:
+    """Whether the console script runs the checkout's sources through an editable install's
+    import hook, or a regular install's copy: asked of the Python its first line names."""
+    script = shutil.which(benchie) or benchie
+    try:
+        with open(script, "rb") as f:
+            first = f.readline()
+    except OSError as exc:
+        return f"not found: {exc.strerror}"
+    if not first.startswith(b"#!"):
+        return "an install of unknown kind"
+    python = first[2:].decode().strip().split()[0]
+    origin = subprocess.run(
+        [python, "-I", "-c", "import benchie_cli; print(benchie_cli.__file__)"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    if Path(origin).resolve().parent == (REPO / "benchie_cli").resolve():
+        return "an editable install of the checkout; --regular-install times what users install"
+    return "a regular install"
 
 
 #: The floor's sample: one line in this many, else the input's first this-many-th.

@@ -95,3 +95,28 @@ def test_no_floor_when_no_sample_is_read(tmp_path):
     assert found is None
     row = {"floor": None, "original": {"median": 1.0}}
     assert "no 1% sample" in _module().floor_note(row)
+
+
+def _script(tmp_path: Path, python: str) -> str:
+    script = tmp_path / "benchie"
+    script.write_text(f"#!{python}\n")
+    return str(script)
+
+
+def test_an_editable_install_is_named_as_one(tmp_path):
+    # The tests run the checkout's sources, as its editable install does.
+    kind = _module().install_kind(_script(tmp_path, sys.executable))
+    assert kind.startswith("an editable install of the checkout")
+
+
+def test_a_regular_install_is_named_as_one(tmp_path):
+    site = tmp_path / "site-packages" / "benchie_cli"
+    site.mkdir(parents=True)
+    python = tmp_path / "python"
+    python.write_text(f"#!/bin/sh\necho {site / '__init__.py'}\n")
+    python.chmod(0o755)
+    assert _module().install_kind(_script(tmp_path, str(python))) == "a regular install"
+
+
+def test_a_missing_script_is_said_to_be_missing(tmp_path):
+    assert _module().install_kind(str(tmp_path / "nonesuch")).startswith("not found")
