@@ -20,7 +20,7 @@ import io
 import os
 import stat
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, BinaryIO, Protocol, TextIO
 
@@ -147,6 +147,7 @@ def _open_binary(path: str) -> BinaryIO:
         if stdin is None:  # `benchie score - <&-`
             raise BenchieError("standard input is closed", path=display_name(path))
         _check_kind(stdin, path)
+        _hint_at_terminal(stdin)
         return stdin
     if os.path.isdir(path):
         raise BenchieError("is a directory, not a file", path=display_name(path))
@@ -162,6 +163,41 @@ def _open_binary(path: str) -> BinaryIO:
         fh.close()
         raise
     return fh
+
+
+#: Said once when ``-`` is read from a terminal, where a run that waits for input without a
+#: word looks like one that hangs.
+TERMINAL_HINT = (
+    "benchie: reading standard input from the terminal: type or paste the lines, then "
+    "press Ctrl-D at the start of a line (Ctrl-Z and Enter on Windows); or give a file "
+    "name instead of -\n"
+)
+
+
+def _hint_at_terminal(stdin: BinaryIO) -> None:
+    """Say what a run reading ``-`` waits for, when a person is at the terminal: standard
+    input and standard error both one (never in a pipeline, a script or a test)."""
+    err = sys.stderr
+    try:
+        interactive = err is not None and stdin.isatty() and err.isatty()
+    except (OSError, ValueError):  # a closed or replaced stream
+        return
+    if interactive:
+        err.write(TERMINAL_HINT)
+        err.flush()
+
+
+def _block_reader(fh: BinaryIO) -> Callable[[int], bytes]:
+    """How to read ``fh`` a block at a time until its end. At a terminal, where each Ctrl-D
+    ends one read, a buffered ``read(n)`` reads on past a line's end to fill its block and
+    swallows the Ctrl-D that ends the input: the next block would wait for a second one.
+    ``read1`` returns what one read gave, so the Ctrl-D ends the input."""
+    try:
+        interactive = fh.isatty()
+    except (OSError, ValueError):
+        interactive = False
+    read1 = getattr(fh, "read1", None)
+    return read1 if interactive and read1 is not None else fh.read
 
 
 def _stdin() -> BinaryIO | None:
@@ -231,7 +267,8 @@ def spool(path: str) -> None:
     try:
         size = 0  # bytes copied so far
         since_newline = 0  # bytes of the current line so far
-        for block in iter(lambda: fh.read(BLOCK_SIZE), b""):
+        read = _block_reader(fh)
+        for block in iter(lambda: read(BLOCK_SIZE), b""):
             size += len(block)
             if size > MAX_SPOOL_BYTES:
                 raise BenchieError(
@@ -433,8 +470,9 @@ def iter_line_blocks(
         carry = b""
         first = start == 0
         done = 0  # lines yielded so far
+        read = _block_reader(fh)
         while remaining is None or remaining > 0:
-            chunk = fh.read(BLOCK_SIZE if remaining is None else min(BLOCK_SIZE, remaining))
+            chunk = read(BLOCK_SIZE if remaining is None else min(BLOCK_SIZE, remaining))
             if not chunk:
                 break
             if remaining is not None:
