@@ -353,3 +353,16 @@ def test_a_whole_line_of_benchie_sentences_is_refused_saying_what_to_give(
     assert result.exit_code == 2, result.output
     assert f"{listed}:1: error: not a sentence of CaRB's test split" in result.stderr
     assert "give the id alone or the text alone" in result.stderr
+
+
+def test_sentences_written_to_a_file_are_named_on_stderr(cli: RunCli, tmp_path: Path) -> None:
+    """`sentences -o FILE` says what it wrote, as `score -o` does: a run that ends in silence
+    hides a mistyped path; to standard output it says nothing beside the sentences."""
+    target = tmp_path / "carb_test.txt"
+    written = cli("sentences", "--benchmark", "carb", "--split", "test", "-o", target)
+    assert written.exit_code == 0, written.output
+    assert written.stderr == f"benchie: wrote {target} (txt: 641 sentence(s))\n"
+    assert len(target.read_text().splitlines()) == 641
+    printed = cli("sentences", "--benchmark", "carb", "--split", "test")
+    assert printed.stderr == ""
+    assert printed.stdout == target.read_text()

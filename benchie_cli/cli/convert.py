@@ -11,6 +11,7 @@ from benchie_cli.cli.common import (
     load_gold,
     say,
     say_once,
+    say_written,
 )
 from benchie_cli.cli.group import EPILOG_EXIT
 from benchie_cli.errors import BenchieError
@@ -103,6 +104,7 @@ def sentences(
             orjson.dumps({"sent_id": sid, "sentence": text}) + b"\n" for sid, text in found.items
         )
     atomic_write(output, data)
+    say_written(output, fmt, f"{len(found.items):,} sentence(s)")
 
 
 @click.command(epilog=EPILOG_EXIT, short_help="Convert a system's native output to BenchIE TSV.")
@@ -204,10 +206,3 @@ def convert(
             "gold_without_extraction": a.gold_without_extraction,
         }
         atomic_write(report_file, orjson.dumps(doc, option=orjson.OPT_INDENT_2) + b"\n")
-
-
-def _say_written(output: str | None, fmt: str, what: str) -> None:
-    """A report written to a file is named on stderr, so that a run with ``-o`` never ends
-    in silence (and a mistyped path is seen at once)."""
-    if output is not None and output != STDIN:
-        click.echo(f"benchie: wrote {display_name(output)} ({fmt}: {what})", err=True)
