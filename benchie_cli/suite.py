@@ -70,8 +70,10 @@ def _detect(path: str, data: bytes, input_format: str) -> str:
             "the suite reads one file for every benchmark by the tab formats every original "
             "scorer reads; score it on each benchmark with --benchmark NAME",
         )
+        from benchie_cli.inputs.mistakes import curve_cause
+
         raise BenchieError(
-            f"--suite reads {', '.join(FORMATS)} files, not {fmt}: {why}",
+            f"--suite reads {', '.join(FORMATS)} files, not {fmt}: {why}{curve_cause(data)}",
             path=display_name(path),
         )
     return fmt

@@ -682,10 +682,13 @@ def _detected(corpus: Corpus, path: str, data: bytes) -> str:
             path=display_name(path),
         )
     if fmt == BENCHIE_TSV:
+        from benchie_cli.inputs.mistakes import curve_cause
+
         raise BenchieError(
             "its format was not recognised as a system output "
             f"({', '.join(BENCHMARKS[corpus.benchmark].formats)}): give --input-format; a "
-            "BenchIE TSV file is scored against BenchIE's gold (no --benchmark)",
+            "BenchIE TSV file is scored against BenchIE's gold (no --benchmark)"
+            + curve_cause(data),
             path=display_name(path),
         )
     return fmt

@@ -21,7 +21,7 @@ from typing import NamedTuple
 
 from benchie_cli.errors import BenchieError, ExitCode
 from benchie_cli.inputs.submission import split_line
-from benchie_cli.textio import iter_lines
+from benchie_cli.textio import head_lines, iter_lines
 from benchie_cli.tokens import implicit_tokens
 
 #: Lines of a file the detectors look at: enough for clear shares, few enough that the
@@ -54,6 +54,7 @@ SentencesOf = Callable[[str], "Mapping[str, str] | None"]
 
 #: Every code a :class:`Finding` has, in the order the checks run (``score --help`` lists them).
 CODES = (
+    "curve-file",
     "native-format",
     "header-row",
     "wrong-separator",
@@ -179,6 +180,49 @@ def _texts(head: Sequence[bytes], limit: int) -> list[tuple[int, str]]:
             except UnicodeDecodeError:
                 continue
     return out
+
+
+#: The first line of a precision-recall curve file: CaRB's ``.dat`` (with its confidence
+#: column), oie-benchmark's and Span_OIE's, as ``score --curves`` and their scorers write it.
+_CURVE_HEADERS = (("precision", "recall"), ("precision", "recall", "confidence"))
+
+
+def detect_curve(head: Sequence[bytes]) -> Finding | None:
+    """A curve file given as a submission: ``--curves`` writes it beside the reports, under
+    the system's name, where a glob of outputs picks it up."""
+    lines = _texts(head, 1)
+    if not lines:
+        return None
+    n, text = lines[0]
+    if tuple(c.strip().casefold() for c in text.split("\t")) not in _CURVE_HEADERS:
+        return None
+    return Finding(
+        "curve-file",
+        "this is a precision-recall curve (a .dat file that `score --curves` or an original "
+        "scorer writes), not a system's output: give the output the curve was drawn from",
+        n,
+    )
+
+
+def curve_cause(data: bytes) -> str:
+    """``"; likely cause: ..."`` for a message about bytes no reader recognised, when they
+    are a curve file's (:func:`detect_curve`); else ``""``."""
+    found = detect_curve(head_lines(data, 4096))
+    return f"; likely cause: {found.message} [{found.code}]" if found is not None else ""
+
+
+def explained(exc: BenchieError, findings: Sequence[Finding]) -> BenchieError:
+    """``exc`` with the first likely mistake behind it appended: "3 columns, need 4" alone
+    does not say that the file is a CSV, a curve, or a native output."""
+    if not findings:
+        return exc
+    first = findings[0]
+    return BenchieError(
+        f"{exc.message}; likely cause: {first.message} [{first.code}]",
+        path=exc.path,
+        line=exc.line,
+        exit_code=exc.exit_code,
+    )
 
 
 def detect_native(head: Sequence[bytes]) -> Finding | None:
@@ -536,9 +580,9 @@ class MistakeCheck:
 
     def format(self, head: Sequence[bytes]) -> list[Finding]:
         """The checks that explain a file that does not parse, or parses as nonsense."""
-        native = detect_native(head)
-        if native is not None:
-            return [native]
+        whole = detect_curve(head) or detect_native(head)
+        if whole is not None:
+            return [whole]
         found = [
             detect_header(head, self.texts),
             detect_separator(head, self.texts),
@@ -551,7 +595,8 @@ class MistakeCheck:
         runs only the cheap checks on the first ``QUICK_LINES`` lines."""
         found = self.format(head)
         if any(
-            f.code in ("native-format", "wrong-separator", "undeclared-confidence") for f in found
+            f.code in ("curve-file", "native-format", "wrong-separator", "undeclared-confidence")
+            for f in found
         ):
             return found
         if suspicious:

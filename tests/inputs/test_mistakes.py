@@ -71,7 +71,19 @@ class Mistake:
 
 
 CLAUSIE = ("en", "clausie")
+#: The start of the curve `score --benchmark carb --curves DIR` writes (CaRB's .dat).
+CURVE = ["Precision\tRecall\tConfidence", "1\t0.0\t0.9532179910831676", "0.5\t0.01\t0.5"]
 MISTAKES = [
+    Mistake(
+        "curve",
+        lambda: CURVE,
+        "curve-file",
+        "this is a precision-recall curve (a .dat file that `score --curves` or an original "
+        "scorer writes), not a system's output: give the output the curve was drawn from",
+        validate_exit=1,
+        score_exit=2,
+        strict_exit=2,
+    ),
     Mistake(
         "header",
         lambda: ["sent_id\tsubject\trelation\tobject", *_lines(*CLAUSIE)],
@@ -313,3 +325,25 @@ def test_score_help_lists_every_strict_warning(cli: RunCli) -> None:
     shown = "".join(cli("score", "--help").stdout.split())  # click wraps at hyphens too
     for code in (*CODES, "unknown-sentence-id", "empty-slot", "mostlyimplicit"):
         assert code in shown, code
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("--benchmark", "carb", "--input-format", "benchie"),
+        ("--benchmark", "carb"),
+        ("--benchmark", "oie2016"),
+        ("--suite",),
+    ],
+    ids=["carb-tsv", "carb-auto", "oie2016-auto", "suite"],
+)
+def test_a_curve_given_to_another_benchmark_is_named(
+    cli_process: RunProcess, tmp_path: Path, args: tuple[str, ...]
+) -> None:
+    """Every benchmark's reader names a curve file as one (``--curves`` writes it beside the
+    reports), not only by what its columns lack."""
+    path = _write(tmp_path / "openie4_output.dat", CURVE)
+    res = cli_process("score", *args, path)
+    assert res.returncode == 2, res.stderr
+    assert "likely cause: this is a precision-recall curve" in res.stderr, res.stderr
+    assert res.stderr.count("\n") == 1 and res.stdout == ""

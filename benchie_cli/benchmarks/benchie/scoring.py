@@ -27,6 +27,7 @@ from benchie_cli.inputs.mistakes import (
     Finding,
     MistakeCheck,
     Retokenizer,
+    explained,
     keep_head,
     nothing_scorable,
     nothing_scored,
@@ -593,16 +594,7 @@ class Scorer:
         not say that the file is a CSV."""
         if self.mistakes is None or not head:
             return exc
-        findings = self.mistakes.check(head)
-        if not findings:
-            return exc
-        first = findings[0]
-        return BenchieError(
-            f"{exc.message}; likely cause: {first.message} [{first.code}]",
-            path=exc.path,
-            line=exc.line,
-            exit_code=exc.exit_code,
-        )
+        return explained(exc, self.mistakes.check(head))
 
     @staticmethod
     def _warner(tally: _Tally, shown: str, strict: bool) -> Callable[[int, str, str, str], None]:

@@ -50,6 +50,7 @@ from benchie_cli.inputs.formats import VERSIONS, signed
 from benchie_cli.inputs.mistakes import (
     Finding,
     MistakeCheck,
+    explained,
     nothing_scorable,
     nothing_scored,
     read_head,
@@ -212,7 +213,7 @@ def score_carb(
     for item in read_submission(path, facts):
         if isinstance(item, Diagnostic):
             if item.severity == "error":
-                raise BenchieError(item.message, path=shown, line=item.line)
+                raise explained(BenchieError(item.message, path=shown, line=item.line), findings)
             if strict:
                 raise BenchieError(
                     f"{item.message} (an error under --strict)",
