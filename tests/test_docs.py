@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import REPO as ROOT
+from tests.readme_blocks import blocks
 
 DOCS = ROOT / "docs"
 FORBIDDEN = ("SPEC §", "SPEC.md")
@@ -104,3 +105,17 @@ def test_every_page_is_in_the_nav() -> None:
     assert pages == named, (
         f"not in the nav: {sorted(pages - named)}; no such page: {sorted(named - pages)}"
     )
+
+
+def test_what_the_readme_writes_in_the_clone_is_ignored_by_git() -> None:
+    """A newcomer who runs the README's commands in their clone is not left with untracked
+    files: each file its blocks write at the top (``-o NAME``, ``> NAME``) is in .gitignore."""
+    ignored = set((ROOT / ".gitignore").read_text(encoding="utf-8").splitlines())
+    written = {
+        name
+        for b in blocks()
+        if b.path == "README.md"
+        for name in re.findall(r"(?:\s-o|>)\s+([\w.-]+)(?=\s|$)", b.text)
+    }
+    assert written, "the README's blocks write no file: the pattern is out of date"
+    assert sorted(f"/{name}" for name in written if f"/{name}" not in ignored) == []
