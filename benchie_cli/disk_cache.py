@@ -241,8 +241,9 @@ class DiskMemo(Generic[V]):
     code's source, its data); it is computed once, when the memo is first used, before any
     value is, so that values are never filed under the fingerprint of code that changed on
     disk during the run. A file of another fingerprint, whose payload does not hash to its
-    header's sha256, is not one JSON object of string keys and ``value_type`` values, or
-    holds more than ``max_entries``, is ignored and replaced. The file is read at the first
+    header's sha256, is not one JSON object of string keys and ``value_type`` values (each
+    one ``valid`` accepts, when given), or holds more than ``max_entries``, is ignored and
+    replaced. The file is read at the first
     look-up and written once a run (:func:`save_memos`) if the run computed new values; a
     regular file at its name that is no memo (a report written there by mistake) is never
     replaced. Keys that UTF-8 cannot hold (lone surrogates) and keys longer than
@@ -257,10 +258,12 @@ class DiskMemo(Generic[V]):
         *,
         max_entries: int,
         max_bytes: int = 64 << 20,
+        valid: Callable[[V], bool] | None = None,
     ) -> None:
         self.name = name
         self._fingerprint = fingerprint
         self._value_type: type[V] = value_type
+        self._valid: Callable[[V], bool] | None = valid
         self._max_entries = max_entries
         self._max_bytes = max_bytes
         self._values: dict[str, V] | None = None
@@ -295,9 +298,14 @@ class DiskMemo(Generic[V]):
             or len(values) > self._max_entries
             or not all(type(v) is value_type for v in values.values())
             or max(map(len, values), default=0) > MAX_KEY_CHARS  # (never put: a forged file)
+            or (self._valid is not None and not all(map(self._valid, values.values())))
         ):
             return None
         return values
+
+    def fingerprint(self) -> str:
+        """What this code's values depend on now (the fingerprint a current file names)."""
+        return self._fingerprint()
 
     def path(self, directory: Path) -> Path:
         return directory / f"{self.name}{MEMO_SUFFIX}"
@@ -369,6 +377,32 @@ def _foreign(path: Path) -> bool:
 def is_memo(path: Path) -> bool:
     """Whether ``path`` is a file that starts as a memo does (only its start is read)."""
     return read_entry(path, len(_MEMO_MAGIC), head=True) == _MEMO_MAGIC
+
+
+def memo_fingerprint(path: Path) -> tuple[str, str] | None:
+    """The memo name and the code fingerprint a memo file's header gives (only its first
+    line is read), or None for a file that is no memo of this format."""
+    data = read_entry(path, 512, head=True)
+    if data is None or not data.startswith(_MEMO_MAGIC):
+        return None
+    fields = data.split(b"\n", 1)[0][len(_MEMO_MAGIC) :].split(b"\t")
+    if len(fields) != 5 or fields[0] or fields[1] != str(MEMO_FORMAT).encode():
+        return None
+    try:
+        return fields[2].decode("ascii"), fields[3].decode("ascii")
+    except UnicodeDecodeError:
+        return None
+
+
+def current_memos() -> dict[str, str]:
+    """Each memo this process has loaded (its module imported), and the fingerprint a file
+    of it must name to be read by this code (one whose code or data cannot be read has
+    none: no file of it is current)."""
+    found: dict[str, str] = {}
+    for memo in _MEMOS:
+        with contextlib.suppress(OSError):
+            found[memo.name] = memo.fingerprint()
+    return found
 
 
 def source_fingerprint(*files: Path) -> str:

@@ -282,3 +282,15 @@ def test_the_name_check_finds_comparisons(tmp_path: Path) -> None:
         encoding="utf-8",
     )
     assert _name_comparisons(source) == [1, 3, 4]
+
+
+def test_cache_info_knows_every_memo() -> None:
+    """``cache info`` tells a current memo from another code's by the memos its admin module
+    loads: every module that makes a :class:`~benchie_cli.disk_cache.DiskMemo` is among them."""
+    makers = set()
+    for path in PACKAGE.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "DiskMemo":
+                makers.add(_module_name(path))
+    assert makers, "no DiskMemo found: the check is out of date"
+    assert makers <= GRAPH["benchie_cli.benchmarks.benchie.cache_admin"], sorted(makers)

@@ -379,3 +379,19 @@ def test_a_command_that_ends_in_failure_still_saves_its_memos(cache: Path, tmp_p
     )
     assert done.returncode == 1, done.stderr
     assert (cache / f"oie2016-lemmas{MEMO_SUFFIX}").is_file()
+
+
+def test_a_value_the_memo_would_never_hold_is_a_forged_file(cache: Path) -> None:
+    """LSOIE's hashes are signed 64-bit integers: a file holding one beyond that range (which
+    a JSON number can be) is forged, and ignored whole."""
+    from benchie_cli.benchmarks.lsoie import py2dict
+
+    cache.mkdir()
+    for value, kept in ((-(2**63), True), (2**63 - 1, True), (2**63, False), (-(2**63) - 1, False)):
+        memo = DiskMemo("test-hashes", lambda: "f1", int, max_entries=8, valid=py2dict._MEMO._valid)
+        disk_cache._MEMOS.remove(memo)
+        payload = f'{{"a":{value},"b":1}}'.encode()
+        sha = hashlib.sha256(payload).hexdigest()
+        header = f"benchie-memo\t{disk_cache.MEMO_FORMAT}\ttest-hashes\tf1\t{sha}\n"
+        (cache / f"test-hashes{MEMO_SUFFIX}").write_bytes(header.encode() + payload)
+        assert memo.get("b") == (1 if kept else None), value

@@ -12,6 +12,7 @@ import orjson
 import pytest
 
 from benchie_cli.benchmarks.benchie.index_cache import code_fingerprint
+from benchie_cli.disk_cache import MEMO_FORMAT, current_memos
 from tests.conftest import RunCli, example
 
 Run = Callable[..., subprocess.CompletedProcess[str]]
@@ -27,7 +28,8 @@ def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 def fill(directory: Path, cli: RunCli) -> dict[str, Path]:
     """A current entry (from a real run), an old-code entry, a 0.2.0 entry, a stale and a
-    fresh temporary file, an unrelated file, and a link named like an entry."""
+    fresh temporary file, an unrelated file, a file named like an entry that is none, and a
+    link named like an entry."""
     assert cli("score", "--lang", "en", example("en", "clausie")).exit_code == 0
     (current,) = directory.glob("*.idx")
     files = {
@@ -37,9 +39,11 @@ def fill(directory: Path, cli: RunCli) -> dict[str, Path]:
         "stale": directory / ".x.idx.abc.tmp",
         "fresh": directory / ".y.idx.def.tmp",
         "other": directory / "notes.txt",
+        "fake": directory / f"{SHA}-minimal-0123456789abcdef.idx",
     }
-    for key in ("old", "marshal", "stale", "fresh", "other"):
+    for key in ("marshal", "stale", "fresh", "other", "fake"):
         files[key].write_bytes(b"x" * 10)
+    files["old"].write_bytes(b"benchie-index\t" + b"x" * 10)  # (an index's start)
     old = time.time() - 2 * 3600
     os.utime(files["stale"], (old, old))
     target = directory.parent / "precious.idx"
@@ -60,7 +64,7 @@ def test_info_lists_entries_and_totals(cache: Path, cli: RunCli) -> None:
     doc = orjson.loads(cli("cache", "info", "--format", "json").stdout)
     current = [e for e in doc["entries"] if e["current"]]
     assert len(current) == 1 and current[0]["facet"] == "default"
-    assert doc["other_files"] == 2  # notes.txt and the link
+    assert doc["other_files"] == 3  # notes.txt, the file that is no index, and the link
 
 
 def test_prune_removes_only_what_no_run_reads(cache: Path, cli: RunCli) -> None:
@@ -99,19 +103,63 @@ def test_cache_off(cli_process: Run, monkeypatch: pytest.MonkeyPatch) -> None:
     assert len(res.stderr.strip().splitlines()) == 1
 
 
+def _memo_file(path: Path, name: str, fingerprint: str) -> None:
+    """A memo's header (its payload is not looked at by ``cache``)."""
+    path.write_bytes(
+        f"benchie-memo\t{MEMO_FORMAT}\t{name}\t{fingerprint}\t{'0' * 64}\n{{}}".encode()
+    )
+
+
 def test_memos_are_listed_kept_by_prune_and_removed_by_prune_all(cache: Path, cli: RunCli) -> None:
+    """A memo this code reads is current; one another code wrote (its header names another
+    fingerprint), or one filed under another memo's name, is not, and plain ``prune``
+    removes it, as it removes an index of another code."""
     cache.mkdir()
-    memo = cache / "oie2016-lemmas.memo"
-    memo.write_bytes(b"benchie-memo\t" + b"x" * 10)  # (a memo's start: a damaged memo)
+    current = current_memos()
+    lemmas, hashes = cache / "oie2016-lemmas.memo", cache / "lsoie-py2-hashes.memo"
+    _memo_file(lemmas, "oie2016-lemmas", current["oie2016-lemmas"])
+    _memo_file(hashes, "lsoie-py2-hashes", "0123456789abcdef")
+    misfiled = cache / "copy.memo"
+    _memo_file(misfiled, "oie2016-lemmas", current["oie2016-lemmas"])
     doc = orjson.loads(cli("cache", "info", "--format", "json").stdout)
-    assert [(e["name"], e["kind"], e["current"]) for e in doc["entries"]] == [
-        ("oie2016-lemmas.memo", "memo", True)
+    assert [(e["name"], e["kind"], e["code"], e["current"]) for e in doc["entries"]] == [
+        ("copy.memo", "memo", current["oie2016-lemmas"], False),
+        ("lsoie-py2-hashes.memo", "memo", "0123456789abcdef", False),
+        ("oie2016-lemmas.memo", "memo", current["oie2016-lemmas"], True),
     ]
     assert doc["other_files"] == 0
-    assert cli("cache", "prune").exit_code == 0
-    assert memo.is_file()
+    assert "1 current" in cli("cache", "info").stdout
+    res = cli("cache", "prune")
+    assert res.exit_code == 0 and "removed 2 file(s)" in res.stdout
+    assert lemmas.is_file() and not hashes.exists() and not misfiled.exists()
     assert cli("cache", "prune", "--all").exit_code == 0
-    assert not memo.exists()
+    assert not lemmas.exists()
+
+
+def test_real_runs_memos_are_current(cache: Path, cli: RunCli) -> None:
+    """The memos a run writes are listed as current, each under the code it names."""
+    from tests.conftest import DATA
+
+    clausie = DATA / "oie2016" / "clausie_output.txt.gz"
+    if not clausie.is_file():
+        pytest.skip("no OIE2016 system output among the test data")
+    assert (
+        cli("score", "--benchmark", "oie2016", "--input-format", "clausie", clausie).exit_code == 0
+    )
+    doc = orjson.loads(cli("cache", "info", "--format", "json").stdout)
+    memos = [e for e in doc["entries"] if e["kind"] == "memo"]
+    assert [(e["name"], e["current"]) for e in memos] == [("oie2016-lemmas.memo", True)]
+
+
+def test_a_damaged_memo_header_is_left_alone(cache: Path, cli: RunCli) -> None:
+    """Not recognisably a memo (the run that saves that memo replaces it)."""
+    cache.mkdir()
+    memo = cache / "oie2016-lemmas.memo"
+    memo.write_bytes(b"benchie-memo\t" + b"x" * 10)
+    doc = orjson.loads(cli("cache", "info", "--format", "json").stdout)
+    assert doc["entries"] == [] and doc["other_files"] == 1
+    assert cli("cache", "prune", "--all").exit_code == 0
+    assert memo.is_file()
 
 
 def test_a_file_named_as_a_memo_that_is_none_is_left_alone(cache: Path, cli: RunCli) -> None:

@@ -2,13 +2,14 @@
 
 An entry's name says what it is: ``GOLD_SHA256-FACET-CODE.idx`` (see
 :mod:`benchie_cli.benchmarks.benchie.index_cache`); a memo is ``NAME.memo``
-(:class:`benchie_cli.disk_cache.DiskMemo`), one file a memo, which every run reads (and
-replaces when another code wrote it): only ``prune --all`` removes it. An entry whose
-code fingerprint is not the running code's is never read again (a run looks its entry up by
-the current fingerprint), nor is any ``*.marshal`` entry of 0.2.0, nor a temporary file a
+(:class:`benchie_cli.disk_cache.DiskMemo`), one file a memo, whose header names the code
+fingerprint it was written by. An entry or a memo whose code fingerprint is not the
+running code's is never read again (a run looks its entry up by the current fingerprint,
+and replaces such a memo), nor is any ``*.marshal`` entry of 0.2.0, nor a temporary file a
 killed run left behind: those are what ``prune`` removes. Only regular files with those
-names, directly inside the cache directory, are ever removed: no symbolic link is followed
-or removed, no directory entered, no other file touched.
+names, directly inside the cache directory, are ever removed, and an index or a memo only
+when its first bytes are one's: no symbolic link is followed or removed, no directory
+entered, no other file touched.
 """
 
 from __future__ import annotations
@@ -21,15 +22,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from benchie_cli.benchmarks.benchie.index_cache import code_fingerprint
+from benchie_cli.benchmarks.benchie.index_cache import code_fingerprint, is_index
 from benchie_cli.disk_cache import (
     ENV_CACHE_DIR,
     INDEX_SUFFIX,
     MEMO_SUFFIX,
     STALE_SECONDS,
     cache_dir,
-    is_memo,
+    current_memos,
     is_temporary,
+    memo_fingerprint,
 )
 from benchie_cli.errors import printable_path
 
@@ -47,7 +49,7 @@ class CacheFile:
 
     name: str
     size: int
-    kind: str  # "entry", "old-entry" (0.2.0's *.marshal) or "temporary"
+    kind: str  # "entry", "old-entry" (0.2.0's *.marshal), "memo" or "temporary"
     gold_sha256: str | None
     facet: str | None
     code: str | None
@@ -72,19 +74,49 @@ class CacheFile:
         }
 
 
-def _classify(name: str, size: int, mtime: float, now: float) -> CacheFile | None:
-    if is_temporary(name):
-        stale = now - mtime > STALE_SECONDS
-        return CacheFile(name, size, "temporary", None, None, None, False, stale)
-    for suffix, kind in ((INDEX_SUFFIX, "entry"), (OLD_SUFFIX, "old-entry")):
-        if name.endswith(suffix) and not name.startswith("."):
-            match = _ENTRY.match(name[: -len(suffix)])
-            sha, facet, code = match.groups() if match else (None, None, None)
+def _every_memo() -> dict[str, str]:
+    """Every memo's name and current fingerprint: the modules that define one register it
+    when imported (``tests/test_architecture.py`` checks each such module is here)."""
+    from benchie_cli.benchmarks.lsoie import py2dict
+    from benchie_cli.benchmarks.oie2016 import wordnet
+
+    del py2dict, wordnet  # (imported for their memos)
+    return current_memos()
+
+
+class _Classifier:
+    """Tells what a regular file of the cache directory is, by its name and, for an index
+    or a memo, its first bytes; the current memos' fingerprints are computed once, and
+    only when a memo is there."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+        self.now = time.time()
+        self._memos: dict[str, str] | None = None
+
+    def __call__(self, name: str, size: int, mtime: float) -> CacheFile | None:
+        if is_temporary(name):
+            stale = self.now - mtime > STALE_SECONDS
+            return CacheFile(name, size, "temporary", None, None, None, False, stale)
+        for suffix, kind in ((INDEX_SUFFIX, "entry"), (OLD_SUFFIX, "old-entry")):
+            match = _ENTRY.match(name[: -len(suffix)]) if name.endswith(suffix) else None
+            if match is None:
+                continue
+            if kind == "entry" and not is_index(self.directory / name):
+                return None  # named like an index, but none: not benchie's, left alone
+            sha, facet, code = match.groups()
             current = kind == "entry" and code == code_fingerprint()
             return CacheFile(name, size, kind, sha, facet, code, current, False)
-    if _MEMO.match(name):  # one file a memo, read by name
-        return CacheFile(name, size, "memo", None, None, None, True, False)
-    return None
+        if _MEMO.match(name):
+            header = memo_fingerprint(self.directory / name)
+            if header is None:
+                return None  # named like a memo, but none: not benchie's, left alone
+            memo, code = header
+            if self._memos is None:
+                self._memos = _every_memo()
+            current = f"{memo}{MEMO_SUFFIX}" == name and self._memos.get(memo) == code
+            return CacheFile(name, size, "memo", None, None, code, current, False)
+        return None
 
 
 @dataclass(slots=True)
@@ -111,7 +143,7 @@ def require_dir() -> Path:
 
 def list_cache(directory: Path) -> CacheListing:
     """Every regular file of ``directory`` named like an entry or a temporary file, by name."""
-    now = time.time()
+    classify = _Classifier(directory)
     files: list[CacheFile] = []
     others = 0
     try:
@@ -130,12 +162,8 @@ def list_cache(directory: Path) -> CacheListing:
         except OSError:
             continue
         found = (
-            _classify(item.name, info.st_size, info.st_mtime, now)
-            if stat.S_ISREG(info.st_mode)
-            else None
+            classify(item.name, info.st_size, info.st_mtime) if stat.S_ISREG(info.st_mode) else None
         )
-        if found is not None and found.kind == "memo" and not is_memo(Path(item.path)):
-            found = None  # a file named like a memo that is none: not benchie's, left alone
         if found is None:
             others += 1
         else:

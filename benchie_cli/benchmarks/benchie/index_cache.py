@@ -71,6 +71,12 @@ def code_fingerprint() -> str:
     return source_fingerprint(*(package / name for name in SOURCES))
 
 
+def is_index(path: Path) -> bool:
+    """Whether ``path`` is a file that starts as an index entry does (only its start is
+    read)."""
+    return read_entry(path, len(_MAGIC), head=True) == _MAGIC
+
+
 def entry_path(directory: Path, gold: ResolvedGold) -> Path:
     return directory / f"{gold.sha256}-{gold.facet}-{code_fingerprint()}{INDEX_SUFFIX}"
 

@@ -48,6 +48,7 @@ _MEMO: DiskMemo[int] = DiskMemo(
     int,
     max_entries=1 << 16,
     max_bytes=16 << 20,
+    valid=lambda value: -(1 << 63) <= value < 1 << 63,  # (a signed 64-bit hash, or forged)
 )
 
 
