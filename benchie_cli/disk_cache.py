@@ -27,6 +27,7 @@ import atexit
 import contextlib
 import hashlib
 import os
+import re
 import stat
 import time
 from collections.abc import Callable, Iterator
@@ -98,7 +99,7 @@ def usable_dir() -> Path | None:
     return directory
 
 
-def _owned(info: os.stat_result) -> bool:
+def owned(info: os.stat_result) -> bool:
     """Whether a file is this user's or root's (a container image's cache, made at build
     time): another user's, planted in a shared directory, is never read."""
     geteuid = getattr(os, "geteuid", None)  # (POSIX only)
@@ -119,7 +120,7 @@ def read_entry(path: Path, limit: int, *, head: bool = False) -> bytes | None:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode) or (info.st_size > limit and not head):
             return None
-        if not _owned(info):
+        if not owned(info):
             return None
         with os.fdopen(os.dup(fd), "rb") as fh:
             return fh.read(limit if head else limit + 1)
@@ -379,6 +380,11 @@ def is_memo(path: Path) -> bool:
     return read_entry(path, len(_MEMO_MAGIC), head=True) == _MEMO_MAGIC
 
 
+#: A memo's name, and a code fingerprint (:func:`source_fingerprint`), as a header gives them.
+_MEMO_NAME = re.compile(rb"[a-z0-9][a-z0-9-]*")
+_FINGERPRINT = re.compile(rb"[0-9a-f]{16}")
+
+
 def memo_fingerprint(path: Path) -> tuple[str, str] | None:
     """The memo name and the code fingerprint a memo file's header gives (only its first
     line is read), or None for a file that is no memo of this format."""
@@ -388,10 +394,10 @@ def memo_fingerprint(path: Path) -> tuple[str, str] | None:
     fields = data.split(b"\n", 1)[0][len(_MEMO_MAGIC) :].split(b"\t")
     if len(fields) != 5 or fields[0] or fields[1] != str(MEMO_FORMAT).encode():
         return None
-    try:
-        return fields[2].decode("ascii"), fields[3].decode("ascii")
-    except UnicodeDecodeError:
-        return None
+    name, fingerprint = fields[2], fields[3]
+    if not (_MEMO_NAME.fullmatch(name) and _FINGERPRINT.fullmatch(fingerprint)):
+        return None  # (not what a memo writes: nothing of it is shown)
+    return name.decode("ascii"), fingerprint.decode("ascii")
 
 
 def current_memos() -> dict[str, str]:

@@ -60,7 +60,10 @@ def cache_info(fmt: str) -> None:
         return
     state = "" if listing.exists else " (does not exist yet)"
     click.echo(f"cache: {display_name(str(directory))}{state}")
-    click.echo(f"code fingerprint: {code_fingerprint()}")
+    click.echo(
+        f"code fingerprint: {code_fingerprint()} (the indexes'; each memo's code column is "
+        "the fingerprint of its own code and data)"
+    )
     if listing.files:
         rows = [["name", "size", "gold", "facet", "code", "current"]]
         for f in listing.files:

@@ -149,15 +149,50 @@ def test_real_runs_memos_are_current(cache: Path, cli_process: Run) -> None:
     assert [(e["name"], e["current"]) for e in memos] == [("oie2016-lemmas.memo", True)]
 
 
-def test_a_damaged_memo_header_is_left_alone(cache: Path, cli: RunCli) -> None:
-    """Not recognisably a memo (the run that saves that memo replaces it)."""
+def test_a_memo_no_run_reads_is_pruned_and_its_header_never_shown(cache: Path, cli: RunCli) -> None:
+    """A memo of another format, a damaged header, or one whose fields are not what a memo
+    writes (control bytes a terminal would obey) is benchie's, read by no run (the next save
+    replaces it): listed as not current, with no code shown, and removed by plain prune."""
     cache.mkdir()
-    memo = cache / "oie2016-lemmas.memo"
-    memo.write_bytes(b"benchie-memo\t" + b"x" * 10)
+    headers = {
+        "damaged.memo": b"benchie-memo\t" + b"x" * 10,
+        "older.memo": b"benchie-memo\t1\tolder\t0123456789abcdef\t" + b"0" * 64 + b"\n{}",
+        "evil.memo": b"benchie-memo\t2\tevil\t\x1b]0;pwned\x07\r\x08X\tdead\n{}",
+    }
+    for name, data in headers.items():
+        (cache / name).write_bytes(data)
     doc = orjson.loads(cli("cache", "info", "--format", "json").stdout)
-    assert doc["entries"] == [] and doc["other_files"] == 1
-    assert cli("cache", "prune", "--all").exit_code == 0
-    assert memo.is_file()
+    assert [(e["name"], e["code"], e["current"]) for e in doc["entries"]] == [
+        (name, None, False) for name in sorted(headers)
+    ]
+    shown = cli("cache", "info").stdout
+    assert "\x1b" not in shown and "\x07" not in shown and "pwned" not in shown
+    res = cli("cache", "prune")
+    assert res.exit_code == 0 and "removed 3 file(s)" in res.stdout
+    assert list(cache.iterdir()) == []
+
+
+def test_prune_removes_the_file_it_listed_not_one_put_in_its_place(
+    cache: Path, cli: RunCli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A file renamed over an entry between listing and removal is someone's: left alone."""
+    from benchie_cli.benchmarks.benchie import cache_admin
+
+    cache.mkdir()
+    old = cache / f"{SHA}-default-0123456789abcdef.idx"
+    old.write_bytes(b"benchie-index\t" + b"x" * 10)
+    listed = cache_admin.list_cache
+
+    def swapped(directory: Path) -> cache_admin.CacheListing:
+        listing = listed(directory)
+        notes = cache / "notes.txt"
+        notes.write_bytes(b"my notes")
+        os.replace(notes, old)
+        return listing
+
+    monkeypatch.setattr(cache_admin, "list_cache", swapped)
+    assert "removed 0 file(s)" in cli("cache", "prune").stdout
+    assert old.read_bytes() == b"my notes"
 
 
 def test_a_file_named_as_a_memo_that_is_none_is_left_alone(cache: Path, cli: RunCli) -> None:
@@ -188,3 +223,12 @@ def test_names_of_any_kind_are_listed_escaped_and_other_memos_left_alone(
     assert cli("cache", "prune", "--all").exit_code == 0
     # (nothing removed: no memo of benchie's, and a fresh temporary file may be a run's)
     assert sorted(p.name for p in cache.iterdir()) == sorted(names)
+
+
+def test_a_name_that_only_ends_like_an_entry_is_left_alone(cache: Path, cli: RunCli) -> None:
+    """``$`` would match before a trailing newline: an entry's name is matched to its end."""
+    cache.mkdir()
+    odd = cache / f"{SHA}-default-0123456789abcdef\n.marshal"
+    odd.write_bytes(b"mine")
+    assert "removed 0 file(s)" in cli("cache", "prune", "--all").stdout
+    assert odd.read_bytes() == b"mine"

@@ -18,7 +18,7 @@ import os
 import re
 import stat
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -30,14 +30,16 @@ from benchie_cli.disk_cache import (
     STALE_SECONDS,
     cache_dir,
     current_memos,
+    is_memo,
     is_temporary,
     memo_fingerprint,
+    owned,
 )
 from benchie_cli.errors import printable_path
 
 #: The entries of 0.2.0, no longer read.
 OLD_SUFFIX = ".marshal"
-_ENTRY = re.compile(r"^([0-9a-f]{64})-([a-z]+)-([0-9a-f]+)$")
+_ENTRY = re.compile(r"^([0-9a-f]{64})-([a-z]+)-([0-9a-f]+)\Z")
 #: A memo's name (:class:`benchie_cli.disk_cache.DiskMemo`): any other ``*.memo`` is no
 #: file of benchie's, and is left alone.
 _MEMO = re.compile(rf"^[a-z0-9][a-z0-9-]*{re.escape(MEMO_SUFFIX)}\Z")
@@ -55,6 +57,8 @@ class CacheFile:
     code: str | None
     current: bool  # an entry that runs of this code read
     stale: bool  # a temporary file old enough to be a killed run's
+    #: The file listed (device, inode): ``prune`` removes that file, not one put in its place.
+    identity: tuple[int, int] = (0, 0)
 
     @property
     def shown(self) -> str:
@@ -94,7 +98,11 @@ class _Classifier:
         self.now = time.time()
         self._memos: dict[str, str] | None = None
 
-    def __call__(self, name: str, size: int, mtime: float) -> CacheFile | None:
+    def __call__(self, name: str, info: os.stat_result) -> CacheFile | None:
+        found = self._classify(name, info.st_size, info.st_mtime)
+        return None if found is None else replace(found, identity=(info.st_dev, info.st_ino))
+
+    def _classify(self, name: str, size: int, mtime: float) -> CacheFile | None:
         if is_temporary(name):
             stale = self.now - mtime > STALE_SECONDS
             return CacheFile(name, size, "temporary", None, None, None, False, stale)
@@ -108,9 +116,13 @@ class _Classifier:
             current = kind == "entry" and code == code_fingerprint()
             return CacheFile(name, size, kind, sha, facet, code, current, False)
         if _MEMO.match(name):
-            header = memo_fingerprint(self.directory / name)
+            path = self.directory / name
+            header = memo_fingerprint(path)
             if header is None:
-                return None  # named like a memo, but none: not benchie's, left alone
+                if not is_memo(path):
+                    return None  # named like a memo, but none: not benchie's, left alone
+                # A memo of another format, or damaged: no run reads it (one replaces it).
+                return CacheFile(name, size, "memo", None, None, None, False, False)
             memo, code = header
             if self._memos is None:
                 self._memos = _every_memo()
@@ -161,9 +173,9 @@ def list_cache(directory: Path) -> CacheListing:
             info = item.stat(follow_symlinks=False)
         except OSError:
             continue
-        found = (
-            classify(item.name, info.st_size, info.st_mtime) if stat.S_ISREG(info.st_mode) else None
-        )
+        # Another user's file (a cache directory shared by mistake) is never benchie's here.
+        regular = stat.S_ISREG(info.st_mode) and owned(info)
+        found = classify(item.name, info) if regular else None
         if found is None:
             others += 1
         else:
@@ -185,8 +197,9 @@ def prune(directory: Path, *, everything: bool = False) -> list[CacheFile]:
             continue
         path = directory / f.name
         try:
-            if not stat.S_ISREG(os.lstat(path).st_mode):
-                continue
+            now = os.lstat(path)
+            if not stat.S_ISREG(now.st_mode) or (now.st_dev, now.st_ino) != f.identity:
+                continue  # replaced since it was listed: not the file listed
             path.unlink()
         except OSError:
             continue
