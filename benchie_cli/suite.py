@@ -58,6 +58,11 @@ def _detect(path: str, data: bytes, input_format: str) -> str:
         )
     if fmt not in FORMATS:
         _check_text(data, display_name(path))  # bytes no reader reads: said as such
+        from benchie_cli.inputs.mistakes import curve_error
+
+        curve = curve_error(data, display_name(path)) if fmt == "benchie" else None
+        if curve is not None:
+            raise curve
         why = {
             "clausie": "its reader rescales confidences over the whole file, so a benchmark's "
             "numbers would depend on the other benchmarks' lines",
@@ -70,10 +75,8 @@ def _detect(path: str, data: bytes, input_format: str) -> str:
             "the suite reads one file for every benchmark by the tab formats every original "
             "scorer reads; score it on each benchmark with --benchmark NAME",
         )
-        from benchie_cli.inputs.mistakes import curve_cause
-
         raise BenchieError(
-            f"--suite reads {', '.join(FORMATS)} files, not {fmt}: {why}{curve_cause(data)}",
+            f"--suite reads {', '.join(FORMATS)} files, not {fmt}: {why}",
             path=display_name(path),
         )
     return fmt

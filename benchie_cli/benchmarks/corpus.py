@@ -682,13 +682,12 @@ def _detected(corpus: Corpus, path: str, data: bytes) -> str:
             path=display_name(path),
         )
     if fmt == BENCHIE_TSV:
-        from benchie_cli.inputs.mistakes import curve_cause
+        from benchie_cli.inputs.mistakes import curve_error
 
-        raise BenchieError(
+        raise curve_error(data, display_name(path)) or BenchieError(
             "its format was not recognised as a system output "
             f"({', '.join(BENCHMARKS[corpus.benchmark].formats)}): give --input-format; a "
-            "BenchIE TSV file is scored against BenchIE's gold (no --benchmark)"
-            + curve_cause(data),
+            "BenchIE TSV file is scored against BenchIE's gold (no --benchmark)",
             path=display_name(path),
         )
     return fmt

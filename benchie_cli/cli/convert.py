@@ -171,10 +171,19 @@ def convert(
         spool(source)
         from_ = detect(source)
         if from_ == BENCHIE_TSV:
+            from benchie_cli.inputs.mistakes import detect_curve, read_head
+
+            head = read_head(source)
+            if not any(line.strip() for line in head):
+                raise BenchieError("an empty file: nothing to convert", path=display_name(source))
+            curve = detect_curve(head)
             raise BenchieError(
-                "no native format recognised (BenchIE TSV needs no conversion); name it "
+                f"{curve.message} [{curve.code}]"
+                if curve is not None
+                else "no native format recognised (BenchIE TSV needs no conversion); name it "
                 "with --from",
                 path=display_name(source),
+                line=None if curve is None else curve.line,
             )
     texts = {i: s.text for i, s in gold.parsed.sentences.items()}
     buffer = io.BytesIO()

@@ -281,9 +281,17 @@ def strip_implicit_cmd(
     check_output(removed, [submission, *gold.resolved.inputs], [output], stores=[gold.store_root])
     texts = {i: s.text for i, s in gold.parsed.sentences.items()}
     native = prepare_native(submission, input_format, texts.copy, lang, say=say)
-    result = strip_implicit(
-        submission, gold.parsed, lang, case_sensitive=case_sensitive, retokenize=retokenize
-    )
+    spool(submission)  # (read again below, to explain a line it cannot read)
+    try:
+        result = strip_implicit(
+            submission, gold.parsed, lang, case_sensitive=case_sensitive, retokenize=retokenize
+        )
+    except BenchieError as exc:
+        if exc.line is None:
+            raise
+        from benchie_cli.inputs.mistakes import MistakeCheck, explained, read_head
+
+        raise explained(exc, MistakeCheck(lang, texts).format(read_head(submission))) from None
     if result.retokenized is not None:
         click.echo(
             f"benchie: --retokenize mapped {result.retokenized[0]} slot(s) onto their "

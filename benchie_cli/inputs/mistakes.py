@@ -194,7 +194,10 @@ def detect_curve(head: Sequence[bytes]) -> Finding | None:
     if not lines:
         return None
     n, text = lines[0]
-    if tuple(c.strip().casefold() for c in text.split("\t")) not in _CURVE_HEADERS:
+    cells = [c.strip().casefold() for c in text.split("\t")]
+    while cells and not cells[-1]:  # (a trailing TAB)
+        cells.pop()
+    if tuple(cells) not in _CURVE_HEADERS:
         return None
     return Finding(
         "curve-file",
@@ -204,11 +207,13 @@ def detect_curve(head: Sequence[bytes]) -> Finding | None:
     )
 
 
-def curve_cause(data: bytes) -> str:
-    """``"; likely cause: ..."`` for a message about bytes no reader recognised, when they
-    are a curve file's (:func:`detect_curve`); else ``""``."""
+def curve_error(data: bytes, shown: str) -> BenchieError | None:
+    """The error for bytes no reader recognised that are a curve file's
+    (:func:`detect_curve`): said first, since every other advice would mislead."""
     found = detect_curve(head_lines(data, 4096))
-    return f"; likely cause: {found.message} [{found.code}]" if found is not None else ""
+    if found is None:
+        return None
+    return BenchieError(f"{found.message} [{found.code}]", path=shown, line=found.line)
 
 
 def explained(exc: BenchieError, findings: Sequence[Finding]) -> BenchieError:

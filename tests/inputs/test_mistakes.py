@@ -5,6 +5,7 @@ and ``--retokenize`` recovering the score of a file tokenised unlike the gold.""
 
 from __future__ import annotations
 
+import gzip
 import re
 import subprocess
 from collections.abc import Callable
@@ -328,22 +329,33 @@ def test_score_help_lists_every_strict_warning(cli: RunCli) -> None:
 
 
 @pytest.mark.parametrize(
-    "args",
+    ("args", "compressed"),
     [
-        ("--benchmark", "carb", "--input-format", "benchie"),
-        ("--benchmark", "carb"),
-        ("--benchmark", "oie2016"),
-        ("--suite",),
+        (("score", "--benchmark", "carb", "--input-format", "benchie"), False),
+        (("score", "--benchmark", "carb"), False),
+        (("score", "--benchmark", "carb"), True),
+        (("score", "--benchmark", "oie2016"), False),
+        (("score", "--suite"), False),
+        (("convert", "--lang", "en", "-o", "-"), False),
+        (("strip-implicit", "--lang", "en", "-o", "-"), False),
     ],
-    ids=["carb-tsv", "carb-auto", "oie2016-auto", "suite"],
+    ids=["carb-tsv", "carb-auto", "carb-gzip", "oie2016-auto", "suite", "convert", "strip"],
 )
-def test_a_curve_given_to_another_benchmark_is_named(
-    cli_process: RunProcess, tmp_path: Path, args: tuple[str, ...]
+def test_a_curve_given_to_another_command_is_named(
+    cli_process: RunProcess, tmp_path: Path, args: tuple[str, ...], compressed: bool
 ) -> None:
-    """Every benchmark's reader names a curve file as one (``--curves`` writes it beside the
-    reports), not only by what its columns lack."""
-    path = _write(tmp_path / "openie4_output.dat", CURVE)
-    res = cli_process("score", *args, path)
+    """Every benchmark's reader, the suite, ``convert`` and ``strip-implicit`` name a curve
+    file as one (``--curves`` writes it beside the reports), not only by what its columns
+    lack; where no reader recognised the file, that is said first (any other advice would
+    mislead). A trailing TAB on its first line changes nothing."""
+    text = "\n".join([CURVE[0] + "\t", *CURVE[1:]]) + "\n"
+    path = tmp_path / "openie4_output.dat"
+    if compressed:
+        path = path.with_suffix(".dat.gz")
+        path.write_bytes(gzip.compress(text.encode()))
+    else:
+        path.write_text(text, encoding="utf-8")
+    res = cli_process(*args, path)
     assert res.returncode == 2, res.stderr
-    assert "likely cause: this is a precision-recall curve" in res.stderr, res.stderr
+    assert "this is a precision-recall curve" in res.stderr and "[curve-file]" in res.stderr
     assert res.stderr.count("\n") == 1 and res.stdout == ""

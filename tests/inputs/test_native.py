@@ -408,6 +408,11 @@ def test_convert_writes_confidences_and_refuses_benchie_tsv(
     refused = cli_process("convert", "--lang", "en", example("en", "clausie"), "-o", out)
     assert refused.returncode == 2
     assert "no native format recognised" in refused.stderr
+    empty = tmp_path / "empty.txt"
+    empty.write_text("\n\n")
+    nothing = cli_process("convert", "--lang", "en", empty, "-o", out)
+    assert nothing.returncode == 2
+    assert nothing.stderr == f"benchie: {empty}: error: an empty file: nothing to convert\n"
 
 
 @pytest.mark.parametrize(

@@ -254,7 +254,9 @@ def reader_for(path: str, input_format: str) -> str:
             if fmt == "ollie" and read_by_original(fmt, data):
                 raise BenchieError(OLLIE_PLAIN, path=display_name(path))
             if fmt == BENCHIE_TSV and starts_with(path, GZIP):  # (read raw: see below)
-                raise BenchieError(
+                from benchie_cli.inputs.mistakes import curve_error
+
+                raise curve_error(data, display_name(path)) or BenchieError(
                     "a gzip-compressed file of BenchIE TSV, or of no format benchie "
                     "recognises: --benchmark carb reads a system's own output compressed or "
                     "not, BenchIE TSV only uncompressed (`gunzip -k FILE`)",
