@@ -168,7 +168,7 @@ def _open_binary(path: str) -> BinaryIO:
 #: Said once when ``-`` is read from a terminal, where a run that waits for input without a
 #: word looks like one that hangs.
 TERMINAL_HINT = (
-    "benchie: reading standard input from the terminal: type or paste the lines, then "
+    "benchie: reading standard input from the terminal: type or paste the input, then "
     "press Ctrl-D at the start of a line (Ctrl-Z and Enter on Windows); or give a file "
     "name instead of -\n"
 )

@@ -51,7 +51,7 @@ def verify(
     given must be the report's name of that system. Exit 1 names every field that differs
     (`systems[0].f1: report ... != re-derived ...`); exit 2 for a report of another schema
     or version, or one that is not JSON. A report of `score
-    --benchmark NAME` (carb, oie2016, oie2016-2018, reoie2016, wire57) is re-derived against
+    --benchmark NAME` (any benchmark `benchie benchmark list` names) is re-derived against
     the version and split it names, reading each submission with the input format it
     records; a report of `score --suite` against every benchmark of the store again. The
     index cache is never read: the gold is parsed from its bytes.

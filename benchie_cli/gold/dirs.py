@@ -123,7 +123,10 @@ class GoldDirs(NamedTuple):
 
     def where(self) -> str:
         """The stores looked in, for a message that found nothing in them."""
-        return ", ".join(f"{printable_path(str(p))} ({d.shown})" for p, d in self._pairs())
+        return ", ".join(
+            f"{printable_path(str(p))} ({d.source}{f': {d.detail}' if d.detail else ''})"
+            for p, d in self._pairs()
+        )
 
     def _pairs(self) -> list[tuple[Path, GoldDir]]:
         return [(d.path.joinpath(*self.below), d) for d in self.dirs]

@@ -114,7 +114,14 @@ def parse_submission_arg(arg: str, *, every_file: bool = False) -> list[Submissi
         files = sorted(p for p in path.glob(pattern) if p.is_file() and not p.name.startswith("."))
         if not files:
             what = "file" if every_file else f"{SUBMISSION_GLOB} file"
-            raise BenchieError(f"directory has no {what} to score", path=arg)
+            below = sorted(
+                d.name
+                for d in path.iterdir()
+                if d.is_dir() and not d.name.startswith(".") and any(d.glob(pattern))
+            )
+            hint = f"; give one of its subdirectories with some: {', '.join(below[:5])}"
+            hint = hint if below else ""
+            raise BenchieError(f"directory has no {what} to score{hint}", path=arg)
         return [Submission(printable_path(stem(str(p))), str(p)) for p in files]
     return [Submission(printable_path(stem(arg)), arg)]
 

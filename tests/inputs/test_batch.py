@@ -85,7 +85,22 @@ def test_all_broken_writes_nothing(cli: RunCli, tmp_path: Path) -> None:
 def test_directory_without_submissions(cli: RunCli, tmp_path: Path) -> None:
     res = cli("score", "--lang", "en", tmp_path)
     assert res.exit_code == 2
-    assert "no *.tsv file" in res.stderr
+    assert res.stderr == f"benchie: {tmp_path}: error: directory has no *.tsv file to score\n"
+
+
+def test_a_directory_whose_subdirectories_hold_submissions_names_them(
+    cli: RunCli, tmp_path: Path
+) -> None:
+    """``score examples/submissions/`` (the languages' directories below it): say which."""
+    for lang in ("zh", "en", ".hidden"):
+        (tmp_path / lang).mkdir()
+        (tmp_path / lang / "sys.tsv").write_text("1\ta\tb\tc\n")
+    (tmp_path / "empty").mkdir()
+    res = cli("score", "--lang", "en", tmp_path)
+    assert res.exit_code == 2
+    assert res.stderr.endswith(
+        "directory has no *.tsv file to score; give one of its subdirectories with some: en, zh\n"
+    )
 
 
 def test_duplicate_names_are_refused(tmp_path: Path) -> None:
