@@ -30,7 +30,7 @@ import os
 import re
 import stat
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from functools import cache
 from pathlib import Path
 from typing import Any, Generic, TypeVar
@@ -242,8 +242,9 @@ class DiskMemo(Generic[V]):
     code's source, its data); it is computed once, when the memo is first used, before any
     value is, so that values are never filed under the fingerprint of code that changed on
     disk during the run. A file of another fingerprint, whose payload does not hash to its
-    header's sha256, is not one JSON object of string keys and ``value_type`` values (each
-    one ``valid`` accepts, when given), or holds more than ``max_entries``, is ignored and
+    header's sha256, is not one JSON object of string keys and ``value_type`` values (all of
+    which ``valid`` accepts, when given: a check of the whole collection, for a per-value
+    call costs a run milliseconds), or holds more than ``max_entries``, is ignored and
     replaced. The file is read at the first
     look-up and written once a run (:func:`save_memos`) if the run computed new values; a
     regular file at its name that is no memo (a report written there by mistake) is never
@@ -259,12 +260,12 @@ class DiskMemo(Generic[V]):
         *,
         max_entries: int,
         max_bytes: int = 64 << 20,
-        valid: Callable[[V], bool] | None = None,
+        valid: Callable[[Collection[V]], bool] | None = None,
     ) -> None:
         self.name = name
         self._fingerprint = fingerprint
         self._value_type: type[V] = value_type
-        self._valid: Callable[[V], bool] | None = valid
+        self._valid: Callable[[Collection[V]], bool] | None = valid
         self._max_entries = max_entries
         self._max_bytes = max_bytes
         self._values: dict[str, V] | None = None
@@ -299,7 +300,7 @@ class DiskMemo(Generic[V]):
             or len(values) > self._max_entries
             or not all(type(v) is value_type for v in values.values())
             or max(map(len, values), default=0) > MAX_KEY_CHARS  # (never put: a forged file)
-            or (self._valid is not None and not all(map(self._valid, values.values())))
+            or (self._valid is not None and not self._valid(values.values()))
         ):
             return None
         return values

@@ -48,8 +48,8 @@ _MEMO: DiskMemo[int] = DiskMemo(
     int,
     max_entries=1 << 16,
     max_bytes=16 << 20,
-    valid=lambda value: -(1 << 63) <= value < 1 << 63,  # (a signed 64-bit hash, or forged)
-)
+    valid=lambda values: not values or -(1 << 63) <= min(values) <= max(values) < 1 << 63,
+)  # (every value a signed 64-bit hash, or the file is forged)
 
 
 @lru_cache(maxsize=1 << 15)
