@@ -245,10 +245,9 @@ class DiskMemo(Generic[V]):
     header's sha256, is not one JSON object of string keys and ``value_type`` values (all of
     which ``valid`` accepts, when given: a check of the whole collection, for a per-value
     call costs a run milliseconds), or holds more than ``max_entries``, is ignored and
-    replaced. The file is read at the first
-    look-up and written once a run (:func:`save_memos`) if the run computed new values; a
-    regular file at its name that is no memo (a report written there by mistake) is never
-    replaced. Keys that UTF-8 cannot hold (lone surrogates) and keys longer than
+    replaced. The file is read at the first look-up and written once a run
+    (:func:`save_memos`) if the run computed new values; a regular file at its name that is
+    no memo (a report written there by mistake) is never replaced. Keys that UTF-8 cannot hold (lone surrogates) and keys longer than
     :data:`MAX_KEY_CHARS` are not memoised.
     """
 
