@@ -247,8 +247,8 @@ class DiskMemo(Generic[V]):
     call costs a run milliseconds), or holds more than ``max_entries``, is ignored and
     replaced. The file is read at the first look-up and written once a run
     (:func:`save_memos`) if the run computed new values; a regular file at its name that is
-    no memo (a report written there by mistake) is never replaced. Keys that UTF-8 cannot hold (lone surrogates) and keys longer than
-    :data:`MAX_KEY_CHARS` are not memoised.
+    no memo (a report written there by mistake) is never replaced. Keys that UTF-8 cannot
+    hold (lone surrogates) and keys longer than :data:`MAX_KEY_CHARS` are not memoised.
     """
 
     def __init__(

@@ -60,7 +60,7 @@ def _detect(path: str, data: bytes, input_format: str) -> str:
         _check_text(data, display_name(path))  # bytes no reader reads: said as such
         from benchie_cli.inputs.mistakes import curve_error
 
-        curve = curve_error(data, display_name(path)) if fmt == "benchie" else None
+        curve = curve_error(data, display_name(path))  # (no reader recognises a curve)
         if curve is not None:
             raise curve
         why = {

@@ -212,6 +212,8 @@ def test_score_without_carb_imports_no_carb_module(tmp_path: Path) -> None:
     loaded = _modules_loaded_by(args)
     assert "benchie_cli.benchmarks.benchie.scoring" in loaded  # (the check sees imports)
     assert [m for m in loaded if "carb" in m] == []
+    # A TSV file is no LLM's answers: their rules are not loaded to say so.
+    assert "benchie_cli.inputs.native" in loaded and "benchie_cli.inputs.llm_text" not in loaded
 
 
 def test_score_of_carb_imports_no_benchie_scorer(tmp_path: Path) -> None:
