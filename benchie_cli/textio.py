@@ -731,12 +731,17 @@ def atomic_write(path: str, data: bytes, *, durable: bool = True) -> None:
             abandon_stdout()
             raise BenchieError(f"cannot write: {exc.strerror or exc}", path="<stdout>") from None
         return
+    try:
+        # (by the path given: /dev/stdout on a pipe resolves to no path, "pipe:[...]")
+        stream = not stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        stream = False
     target = Path(os.path.realpath(path))
     if target.is_dir():
         raise BenchieError("is a directory; give a file name for the output", path=path)
-    if target.exists() and not target.is_file():
+    if stream or (target.exists() and not target.is_file()):
         try:
-            with target.open("wb") as fh:
+            with open(path if stream else target, "wb") as fh:
                 fh.write(data)
         except OSError as exc:
             raise BenchieError(f"cannot write: {exc.strerror or exc}", path=path) from None

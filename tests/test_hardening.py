@@ -619,3 +619,19 @@ def test_too_many_distinct_unknown_ids_is_refused(
     with pytest.raises(BenchieError, match="more than 5 distinct sentence ids") as caught:
         scorer.score(str(sub), "s")
     assert (caught.value.path, caught.value.line) == (str(sub), 6)
+
+
+@pytest.mark.skipif(not Path("/dev/stdout").exists(), reason="no /dev/stdout on this system")
+def test_dev_stdout_on_a_pipe_is_written_to() -> None:
+    """``-o /dev/stdout`` in a pipeline: the path resolves to no file (``pipe:[...]``), and
+    the output is written to the stream, not refused for want of a directory to rename in."""
+    args = ["score", "--lang", "en", "--format", "json", "-o", "/dev/stdout"]
+    run = subprocess.run(
+        [sys.executable, "-m", "benchie_cli", *args, str(example("en", "clausie"))],
+        capture_output=True,
+        check=False,
+    )
+    assert run.returncode == 0, run.stderr
+    assert orjson.loads(run.stdout)["systems"][0]["name"] == "clausie"
+    said = "benchie: wrote /dev/stdout (json: 1 system(s), gold 1.1.0)\n"
+    assert run.stderr.decode().endswith(said)
