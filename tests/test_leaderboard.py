@@ -106,20 +106,32 @@ def test_same_run_twice_gives_identical_bytes(cli: RunCli, tmp_path: Path) -> No
 
 
 def test_format_follows_the_extension(cli: RunCli, tmp_path: Path) -> None:
-    html, data = tmp_path / "x.HTML", tmp_path / "x.json"
-    other = tmp_path / "x.txt"
-    said = {}
-    for out in (html, data, other):
-        res = cli("score", "--lang", "en", example("en", "clausie"), "-o", out)
+    """Without --format, -o writes what its extension names (as --suite does): the page for
+    *.html, markdown for *.md, the table for *.txt, and JSON for *.json and any other; each
+    the bytes --format gives on stdout."""
+    system = example("en", "clausie")
+    formats = {
+        "x.HTML": "html",
+        "x.json": "json",
+        "x.out": "json",
+        "x.md": "markdown",
+        "x.Markdown": "markdown",
+        "x.txt": "table",
+    }
+    for name, fmt in formats.items():
+        out = tmp_path / name
+        res = cli("score", "--lang", "en", system, "-o", out)
         assert res.exit_code == 0, res.stderr
-        said[out] = res.stderr
-    assert "(html: 1 system(s)" in said[html] and "(json: 1 system(s)" in said[other]
-    assert html.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+        assert f"({fmt}: 1 system(s)" in res.stderr, name
+        if fmt != "html":
+            printed = cli("score", "--lang", "en", system, "--format", fmt).stdout
+            assert out.read_text(encoding="utf-8") == printed, name
+    assert (tmp_path / "x.HTML").read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+    data = tmp_path / "x.json"
     assert json.loads(data.read_text(encoding="utf-8"))["systems"][0]["name"] == "clausie"
-    assert other.read_bytes() == data.read_bytes()  # JSON for any other extension, as before
     # --format wins over the extension.
-    forced = tmp_path / "forced.html"
-    res = cli("score", "--lang", "en", example("en", "clausie"), "--format", "json", "-o", forced)
+    forced = tmp_path / "forced.md"
+    res = cli("score", "--lang", "en", system, "--format", "json", "-o", forced)
     assert res.exit_code == 0, res.stderr
     assert forced.read_bytes() == data.read_bytes()
 

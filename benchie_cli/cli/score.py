@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -59,7 +60,8 @@ if TYPE_CHECKING:
     "fmt",
     type=click.Choice(["table", "json", "markdown", "html", "latex", "csv"], case_sensitive=False),
     default=None,
-    help="Output format [default: table on stdout; with -o, html for *.html, else json; "
+    help="Output format [default: table on stdout; with -o, html for *.html, markdown for "
+    "*.md, table for *.txt, else json; "
     "with --suite by the extension: json for *.json, markdown for *.md, latex for *.tex, "
     "csv for *.csv, html for *.html, table for *.txt, any other refused]. "
     "html: one self-contained leaderboard page with 95% bootstrap intervals and pairwise "
@@ -390,10 +392,20 @@ def _as_given(name: str) -> str:
     return max(param.secondary_opts if off else param.opts, key=len)
 
 
+#: ``-o FILE``'s format by its extension, when --format is not given (any other: json).
+_BY_EXTENSION = {
+    ".html": "html",
+    ".htm": "html",
+    ".md": "markdown",
+    ".markdown": "markdown",
+    ".txt": "table",
+}
+
+
 def _format(fmt: str | None, output: str | None, *, suite: bool = False) -> str:
-    """The format asked for, or the default: table on stdout, with ``-o`` html for a file
-    named *.html or *.htm and json for any other (``--suite``: by its extension, one of no
-    suite format refused)."""
+    """The format asked for, or the default: table on stdout, with ``-o`` by the file's
+    extension (html for *.html, markdown for *.md, table for *.txt) and json for any other
+    (``--suite``: by its extension, one of no suite format refused)."""
     if fmt is not None:
         return fmt
     if output is None:
@@ -402,7 +414,7 @@ def _format(fmt: str | None, output: str | None, *, suite: bool = False) -> str:
         from benchie_cli.suite_views import format_of
 
         return format_of(output)
-    return "html" if output.lower().endswith((".html", ".htm")) else "json"
+    return _BY_EXTENSION.get(Path(output).suffix.lower(), "json")
 
 
 def write_score_report(
