@@ -97,25 +97,26 @@ def test_no_floor_when_no_sample_is_read(tmp_path):
     assert "no 1% sample" in _module().floor_note(row)
 
 
-def _script(tmp_path: Path, python: str) -> str:
+def _install(tmp_path: Path, package: Path) -> str:
+    """A console script whose Python says its ``benchie_cli`` is the one in ``package``."""
+    python = tmp_path / "python"
+    python.write_text(f"#!/bin/sh\necho {package / '__init__.py'}\n")
+    python.chmod(0o755)
     script = tmp_path / "benchie"
     script.write_text(f"#!{python}\n")
     return str(script)
 
 
 def test_an_editable_install_is_named_as_one(tmp_path):
-    # The tests run the checkout's sources, as its editable install does.
-    kind = _module().install_kind(_script(tmp_path, sys.executable))
+    """Its Python imports the checkout's own sources (an editable install's import hook)."""
+    kind = _module().install_kind(_install(tmp_path, SCRIPT.parent.parent / "benchie_cli"))
     assert kind.startswith("an editable install of the checkout")
 
 
 def test_a_regular_install_is_named_as_one(tmp_path):
     site = tmp_path / "site-packages" / "benchie_cli"
     site.mkdir(parents=True)
-    python = tmp_path / "python"
-    python.write_text(f"#!/bin/sh\necho {site / '__init__.py'}\n")
-    python.chmod(0o755)
-    assert _module().install_kind(_script(tmp_path, str(python))) == "a regular install"
+    assert _module().install_kind(_install(tmp_path, site)) == "a regular install"
 
 
 def test_a_missing_script_is_said_to_be_missing(tmp_path):
