@@ -174,17 +174,20 @@ TERMINAL_HINT = (
 )
 
 
+def _is_terminal(stream: BinaryIO | TextIO | None) -> bool:
+    """Whether ``stream`` is a terminal (a closed or replaced stream is none)."""
+    try:
+        return stream is not None and stream.isatty()
+    except (OSError, ValueError):
+        return False
+
+
 def _hint_at_terminal(stdin: BinaryIO) -> None:
     """Say what a run reading ``-`` waits for, when a person is at the terminal: standard
     input and standard error both one (never in a pipeline, a script or a test)."""
-    err = sys.stderr
-    try:
-        interactive = err is not None and stdin.isatty() and err.isatty()
-    except (OSError, ValueError):  # a closed or replaced stream
-        return
-    if interactive:
-        err.write(TERMINAL_HINT)
-        err.flush()
+    if _is_terminal(stdin) and _is_terminal(sys.stderr):
+        sys.stderr.write(TERMINAL_HINT)
+        sys.stderr.flush()
 
 
 def _block_reader(fh: BinaryIO) -> Callable[[int], bytes]:
@@ -192,12 +195,8 @@ def _block_reader(fh: BinaryIO) -> Callable[[int], bytes]:
     ends one read, a buffered ``read(n)`` reads on past a line's end to fill its block and
     swallows the Ctrl-D that ends the input: the next block would wait for a second one.
     ``read1`` returns what one read gave, so the Ctrl-D ends the input."""
-    try:
-        interactive = fh.isatty()
-    except (OSError, ValueError):
-        interactive = False
     read1 = getattr(fh, "read1", None)
-    return read1 if interactive and read1 is not None else fh.read
+    return read1 if read1 is not None and _is_terminal(fh) else fh.read
 
 
 def _stdin() -> BinaryIO | None:
@@ -732,20 +731,21 @@ def atomic_write(path: str, data: bytes, *, durable: bool = True) -> None:
             raise BenchieError(f"cannot write: {exc.strerror or exc}", path="<stdout>") from None
         return
     try:
-        # (by the path given: /dev/stdout on a pipe resolves to no path, "pipe:[...]")
-        stream = not stat.S_ISREG(os.stat(path).st_mode)
+        # By the path given, links followed: /dev/stdout on a pipe resolves to "pipe:[...]",
+        # no path at all.
+        existing: int | None = os.stat(path).st_mode
     except OSError:
-        stream = False
-    target = Path(os.path.realpath(path))
-    if target.is_dir():
+        existing = None  # (a new file)
+    if existing is not None and stat.S_ISDIR(existing):
         raise BenchieError("is a directory; give a file name for the output", path=path)
-    if stream or (target.exists() and not target.is_file()):
+    if existing is not None and not stat.S_ISREG(existing):
         try:
-            with open(path if stream else target, "wb") as fh:
+            with open(path, "wb") as fh:
                 fh.write(data)
         except OSError as exc:
             raise BenchieError(f"cannot write: {exc.strerror or exc}", path=path) from None
         return
+    target = Path(os.path.realpath(path))
     directory = target.parent if str(target.parent) else Path(".")
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
@@ -759,9 +759,9 @@ def atomic_write(path: str, data: bytes, *, durable: bool = True) -> None:
                 os.fsync(fh.fileno())
         # mkstemp creates 0600 files; a report is an ordinary file the user shares. A file
         # replaced keeps its mode (a store's manifest stays readable by others).
-        try:
-            mode = stat.S_IMODE(target.stat().st_mode)
-        except OSError:
+        if existing is not None:
+            mode = stat.S_IMODE(existing)
+        else:
             umask = os.umask(0)
             os.umask(umask)
             mode = 0o666 & ~umask
