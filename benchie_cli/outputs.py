@@ -27,6 +27,18 @@ if TYPE_CHECKING:
     from benchie_cli.curves import Curve
 
 
+#: The format an output file's extension names (``-o FILE`` without ``--format``).
+EXTENSIONS = {
+    ".json": "json",
+    ".html": "html",
+    ".htm": "html",
+    ".tex": "latex",
+    ".csv": "csv",
+    ".md": "markdown",
+    ".txt": "table",
+}
+
+
 def _same_file(a: str, b: str) -> bool:
     """Whether two names reach one file: the same path once symbolic links are resolved
     (a file not yet created), or the same device and inode (hard links, bind mounts)."""

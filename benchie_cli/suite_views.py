@@ -531,15 +531,6 @@ def to_html(report: dict[str, Any], measures: tuple[str, ...] = DEFAULT_MEASURES
 #: The formats of ``score --suite``, and what ``-o`` picks by its extension (compared
 #: case-insensitively; ``.json``, no extension and ``-``: json; any other is refused).
 FORMATS = ("table", "markdown", "latex", "csv", "html", "json")
-EXTENSIONS = {
-    ".json": "json",
-    ".html": "html",
-    ".htm": "html",
-    ".tex": "latex",
-    ".csv": "csv",
-    ".md": "markdown",
-    ".txt": "table",
-}
 
 
 def format_of(output: str) -> str:
@@ -549,6 +540,7 @@ def format_of(output: str) -> str:
     from pathlib import PurePath
 
     from benchie_cli.errors import BenchieError
+    from benchie_cli.outputs import EXTENSIONS
     from benchie_cli.textio import STDIN
 
     suffix = PurePath(output).suffix.lower()

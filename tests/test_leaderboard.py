@@ -115,7 +115,6 @@ def test_format_follows_the_extension(cli: RunCli, tmp_path: Path) -> None:
         "x.json": "json",
         "x.out": "json",
         "x.md": "markdown",
-        "x.Markdown": "markdown",
         "x.txt": "table",
     }
     for name, fmt in formats.items():

@@ -392,20 +392,11 @@ def _as_given(name: str) -> str:
     return max(param.secondary_opts if off else param.opts, key=len)
 
 
-#: ``-o FILE``'s format by its extension, when --format is not given (any other: json).
-_BY_EXTENSION = {
-    ".html": "html",
-    ".htm": "html",
-    ".md": "markdown",
-    ".markdown": "markdown",
-    ".txt": "table",
-}
-
-
 def _format(fmt: str | None, output: str | None, *, suite: bool = False) -> str:
     """The format asked for, or the default: table on stdout, with ``-o`` by the file's
-    extension (html for *.html, markdown for *.md, table for *.txt) and json for any other
-    (``--suite``: by its extension, one of no suite format refused)."""
+    extension as --suite names them (html for *.html, markdown for *.md, table for *.txt)
+    and json for any other (``--suite``: by its extension, one of no suite format
+    refused)."""
     if fmt is not None:
         return fmt
     if output is None:
@@ -414,7 +405,10 @@ def _format(fmt: str | None, output: str | None, *, suite: bool = False) -> str:
         from benchie_cli.suite_views import format_of
 
         return format_of(output)
-    return _BY_EXTENSION.get(Path(output).suffix.lower(), "json")
+    from benchie_cli.outputs import EXTENSIONS
+
+    named = EXTENSIONS.get(Path(output).suffix.lower())
+    return named if named in ("html", "markdown", "table") else "json"  # (--suite's alone)
 
 
 def write_score_report(

@@ -59,8 +59,9 @@ class GoldDir(NamedTuple):
 
     @property
     def shown(self) -> str:
-        """The source as messages name it: "user data ($BENCHIE_DATA_DIR)"."""
-        return f"{self.source} ({self.detail})" if self.detail else self.source
+        """The source as messages name it, often inside brackets of their own: "user data:
+        $BENCHIE_DATA_DIR"."""
+        return f"{self.source}: {self.detail}" if self.detail else self.source
 
 
 class GoldDirs(NamedTuple):
@@ -123,10 +124,7 @@ class GoldDirs(NamedTuple):
 
     def where(self) -> str:
         """The stores looked in, for a message that found nothing in them."""
-        return ", ".join(
-            f"{printable_path(str(p))} ({d.source}{f': {d.detail}' if d.detail else ''})"
-            for p, d in self._pairs()
-        )
+        return ", ".join(f"{printable_path(str(p))} ({d.shown})" for p, d in self._pairs())
 
     def _pairs(self) -> list[tuple[Path, GoldDir]]:
         return [(d.path.joinpath(*self.below), d) for d in self.dirs]
