@@ -375,14 +375,21 @@ def _foreign(path: Path) -> bool:
     return not is_memo(path)
 
 
+def starts_with(path: Path, magic: bytes) -> bool:
+    """Whether ``path`` is a cache file (as :func:`read_entry` reads one) that starts with
+    ``magic``; only its start is read."""
+    return read_entry(path, len(magic), head=True) == magic
+
+
 def is_memo(path: Path) -> bool:
-    """Whether ``path`` is a file that starts as a memo does (only its start is read)."""
-    return read_entry(path, len(_MEMO_MAGIC), head=True) == _MEMO_MAGIC
+    """Whether ``path`` is a file that starts as a memo does."""
+    return starts_with(path, _MEMO_MAGIC)
 
 
-#: A memo's name, and a code fingerprint (:func:`source_fingerprint`), as a header gives them.
-_MEMO_NAME = re.compile(rb"[a-z0-9][a-z0-9-]*")
-_FINGERPRINT = re.compile(rb"[0-9a-f]{16}")
+#: A memo's name (its file's, without :data:`MEMO_SUFFIX`), and a code fingerprint
+#: (:func:`source_fingerprint`), as a header gives them.
+MEMO_NAME = re.compile(r"[a-z0-9][a-z0-9-]*")
+_FINGERPRINT = re.compile(r"[0-9a-f]{16}")
 
 
 def memo_fingerprint(path: Path) -> tuple[str, str] | None:
@@ -394,10 +401,10 @@ def memo_fingerprint(path: Path) -> tuple[str, str] | None:
     fields = data.split(b"\n", 1)[0][len(_MEMO_MAGIC) :].split(b"\t")
     if len(fields) != 5 or fields[0] or fields[1] != str(MEMO_FORMAT).encode():
         return None
-    name, fingerprint = fields[2], fields[3]
-    if not (_MEMO_NAME.fullmatch(name) and _FINGERPRINT.fullmatch(fingerprint)):
+    name, fingerprint = (f.decode("latin-1") for f in fields[2:4])  # (any byte decodes)
+    if not (MEMO_NAME.fullmatch(name) and _FINGERPRINT.fullmatch(fingerprint)):
         return None  # (not what a memo writes: nothing of it is shown)
-    return name.decode("ascii"), fingerprint.decode("ascii")
+    return name, fingerprint
 
 
 def current_memos() -> dict[str, str]:

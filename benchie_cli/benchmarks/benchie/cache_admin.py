@@ -26,6 +26,7 @@ from benchie_cli.benchmarks.benchie.index_cache import code_fingerprint, is_inde
 from benchie_cli.disk_cache import (
     ENV_CACHE_DIR,
     INDEX_SUFFIX,
+    MEMO_NAME,
     MEMO_SUFFIX,
     STALE_SECONDS,
     cache_dir,
@@ -40,9 +41,6 @@ from benchie_cli.errors import printable_path
 #: The entries of 0.2.0, no longer read.
 OLD_SUFFIX = ".marshal"
 _ENTRY = re.compile(r"^([0-9a-f]{64})-([a-z]+)-([0-9a-f]+)\Z")
-#: A memo's name (:class:`benchie_cli.disk_cache.DiskMemo`): any other ``*.memo`` is no
-#: file of benchie's, and is left alone.
-_MEMO = re.compile(rf"^[a-z0-9][a-z0-9-]*{re.escape(MEMO_SUFFIX)}\Z")
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,7 +113,7 @@ class _Classifier:
             sha, facet, code = match.groups()
             current = kind == "entry" and code == code_fingerprint()
             return CacheFile(name, size, kind, sha, facet, code, current, False)
-        if _MEMO.match(name):
+        if name.endswith(MEMO_SUFFIX) and MEMO_NAME.fullmatch(name[: -len(MEMO_SUFFIX)]):
             path = self.directory / name
             header = memo_fingerprint(path)
             if header is None:

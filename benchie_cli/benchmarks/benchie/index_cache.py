@@ -35,6 +35,7 @@ from benchie_cli.disk_cache import (
     cache_dir,
     read_entry,
     source_fingerprint,
+    starts_with,
     usable_dir,
     write_entry,
 )
@@ -72,9 +73,8 @@ def code_fingerprint() -> str:
 
 
 def is_index(path: Path) -> bool:
-    """Whether ``path`` is a file that starts as an index entry does (only its start is
-    read)."""
-    return read_entry(path, len(_MAGIC), head=True) == _MAGIC
+    """Whether ``path`` is a file that starts as an index entry does."""
+    return starts_with(path, _MAGIC)
 
 
 def entry_path(directory: Path, gold: ResolvedGold) -> Path:
