@@ -119,8 +119,8 @@ def parse_submission_arg(arg: str, *, every_file: bool = False) -> list[Submissi
                 for d in path.iterdir()
                 if d.is_dir() and not d.name.startswith(".") and any(d.glob(pattern))
             )
-            hint = f"; give one of its subdirectories with some: {', '.join(below[:5])}"
-            hint = hint if below else ""
+            listed = ", ".join(below[:5])
+            hint = f"; give one of its subdirectories with some: {listed}" if below else ""
             raise BenchieError(f"directory has no {what} to score{hint}", path=arg)
         return [Submission(printable_path(stem(str(p))), str(p)) for p in files]
     return [Submission(printable_path(stem(arg)), arg)]
