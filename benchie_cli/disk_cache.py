@@ -40,6 +40,7 @@ import orjson
 from benchie_cli import __version__
 from benchie_cli.gold.dirs import APP_NAME
 from benchie_cli.gold.store import in_gold_store
+from benchie_cli.textio import new_temporary
 
 ENV_CACHE_DIR = "BENCHIE_CACHE_DIR"
 #: A temporary file older than this is a killed run's leftover, removed at the next write.
@@ -78,9 +79,9 @@ def cache_dir() -> Path | None:
             return None
         if xdg:
             return home / ".cache" / APP_NAME
-    import platformdirs  # ~/.cache on Linux, ~/Library/Caches on macOS, %LOCALAPPDATA% ...
+    from benchie_cli.user_dirs import cache_dir as user_cache_dir  # platformdirs' answer
 
-    return Path(platformdirs.user_cache_dir(APP_NAME, appauthor=False))
+    return Path(user_cache_dir(APP_NAME))
 
 
 @cache
@@ -150,16 +151,14 @@ def _remove_stale(directory: Path) -> None:
 def write_entry(path: Path, data: bytes) -> None:
     """Write an entry through a fresh temporary file renamed over ``path``: a symbolic link
     or anything else at ``path`` is replaced, never written through."""
-    import tempfile  # a warm run never writes: it does not pay for the import (~5 ms)
-
     directory = path.parent
     os.makedirs(directory, mode=0o700, exist_ok=True)
     _remove_stale(directory)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=TMP_SUFFIX, dir=directory)
+    fd, tmp = new_temporary(directory, f".{path.name}.", TMP_SUFFIX)
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
-        # mkstemp makes 0600; an entry is as readable as its directory lets it be (a
+        # The temporary file is 0600; an entry is as readable as its directory lets it be (a
         # container image compiles as root for another user to read).
         umask = os.umask(0)
         os.umask(umask)

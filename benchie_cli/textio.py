@@ -707,6 +707,23 @@ def write_file_of(path: str, text: str, inputs: Sequence[str]) -> None:
     atomic_write(path, text.encode("utf-8"))
 
 
+def new_temporary(directory: Path | str, prefix: str, suffix: str) -> tuple[int, str]:
+    """A new file of mode 0600 in ``directory`` named ``PREFIX`` + 8 random hexadecimal
+    digits + ``SUFFIX``, open for writing: ``(fd, path)``, as ``tempfile.mkstemp`` makes it
+    (created exclusively, a symbolic link at the name never followed, the descriptor not
+    inherited). Made here because importing :mod:`tempfile` loads ``shutil``, ``random`` and
+    the compression modules, about 5 ms of every command that writes a report."""
+    flags = os.O_RDWR | os.O_CREAT | os.O_EXCL
+    flags |= getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+    for _ in range(100):  # (a clash of 32 random bits: another name)
+        path = os.path.join(directory, f"{prefix}{os.urandom(4).hex()}{suffix}")
+        try:
+            return os.open(path, flags, 0o600), path
+        except FileExistsError:
+            continue
+    raise FileExistsError(f"no free temporary file name in {directory}")
+
+
 def atomic_write(path: str, data: bytes, *, durable: bool = True) -> None:
     """Write ``data`` to ``path`` via a temporary file and a rename, or to stdout for ``-``.
 
@@ -716,8 +733,6 @@ def atomic_write(path: str, data: bytes, *, durable: bool = True) -> None:
     replaced, not the link), and a path that is no regular file (``/dev/null``, a FIFO) is
     written to directly: renaming over it would replace a device with a file.
     """
-    import tempfile  # only commands that write files pay for it
-
     if path == STDIN:
         if sys.stdout is None:  # `benchie score ... >&-`
             raise BenchieError("standard output is closed; write the report with -o FILE")
@@ -748,7 +763,7 @@ def atomic_write(path: str, data: bytes, *, durable: bool = True) -> None:
     target = Path(os.path.realpath(path))
     directory = target.parent if str(target.parent) else Path(".")
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
+        fd, tmp = new_temporary(directory, f".{target.name}.", ".tmp")
     except OSError as exc:
         raise BenchieError(f"cannot write: {exc.strerror or exc}", path=path) from None
     try:
@@ -757,7 +772,7 @@ def atomic_write(path: str, data: bytes, *, durable: bool = True) -> None:
             if durable:
                 fh.flush()
                 os.fsync(fh.fileno())
-        # mkstemp creates 0600 files; a report is an ordinary file the user shares. A file
+        # The temporary file is 0600; a report is an ordinary file the user shares. A file
         # replaced keeps its mode (a store's manifest stays readable by others).
         if existing is not None:
             mode = stat.S_IMODE(existing)

@@ -80,3 +80,40 @@ def test_strip_implicit_checks_every_output_first(cli: RunCli, tmp_path: Path) -
         "strip-implicit", "--lang", "en", example("en", "clausie"), "-o", kept, "--removed", kept
     )
     assert res.exit_code == 2 and "same file" in res.stderr and not kept.exists()
+
+
+def test_a_temporary_file_is_new_private_and_never_a_link(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``new_temporary`` makes what ``tempfile.mkstemp`` makes: a new 0600 file, named
+    PREFIX + 8 hexadecimal digits + SUFFIX; a name already taken (here by a symbolic link to
+    a file that must not be touched) is passed over for another, never opened."""
+    from benchie_cli import textio
+
+    victim = tmp_path / "victim"
+    victim.write_text("keep")
+    (tmp_path / ".r.json.00000000.tmp").symlink_to(victim)
+    draws = iter([b"\0\0\0\0", b"\0\0\0\1"])
+    monkeypatch.setattr(os, "urandom", lambda n: next(draws))
+    old = os.umask(0)
+    try:
+        fd, path = textio.new_temporary(tmp_path, ".r.json.", ".tmp")
+    finally:
+        os.umask(old)
+    os.write(fd, b"new")
+    os.close(fd)
+    assert path == str(tmp_path / ".r.json.00000001.tmp")
+    assert (os.stat(path).st_mode & 0o777) == 0o600
+    assert victim.read_text() == "keep"
+
+
+def test_a_report_written_has_the_mode_umask_gives(cli: RunCli, tmp_path: Path) -> None:
+    """The temporary file is 0600; the report renamed from it is as any new file (0644
+    under umask 022), and leaves no temporary file behind."""
+    old = os.umask(0o022)
+    try:
+        cli("score", str(example("en", "clausie")), "-o", str(tmp_path / "r.json"))
+    finally:
+        os.umask(old)
+    assert (os.stat(tmp_path / "r.json").st_mode & 0o777) == 0o644
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["r.json"]

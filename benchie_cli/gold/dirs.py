@@ -148,9 +148,9 @@ def user_data_dir() -> GoldDir:
         if os.path.lexists(given) and not os.path.isdir(given):
             raise BenchieError(f"${ENV_DATA_DIR} is {printable_path(given)!r}: not a directory")
         return GoldDir(Path(given) / "gold", USER, f"${ENV_DATA_DIR}")
-    import platformdirs
+    from benchie_cli.user_dirs import data_dir
 
-    return GoldDir(Path(platformdirs.user_data_dir(APP_NAME, appauthor=False)) / "gold", USER)
+    return GoldDir(Path(data_dir(APP_NAME)) / "gold", USER)
 
 
 def package_gold_dir() -> Path:

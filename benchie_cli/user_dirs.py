@@ -1,0 +1,61 @@
+"""The user's data and cache directories of an application, as platformdirs names them.
+
+platformdirs is the authority on where each operating system keeps them. On Linux, where
+every platformdirs release this package accepts (3.0 on) forms them by the same rule, the
+path is formed here by that rule without importing it: the XDG variable
+(``$XDG_DATA_HOME``, ``$XDG_CACHE_HOME``) when it holds an absolute path, else the
+directory below an absolute ``$HOME`` (``~/.local/share``, ``~/.cache``), the application's
+name appended. Importing platformdirs loads ``tempfile``, ``shutil`` and the compression
+modules: about 8 ms of every command, which a scoring run otherwise never loads
+(docs/performance.md). Anything else (macOS, Windows, Android, a relative or blank XDG
+variable, on which releases differ, a ``$HOME`` unset or relative) is platformdirs' to
+answer. ``tests/test_user_dirs.py`` checks that both give the same path in each such case.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+#: (XDG variable, default below $HOME) of each kind of directory, on Linux.
+_DATA = ("XDG_DATA_HOME", ".local/share")
+_CACHE = ("XDG_CACHE_HOME", ".cache")
+
+
+def _by_xdg_rule(app: str, kind: tuple[str, str]) -> str | None:
+    """The directory on Linux when the rule every platformdirs release follows decides it,
+    else None."""
+    if sys.platform != "linux" or hasattr(sys, "getandroidapilevel"):
+        return None
+    if "ANDROID_DATA" in os.environ:  # platformdirs' own test of an Android app starts so
+        return None
+    variable, below = kind
+    value = os.environ.get(variable, "")
+    if value.startswith("/"):
+        return os.path.join(value, app)
+    if value:  # relative or blank: ignored by recent releases, used by older ones
+        return None
+    home = os.environ.get("HOME", "")
+    if not home.startswith("/"):  # unset or relative: platformdirs asks the passwd entry
+        return None
+    return os.path.join(os.path.expanduser("~/" + below), app)
+
+
+def data_dir(app: str) -> str:
+    """platformdirs' ``user_data_dir(app, appauthor=False)``."""
+    path = _by_xdg_rule(app, _DATA)
+    if path is not None:
+        return path
+    import platformdirs
+
+    return platformdirs.user_data_dir(app, appauthor=False)
+
+
+def cache_dir(app: str) -> str:
+    """platformdirs' ``user_cache_dir(app, appauthor=False)``."""
+    path = _by_xdg_rule(app, _CACHE)
+    if path is not None:
+        return path
+    import platformdirs
+
+    return platformdirs.user_cache_dir(app, appauthor=False)

@@ -1,0 +1,91 @@
+"""benchie_cli.user_dirs names the directories platformdirs names, in every environment."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import platformdirs
+import pytest
+
+from benchie_cli import user_dirs
+
+APP = "benchie-cli"
+
+#: (XDG value, HOME value); None: unset. Both the rule's cases and those left to platformdirs.
+ENVIRONMENTS = [
+    (None, "/home/someone"),
+    (None, "/home/someone/"),
+    (None, "/"),
+    ("", "/home/someone"),
+    ("/srv/xdg", "/home/someone"),
+    ("/srv/xdg/", "/home/someone"),
+    ("/", "/home/someone"),
+    ("/srv/xdg", None),
+    ("/srv/xdg", "relative/home"),
+    ("relative/xdg", "/home/someone"),
+    ("  ", "/home/someone"),
+    (None, "relative/home"),
+    (None, None),
+    (None, ""),
+]
+
+
+def _set(monkeypatch: pytest.MonkeyPatch, name: str, value: str | None) -> None:
+    if value is None:
+        monkeypatch.delenv(name, raising=False)
+    else:
+        monkeypatch.setenv(name, value)
+
+
+def _platformdirs_or_error(function: object) -> str:
+    try:
+        return str(function(APP, appauthor=False))  # type: ignore[operator]
+    except RuntimeError as exc:  # no home to be found: benchie must fail the same way
+        return f"RuntimeError: {exc}"
+
+
+def _ours_or_error(function: object) -> str:
+    try:
+        return str(function(APP))  # type: ignore[operator]
+    except RuntimeError as exc:
+        return f"RuntimeError: {exc}"
+
+
+@pytest.mark.parametrize(("xdg", "home"), ENVIRONMENTS)
+def test_the_data_and_cache_directories_are_platformdirs(
+    monkeypatch: pytest.MonkeyPatch, xdg: str | None, home: str | None
+) -> None:
+    for variable, ours, theirs in (
+        ("XDG_DATA_HOME", user_dirs.data_dir, platformdirs.user_data_dir),
+        ("XDG_CACHE_HOME", user_dirs.cache_dir, platformdirs.user_cache_dir),
+    ):
+        _set(monkeypatch, variable, xdg)
+        _set(monkeypatch, "HOME", home)
+        assert _ours_or_error(ours) == _platformdirs_or_error(theirs), (variable, xdg, home)
+
+
+@pytest.mark.skipif(
+    sys.platform != "linux", reason="the rule is formed without platformdirs on Linux"
+)
+def test_the_rule_decides_without_platformdirs_where_it_applies() -> None:
+    """The common case (an absolute $HOME, no XDG variable) never imports platformdirs:
+    the 8 ms the module exists to save. Where the rule does not decide, platformdirs is
+    asked (a relative XDG variable)."""
+    code = (
+        "import sys\n"
+        "from benchie_cli.user_dirs import cache_dir, data_dir\n"
+        "print(data_dir('a'), cache_dir('a'), 'platformdirs' in sys.modules)\n"
+    )
+    env = {k: v for k, v in os.environ.items() if not k.startswith("XDG_")}
+    env["HOME"] = "/home/someone"
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    ).stdout.split()
+    assert out == ["/home/someone/.local/share/a", "/home/someone/.cache/a", "False"]
+    env["XDG_DATA_HOME"] = "relative"
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    ).stdout.split()
+    assert out[1:] == ["/home/someone/.cache/a", "True"]
