@@ -52,7 +52,6 @@ import json
 import math
 import os
 import re
-import string
 import sys
 from bisect import bisect_left, insort
 from collections.abc import Iterable, Sequence
@@ -86,7 +85,10 @@ PTB_ESCAPES = (
     ("{", "-LCB-"),
     ("}", "-RCB-"),
 )
-_PUNCTUATION = string.punctuation.encode()
+#: ``string.punctuation``, written out: importing :mod:`string` compiles ``string.Template``'s
+#: pattern, half a millisecond of every run (a test checks that both are the same).
+PUNCTUATION = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"
+_PUNCTUATION = PUNCTUATION.encode()
 
 
 @lru_cache(maxsize=1 << 16)

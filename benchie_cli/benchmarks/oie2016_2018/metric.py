@@ -29,14 +29,19 @@ over the ``.dat`` file's rounded rows, the published figures' ``auc.dat``),
 from __future__ import annotations
 
 import math
-import string
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import lru_cache, partial
 from itertools import pairwise
 from typing import NamedTuple
 
-from benchie_cli.benchmarks.carb.metric import PTB_ESCAPES, equal_pairs, numpy_sum, word_counts
+from benchie_cli.benchmarks.carb.metric import (
+    PTB_ESCAPES,
+    PUNCTUATION,
+    equal_pairs,
+    numpy_sum,
+    word_counts,
+)
 from benchie_cli.benchmarks.oie2016 import data as oie2016_data
 from benchie_cli.benchmarks.oie2016.data import Extraction, Extractions, read_lines
 from benchie_cli.benchmarks.oie2016.metric import (
@@ -116,7 +121,7 @@ def read_gold(lines: Iterable[str], path: str = "<gold>") -> Extractions:
 
 # --------------------------------------------------------------------------- sentences
 
-_DROP = str.maketrans("", "", string.punctuation)
+_DROP = str.maketrans("", "", PUNCTUATION)
 
 
 @lru_cache(maxsize=1 << 16)

@@ -616,3 +616,13 @@ def test_benchie_table_5(
     assert tuple(round(v, 2) for v in result.optimal) == ours
     if system != "roi_n":
         assert ours == paper
+
+
+def test_the_punctuation_written_out_is_the_standard_librarys() -> None:
+    """CaRB's and the 2018 scorer's keys drop ``string.punctuation``; the constant spelled
+    out in its place (importing ``string`` costs every run) must be that, byte for byte."""
+    import string
+
+    from benchie_cli.benchmarks.carb.metric import PUNCTUATION
+
+    assert PUNCTUATION == string.punctuation
