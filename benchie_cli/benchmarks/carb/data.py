@@ -149,14 +149,22 @@ def _placeholder(confidence: float) -> Extraction:
 def read_gold(lines: Iterable[str], path: str = "<gold>") -> Extractions:
     """CaRB's gold format: ``sentence<TAB>relation<TAB>arg1[<TAB>arg2...]``. The sentence,
     relation and arguments are stripped; an argument containing ``C: `` (a context marker)
-    is dropped."""
+    is dropped. Read on every run, so :func:`_add` is inlined and the tuple built by
+    ``tuple.__new__``, as in :func:`read_openie4`."""
     d: Extractions = {}
+    new = tuple.__new__
     for n, line in enumerate(lines, 1):
         cols = line.strip().split("\t")
         if len(cols) < 2:
             raise _error("need sentence<TAB>relation[<TAB>argument...]", path, n)
-        args = tuple(a.strip() for a in cols[2:] if "C: " not in a)
-        _add(d, cols[0].strip(), Extraction(cols[1].strip(), args, 1.0))
+        args = tuple([a.strip() for a in cols[2:] if "C: " not in a])
+        text = cols[0].strip()
+        extraction = new(Extraction, (cols[1].strip(), args, 1.0))
+        bucket = d.get(text)
+        if bucket is None:
+            d[text] = [extraction]
+        else:
+            bucket.append(extraction)
     return d
 
 

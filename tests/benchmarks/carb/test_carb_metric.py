@@ -625,4 +625,4 @@ def test_the_punctuation_written_out_is_the_standard_librarys() -> None:
 
     from benchie_cli.benchmarks.carb.metric import PUNCTUATION
 
-    assert PUNCTUATION == string.punctuation
+    assert string.punctuation == PUNCTUATION
