@@ -360,3 +360,24 @@ def test_command(gold_path: str, tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert json.loads(out.splitlines()[-1])["points"] == 3
     assert curve.read_text(encoding="utf-8") == ORIGINAL["sys1"][1]
     assert r.main([gold_path]) == 2
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ('{"a \\"b\\"": [{"pred": 1}]}', '$["a \\"b\\""][0][\'pred\']: not a string'),
+        ('{"s": [{"pred": "p"}]}', "$[\"s\"][0]['arg0']: missing"),
+        ('{"s": 3}', '$["s"]: must be a list of tuples'),
+        (
+            '{"s": [{"pred": "p", "arg0": "", "arg1": "", "arg2": "", "arg3": "", "temp": "", '
+            '"loc": ""}, 3]}',
+            '$["s"][1]: a tuple must be a JSON object',
+        ),
+    ],
+)
+def test_a_bad_gold_tuple_is_named_by_its_json_path(content: str, message: str) -> None:
+    """An error names the tuple by its JSON path, the sentence as JSON writes it; the path
+    is formed only for the error, never for the valid tuples before it."""
+    with pytest.raises(ReOieError) as raised:
+        r.read_gold_json("gold.json", content)
+    assert message in str(raised.value), str(raised.value)
