@@ -207,19 +207,23 @@ def _listed(diagnostics: Sequence[Diagnostic], path: str) -> list[str]:
     """A file's findings as the text output lists them. When a likely mistake explains them
     (ids shifted by one, another language: what the file as a whole says), it comes first,
     once, then each code's line findings, the first :data:`SHOWN_PER_CODE` and a count of
-    the others; else every finding, in order (a gold file's are all listed)."""
-    from benchie_cli.inputs.mistakes import CODES
+    the others; else every finding, in order (a gold file's are all listed). After a
+    mistake that makes every line unreadable alike (a curve file, a CSV file, a native
+    output: ``mistakes.WHOLE_FILE``), one line finding of each code is listed: twenty
+    copies of "3 columns, need 4" would bury the cause."""
+    from benchie_cli.inputs.mistakes import CODES, WHOLE_FILE
 
     likely = [d for d in diagnostics if d.code in CODES]
     if not likely:  # no one cause behind the line findings: every one is listed
         return [d.format() for d in diagnostics]
+    per_code = 1 if any(d.code in WHOLE_FILE for d in likely) else SHOWN_PER_CODE
     lines = [d.format() for d in likely]
     shown: dict[str, int] = {}
     hidden: dict[str, int] = {}
     for d in diagnostics:
         if d.code in CODES:
             continue
-        if shown.get(d.code, 0) < SHOWN_PER_CODE:
+        if shown.get(d.code, 0) < per_code:
             shown[d.code] = shown.get(d.code, 0) + 1
             lines.append(d.format())
         else:

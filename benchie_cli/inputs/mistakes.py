@@ -64,6 +64,11 @@ CODES = (
     "tokenisation",
 )
 
+#: The likely mistakes of a whole file, each of which makes every line of it unreadable as
+#: BenchIE TSV in the same way: once one is said, one line finding of each kind shows what
+#: the reader met, and the rest are only counted (``validate``).
+WHOLE_FILE = frozenset(("curve-file", "native-format", "wrong-separator"))
+
 
 class Finding(NamedTuple):
     """One likely mistake: a stable kebab-case ``code``, a message that names the cause and

@@ -359,3 +359,33 @@ def test_a_curve_given_to_another_command_is_named(
     assert res.returncode == 2, res.stderr
     assert "this is a precision-recall curve" in res.stderr and "[curve-file]" in res.stderr
     assert res.stderr.count("\n") == 1 and res.stdout == ""
+
+
+@pytest.mark.parametrize(
+    ("lines", "code"),
+    [
+        ([CURVE[0]] + [f"{1 / k}\t{k / 100}\t{1 - k / 100}" for k in range(1, 40)], "curve-file"),
+        (["a,b,c,d"] + [f"{k},x,y,z" for k in range(1, 40)], "wrong-separator"),
+    ],
+    ids=["curve", "csv"],
+)
+def test_validate_lists_one_line_finding_after_a_whole_file_mistake(
+    cli_process: RunProcess, tmp_path: Path, lines: list[str], code: str
+) -> None:
+    """A curve or CSV file makes every line unreadable alike: after the cause, ``validate``
+    lists the first column error and counts the others (it listed twenty copies); JSON
+    still lists every one."""
+    path = tmp_path / "out.tsv"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    res = cli_process("validate", path)
+    assert res.returncode == 1
+    out = res.stdout.splitlines()
+    assert out[0].endswith(f"[{code}]")
+    assert sum(line.endswith("[columns]") for line in out) == 1
+    assert (
+        out[-1]
+        == f"{path}: note: 39 more [columns] finding(s) not listed (--format json lists all)"
+    )
+    listed = orjson.loads(cli_process("validate", "--format", "json", path).stdout)
+    codes = [d["code"] for f in listed["files"] for d in f["diagnostics"]]
+    assert codes.count("columns") == 40
