@@ -121,3 +121,18 @@ def test_a_regular_install_is_named_as_one(tmp_path):
 
 def test_a_missing_script_is_said_to_be_missing(tmp_path):
     assert _module().install_kind(str(tmp_path / "nonesuch")).startswith("not found")
+
+
+def test_the_paired_speedup_is_the_median_of_each_pairs_ratio():
+    """A slow spell that takes one command's run but not the other's in the same pair moves
+    the ratio of the medians, not the pairs' own ratios: each pair here is 10x (one of them,
+    whose original alone ran in a spell, 30x or 3.3x), while the medians say 30x or 3.3x."""
+    module = _module()
+    from bench_carb import Run
+
+    def runs(*walls: float) -> list[Run]:
+        return [Run(w, w, 10.0, "") for w in walls]
+
+    assert module.paired_speedup(runs(1.0, 3.0, 3.0), runs(0.1, 0.1, 0.3)) == pytest.approx(10)
+    assert module.paired_speedup(runs(1.0, 1.0, 3.0), runs(0.1, 0.3, 0.3)) == pytest.approx(10)
+    assert module.paired_speedup(runs(1.0, 3.0), runs(0.5, 0.1)) == pytest.approx(16)
