@@ -26,6 +26,10 @@ ENVIRONMENTS = [
     ("/srv/xdg", "relative/home"),
     ("relative/xdg", "/home/someone"),
     ("  ", "/home/someone"),
+    ("/srv/xdg ", "/home/someone"),
+    (" /srv/xdg", "/home/someone"),
+    ("/srv/xdg\n", "/home/someone"),
+    (None, "/home/someone "),
     (None, "relative/home"),
     (None, None),
     (None, ""),
@@ -72,7 +76,7 @@ def test_the_data_and_cache_directories_are_platformdirs(
 def test_the_rule_decides_without_platformdirs_where_it_applies() -> None:
     """The common case (an absolute $HOME, no XDG variable) never imports platformdirs:
     the 8 ms the module exists to save. Where the rule does not decide, platformdirs is
-    asked (a relative XDG variable)."""
+    asked (a relative XDG variable, one with white space around it)."""
     code = (
         "import sys\n"
         "from benchie_cli.user_dirs import cache_dir, data_dir\n"
@@ -84,8 +88,9 @@ def test_the_rule_decides_without_platformdirs_where_it_applies() -> None:
         [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
     ).stdout.split()
     assert out == ["/home/someone/.local/share/a", "/home/someone/.cache/a", "False"]
-    env["XDG_DATA_HOME"] = "relative"
-    out = subprocess.run(
-        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
-    ).stdout.split()
-    assert out[1:] == ["/home/someone/.cache/a", "True"]
+    for value in ("relative", "/srv/xdg "):  # (the latter: releases 4.6 to 4.14.2 strip it)
+        env["XDG_DATA_HOME"] = value
+        out = subprocess.run(
+            [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+        ).stdout.split()
+        assert out[-2:] == ["/home/someone/.cache/a", "True"]
