@@ -167,7 +167,7 @@ def validate_submission(
                 None,
                 "error",
                 "nothing-scorable",
-                f"none of its {n} extraction{'s' if n != 1 else ''} can be scored (each has a "
+                f"none of its {n:,} extraction{'s' if n != 1 else ''} can be scored (each has a "
                 "sentence id the gold lacks or words its sentence lacks): score refuses the "
                 "file; the warnings above say why",
             )

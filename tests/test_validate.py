@@ -19,7 +19,7 @@ from click.testing import CliRunner
 
 from benchie_cli.cli import main
 from benchie_cli.gold.parse import load_gold
-from tests.conftest import GOLD_DIR, RunCli, example
+from tests.conftest import DATA, GOLD_DIR, RunCli, example
 
 GOLD_FILES = {
     lang: GOLD_DIR / "1.0.0" / lang / "default" / f"benchie_gold_annotations_{lang}.txt"
@@ -29,7 +29,7 @@ DIAGNOSTIC = re.compile(
     r"^(?P<path>.+?):(?P<line>\d+): (?P<severity>error|warning): (?P<message>.+) "
     r"\[(?P<code>[a-z][a-z-]*)\]$"
 )
-SUMMARY = re.compile(r"^(\d+) error\(s\), (\d+) warning\(s\) in (\d+) file\(s\)$")
+SUMMARY = re.compile(r"^([\d,]+) error\(s\), ([\d,]+) warning\(s\) in ([\d,]+) file\(s\)$")
 UPSTREAM_SUBMISSIONS = [
     ("en", s)
     for s in ("clausie", "minie", "stanford", "openie6", "roi_t", "roi_n", "naive_oie", "m2oie_en")
@@ -97,7 +97,7 @@ def summary_counts(stderr: str) -> tuple[int, int, int]:
     assert len(lines) == 1, f"expected one summary line on stderr, got {stderr!r}"
     m = SUMMARY.match(lines[0])
     assert m is not None
-    return int(m[1]), int(m[2]), int(m[3])
+    return int(m[1].replace(",", "")), int(m[2].replace(",", "")), int(m[3].replace(",", ""))
 
 
 def run_validate(cli: RunCli, *args: str | Path) -> Run:
@@ -505,3 +505,31 @@ def test_gold_version_option_is_used(cli: RunCli) -> None:
     """``--gold-version 1.0.0`` (the only version) validates like the default."""
     run = run_validate(cli, "--lang", "en", "--gold-version", "1.0.0", example("en", "clausie"))
     assert (run.exit_code, run.findings) == (0, ())
+
+
+def test_a_submissions_findings_are_listed_twenty_of_each_kind(cli: RunCli, tmp_path: Path) -> None:
+    """CaRB's OpenIE 4 output, read as OpenIE 4, has thousands of sentences outside
+    BenchIE's gold: text output lists twenty findings of each kind in file order and counts
+    the rest (it listed all 2,877); JSON lists every one, and the summary counts them all."""
+    import gzip
+
+    path = tmp_path / "openie4_output.txt"
+    path.write_bytes(gzip.decompress((DATA / "carb" / "openie4_output.txt.gz").read_bytes()))
+    res = cli("validate", "--lang", "en", str(path))
+    assert res.exit_code == 0, res.output
+    listed = [line for line in res.stdout.splitlines() if ": warning: " in line]
+    codes = [line.rsplit("[", 1)[1].rstrip("]") for line in listed]
+    assert {c: codes.count(c) for c in set(codes)} == {
+        "unaligned-sentence": 20,
+        "empty-slot": 20,
+        "implicit": 15,
+    }
+    notes = [line for line in res.stdout.splitlines() if ": note: " in line and "more" in line]
+    assert notes == [
+        f"{path}: note: 2,796 more [unaligned-sentence] finding(s) not listed "
+        "(--format json lists all)",
+        f"{path}: note: 26 more [empty-slot] finding(s) not listed (--format json lists all)",
+    ]
+    assert summary_counts(res.stderr) == (0, 2877, 1)
+    full = orjson.loads(cli("validate", "--lang", "en", "--format", "json", str(path)).stdout)
+    assert len(full["files"][0]["diagnostics"]) == 2877

@@ -184,7 +184,7 @@ def validate(
                 click.echo(f"{r.path}: note: read as {REGISTRY[f].title} ({f})")
             for note in notes:
                 click.echo(note)
-            for line in _listed(r.diagnostics, r.path):
+            for line in _listed(r.diagnostics, r.path, gold=r.kind == "gold"):
                 click.echo(line)
             if r.truncated:
                 click.echo(f"{r.path}: note: stopped after {max_errors} errors (--max-errors)")
@@ -193,7 +193,9 @@ def validate(
                     f"{r.path}: note: --retokenize mapped {r.retokenized[0]} slot(s) onto "
                     f"their sentence's tokens, left {r.retokenized[1]} unmapped"
                 )
-        click.echo(f"{errors} error(s), {warnings} warning(s) in {len(reports)} file(s)", err=True)
+        click.echo(
+            f"{errors:,} error(s), {warnings:,} warning(s) in {len(reports):,} file(s)", err=True
+        )
     if errors or (strict and warnings):
         sys.exit(int(ExitCode.FAILED))
 
@@ -203,34 +205,40 @@ def validate(
 SHOWN_PER_CODE = 20
 
 
-def _listed(diagnostics: Sequence[Diagnostic], path: str) -> list[str]:
-    """A file's findings as the text output lists them. When a likely mistake explains them
-    (ids shifted by one, another language: what the file as a whole says), it comes first,
-    once, then each code's line findings, the first :data:`SHOWN_PER_CODE` and a count of
-    the others; else every finding, in order (a gold file's are all listed). After a
-    mistake that makes every line unreadable alike (a curve file, a CSV file, a native
-    output: ``mistakes.WHOLE_FILE``), one line finding of each code is listed: twenty
-    copies of "3 columns, need 4" would bury the cause."""
+def _listed(diagnostics: Sequence[Diagnostic], path: str, *, gold: bool = False) -> list[str]:
+    """A file's findings as the text output lists them. A gold file's are all listed, in
+    order: its author fixes each. A submission's likely mistakes (ids shifted by one,
+    another language: what the file as a whole says) come first, once, then each code's
+    line findings, the first :data:`SHOWN_PER_CODE` in order, then a count of the others
+    for each code, in the order the codes first appear (a system's output with thousands of
+    sentences outside the gold would list each). After a mistake that makes every line
+    unreadable alike (a curve file, a CSV file, a native output: ``mistakes.WHOLE_FILE``),
+    one of each line finding it gives is listed: twenty copies of "3 columns, need 4"
+    would bury the cause."""
     from benchie_cli.inputs.mistakes import CODES, WHOLE_FILE
 
-    likely = [d for d in diagnostics if d.code in CODES]
-    if not likely:  # no one cause behind the line findings: every one is listed
+    if gold:
         return [d.format() for d in diagnostics]
-    per_code = 1 if any(d.code in WHOLE_FILE for d in likely) else SHOWN_PER_CODE
+    likely = [d for d in diagnostics if d.code in CODES]
+    once: set[str] = set()
+    for d in likely:
+        once.update(WHOLE_FILE.get(d.code, ()))
     lines = [d.format() for d in likely]
     shown: dict[str, int] = {}
     hidden: dict[str, int] = {}
     for d in diagnostics:
         if d.code in CODES:
             continue
-        if shown.get(d.code, 0) < per_code:
+        if shown.get(d.code, 0) < (1 if d.code in once else SHOWN_PER_CODE):
             shown[d.code] = shown.get(d.code, 0) + 1
             lines.append(d.format())
         else:
             hidden[d.code] = hidden.get(d.code, 0) + 1
     lines += [
-        f"{path}: note: {n:,} more [{code}] finding(s) not listed (--format json lists all)"
-        for code, n in hidden.items()
+        f"{path}: note: {hidden[code]:,} more [{code}] finding(s) not listed "
+        "(--format json lists all)"
+        for code in shown
+        if code in hidden
     ]
     return lines
 

@@ -65,9 +65,14 @@ CODES = (
 )
 
 #: The likely mistakes of a whole file, each of which makes every line of it unreadable as
-#: BenchIE TSV in the same way: once one is said, one line finding of each kind shows what
-#: the reader met, and the rest are only counted (``validate``).
-WHOLE_FILE = frozenset(("curve-file", "native-format", "wrong-separator"))
+#: BenchIE TSV in the same way, and the line findings that way gives: once the mistake is
+#: said, one of each shows what the reader met, and the rest are only counted
+#: (``validate``). Other findings of the file (valid lines after a CSV head) are not its.
+WHOLE_FILE = {
+    "curve-file": frozenset(("columns",)),
+    "wrong-separator": frozenset(("columns",)),
+    "native-format": frozenset(("columns", "unknown-sentence-id", "empty-slot")),
+}
 
 
 class Finding(NamedTuple):
@@ -102,7 +107,7 @@ def nothing_scored(
     """The error for a file :func:`nothing_scorable` refuses: the likely mistake and its fix,
     else what the first unknown ids say."""
     n = extractions
-    what = f"none of its {n} extraction{'s' if n != 1 else ''} can be scored"
+    what = f"none of its {n:,} extraction{'s' if n != 1 else ''} can be scored"
     if findings:
         first = findings[0]
         return BenchieError(f"{what}: {first.message} [{first.code}]", path=shown, line=first.line)

@@ -389,3 +389,25 @@ def test_validate_lists_one_line_finding_after_a_whole_file_mistake(
     listed = orjson.loads(cli_process("validate", "--format", "json", path).stdout)
     codes = [d["code"] for f in listed["files"] for d in f["diagnostics"]]
     assert codes.count("columns") == 40
+
+
+def test_a_whole_file_mistake_shortens_only_the_findings_it_explains(
+    cli_process: RunProcess, tmp_path: Path
+) -> None:
+    """A CSV head explains its lines' column errors, not the findings of the valid TSV lines
+    after it: those are still listed twenty of each kind, and the counts of those not
+    listed follow the order in which the codes first appear."""
+    csv = [f"{k},x,y,z" for k in range(1, 26)]
+    tsv = [f"{9000 + k}\tx\ty\tz" for k in range(1, 26)]
+    path = tmp_path / "mixed.tsv"
+    path.write_text("\n".join(csv + tsv) + "\n", encoding="utf-8")
+    res = cli_process("validate", path)
+    out = res.stdout.splitlines()
+    assert out[0].endswith("[wrong-separator]")
+    assert sum(line.endswith("[columns]") for line in out) == 1
+    assert sum(line.endswith("[unknown-sentence-id]") for line in out) == 20
+    notes = [line.split(": note: ")[1] for line in out if ": note: " in line]
+    assert notes == [
+        "24 more [columns] finding(s) not listed (--format json lists all)",
+        "5 more [unknown-sentence-id] finding(s) not listed (--format json lists all)",
+    ]
