@@ -38,6 +38,7 @@ from typing import Any, Generic, TypeVar
 import orjson
 
 from benchie_cli import __version__
+from benchie_cli.errors import printable_path
 from benchie_cli.gold.dirs import APP_NAME
 from benchie_cli.gold.store import in_gold_store
 from benchie_cli.textio import new_temporary
@@ -63,25 +64,55 @@ def is_temporary(name: str) -> bool:
 
 
 def cache_dir() -> Path | None:
-    """The cache directory in use, or None when the cache is off or has no home."""
+    """The cache directory in use, or None when the cache is off or has no home
+    (:func:`off_reason` says which)."""
+    return _located()[0]
+
+
+def off_reason() -> str:
+    """Why :func:`cache_dir` is None, as messages end "the cache is off (...)"."""
+    return _located()[1]
+
+
+def _located() -> tuple[Path | None, str]:
     configured = os.environ.get(ENV_CACHE_DIR)
     if configured is not None:  # (made absolute: a later chdir must not move the cache)
         if configured.strip().lower() in ("", "off", "0", "none"):
-            return None
-        return Path(os.path.abspath(configured))
+            return None, f"${ENV_CACHE_DIR} is {configured!r}"
+        return Path(os.path.abspath(configured)), ""
     xdg = os.environ.get("XDG_CACHE_HOME", "")
     if not os.path.isabs(xdg):  # unset, empty or relative: the XDG spec says ignore it
-        try:
-            home = Path.home()
-        except RuntimeError:  # no $HOME and no passwd entry: nowhere to cache
-            return None
+        home = _home()
+        if home is None:
+            return None, f"no home directory to keep it in: set ${ENV_CACHE_DIR}"
         if not home.is_dir():  # a $HOME that does not exist is not created (HOME=/nonexistent)
-            return None
+            return None, (
+                f"the home directory {printable_path(str(home))} does not exist: set "
+                f"${ENV_CACHE_DIR} to keep it elsewhere"
+            )
         if xdg:
-            return home / ".cache" / APP_NAME
+            return home / ".cache" / APP_NAME, ""
     from benchie_cli.user_dirs import cache_dir as user_cache_dir  # platformdirs' answer
 
-    return Path(user_cache_dir(APP_NAME))
+    return Path(user_cache_dir(APP_NAME)), ""
+
+
+def _home() -> Path | None:
+    """The home directory, as the user data directory finds it: a relative ``$HOME`` names
+    no place (it would move with the working directory), so the passwd entry's home stands
+    for it, as platformdirs takes it; None when there is none."""
+    given = os.environ.get("HOME")
+    if given is not None and not os.path.isabs(given) and os.name == "posix":
+        try:
+            import pwd
+
+            return Path(pwd.getpwuid(os.getuid()).pw_dir)
+        except (ImportError, KeyError):
+            return None
+    try:
+        return Path.home()
+    except RuntimeError:  # no $HOME and no passwd entry: nowhere to cache
+        return None
 
 
 @cache

@@ -35,14 +35,14 @@ def cache_info(fmt: str) -> None:
       benchie cache info --format json
     """
     from benchie_cli.benchmarks.benchie.cache_admin import code_fingerprint, human_size, list_cache
-    from benchie_cli.disk_cache import ENV_CACHE_DIR, cache_dir
+    from benchie_cli.disk_cache import cache_dir, off_reason
 
     directory = cache_dir()
     if directory is None:
         if fmt == "json":
             emit(fmt, {"directory": None, "enabled": False}, [])
         else:
-            click.echo(f"the cache is off (${ENV_CACHE_DIR})")
+            click.echo(f"the cache is off ({off_reason()})")
         return
     listing = list_cache(directory)
     if fmt == "json":

@@ -98,9 +98,9 @@ def test_missing_directory(cache: Path, cli: RunCli) -> None:
 def test_cache_off(cli_process: Run, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("BENCHIE_CACHE_DIR", "off")
     info = cli_process("cache", "info")
-    assert info.returncode == 0 and "cache is off" in info.stdout
+    assert info.returncode == 0 and "the cache is off ($BENCHIE_CACHE_DIR is 'off')" in info.stdout
     res = cli_process("cache", "prune")
-    assert res.returncode == 2 and "cache is off" in res.stderr
+    assert res.returncode == 2 and "cache is off ($BENCHIE_CACHE_DIR is 'off')" in res.stderr
     assert len(res.stderr.strip().splitlines()) == 1
 
 

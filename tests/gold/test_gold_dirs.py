@@ -153,6 +153,31 @@ def test_the_index_cache_is_in_the_users_cache_directory(
     assert os.environ["BENCHIE_DATA_DIR"]  # (each test has a user data directory of its own)
 
 
+@pytest.mark.skipif(os.name != "posix", reason="the passwd entry stands for a relative $HOME")
+def test_a_relative_home_is_the_passwd_entrys_as_for_the_data_directory(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A relative $HOME names no place (it would move with the working directory):
+    platformdirs takes the passwd entry's home for the data directory, and the cache does
+    the same, wherever the command runs; a $HOME that does not exist turns the cache off
+    and says so."""
+    import pwd
+
+    from benchie_cli.disk_cache import cache_dir, off_reason
+
+    monkeypatch.delenv("BENCHIE_CACHE_DIR")
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    monkeypatch.setenv("HOME", "relhome")
+    monkeypatch.chdir(tmp_path)  # (no relhome here: it was looked for, and the cache was off)
+    home = Path(pwd.getpwuid(os.getuid()).pw_dir)
+    assert cache_dir() == home / ".cache" / "benchie-cli"
+    monkeypatch.setenv("HOME", str(tmp_path / "nonexistent"))
+    assert off_reason() == (
+        f"the home directory {tmp_path / 'nonexistent'} does not exist: set "
+        "$BENCHIE_CACHE_DIR to keep it elsewhere"
+    )
+
+
 @pytest.mark.parametrize(
     ("value", "said"),
     [("relative/data", "a relative path"), ("FILE", "not a directory")],

@@ -24,7 +24,6 @@ from typing import Any
 
 from benchie_cli.benchmarks.benchie.index_cache import code_fingerprint, is_index
 from benchie_cli.disk_cache import (
-    ENV_CACHE_DIR,
     INDEX_SUFFIX,
     MEMO_NAME,
     MEMO_SUFFIX,
@@ -34,6 +33,7 @@ from benchie_cli.disk_cache import (
     is_memo,
     is_temporary,
     memo_fingerprint,
+    off_reason,
     owned,
 )
 from benchie_cli.errors import printable_path
@@ -147,7 +147,7 @@ def require_dir() -> Path:
 
     directory = cache_dir()
     if directory is None:
-        raise BenchieError(f"the cache is off (${ENV_CACHE_DIR}); there is nothing to prune")
+        raise BenchieError(f"the cache is off ({off_reason()}); there is nothing to prune")
     return directory
 
 

@@ -33,6 +33,7 @@ from benchie_cli.disk_cache import (
     ENV_CACHE_DIR,
     INDEX_SUFFIX,
     cache_dir,
+    off_reason,
     read_entry,
     source_fingerprint,
     starts_with,
@@ -154,7 +155,7 @@ def compile_store(store: GoldStore, versions: list[str]) -> list[Path]:
     runs are many and first runs matter (a container image at build time)."""
     directory = cache_dir()
     if directory is None:
-        raise BenchieError(f"the index cache is off (${ENV_CACHE_DIR}); nothing to compile into")
+        raise BenchieError(f"the index cache is off ({off_reason()}); nothing to compile into")
     inside = in_gold_store(directory)
     if inside is not None:
         raise BenchieError(
