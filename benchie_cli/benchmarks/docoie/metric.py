@@ -121,6 +121,8 @@ def json_lines(path: str, text: str) -> list[str]:
         raise _error(f"not JSON: {e.msg}", path, e.lineno) from None
     except RecursionError:
         raise _error("nesting too deep for a JSON reader", path) from None
+    except ValueError as e:  # an integer of more digits than Python converts
+        raise _error(f"not JSON a reader takes: {e}", path) from None
     if not isinstance(doc, dict):
         raise _error("$: must be an object {document: {sentence: {triple_gold: [...]}}}", path)
     lines: list[str] = []

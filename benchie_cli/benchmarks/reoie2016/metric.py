@@ -154,6 +154,8 @@ def read_gold_json(path: str, text: str | None = None) -> Extractions:
         raise _error(f"not JSON: {e.msg}", path, e.lineno) from None
     except RecursionError:  # Python's JSON reader gives up on deep nesting
         raise _error("nesting too deep for a JSON reader", path) from None
+    except ValueError as e:  # an integer of more digits than Python converts
+        raise _error(f"not JSON a reader takes: {e}", path) from None
     if not isinstance(data, dict):
         raise _error("$: the gold must be a JSON object {sentence: [tuple, ...]}", path)
     gold: Extractions = {}

@@ -124,6 +124,8 @@ def _load(path: str, text: str | None = None, hook: _Hook | None = None) -> obje
         raise WireError(f"{path}:{e.lineno}: not JSON: {e.msg}") from None
     except RecursionError:
         raise WireError(f"{path}: nesting too deep for a JSON reader") from None
+    except ValueError as e:  # an integer of more digits than Python converts
+        raise WireError(f"{path}: not JSON a reader takes: {e}") from None
 
 
 def duplicate_keys(path: str, text: str | None = None) -> list[str]:

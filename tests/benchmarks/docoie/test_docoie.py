@@ -413,3 +413,9 @@ def test_a_gold_file_of_either_format_is_read_by_its_name(cli: RunCli, tmp_path:
     assert refused.exit_code == 2
     assert refused.stderr.startswith(f"benchie: {bad}: error: ")
     assert "['rel']: missing" in refused.stderr and "Traceback" not in refused.stderr
+
+
+def test_a_gold_number_too_long_to_convert_is_named_with_its_file() -> None:
+    """As for Re-OIE2016's and WiRe57's JSON: the file is named, not only Python's words."""
+    with pytest.raises(metric.DocoieError, match=r"^gold.json: not JSON a reader takes: Exceeds"):
+        metric.json_lines("gold.json", '{"d": ' + "9" * 5000 + "}")

@@ -381,3 +381,12 @@ def test_a_bad_gold_tuple_is_named_by_its_json_path(content: str, message: str) 
     with pytest.raises(ReOieError) as raised:
         r.read_gold_json("gold.json", content)
     assert message in str(raised.value), str(raised.value)
+
+
+def test_a_gold_number_too_long_to_convert_is_named_with_its_file() -> None:
+    """Python's JSON reader refuses an integer of more than 4,300 digits with a plain
+    ValueError, which lost the file's name; it is the gold's error now."""
+    content = '{"s": [{"pred": ' + "9" * 5000 + "}]}"
+    with pytest.raises(ReOieError) as raised:
+        r.read_gold_json("gold.json", content)
+    assert str(raised.value).startswith("gold.json: not JSON a reader takes: Exceeds the limit")

@@ -327,3 +327,10 @@ def test_a_system_without_match_is_named(files: tuple[str, str]) -> None:
     export["D 2"].append(Predicted("Zed", "naps", "", extractor="sysC"))
     with pytest.raises(WireError, match=r"^system sysC: 0 matches"):
         w.score_all(reference, export)
+
+
+def test_a_number_too_long_to_convert_is_named_with_its_file() -> None:
+    """An integer of more than 4,300 digits makes Python's JSON reader raise a plain
+    ValueError, which lost the file's name; it is WiRe57's reader's error now."""
+    with pytest.raises(WireError, match=r"^ref.json: not JSON a reader takes: Exceeds the limit"):
+        w.read_reference("ref.json", '{"1": ' + "9" * 5000 + "}")
