@@ -761,6 +761,12 @@ def atomic_write(path: str, data: bytes, *, durable: bool = True) -> None:
             raise BenchieError(f"cannot write: {exc.strerror or exc}", path=path) from None
         return
     target = Path(os.path.realpath(path))
+    if target.is_symlink():  # what realpath could not resolve: a loop of links
+        raise BenchieError(
+            "is a symbolic link that leads to no file (a loop of links?): remove it or write "
+            "elsewhere",
+            path=path,
+        )
     directory = target.parent if str(target.parent) else Path(".")
     try:
         fd, tmp = new_temporary(directory, f".{target.name}.", ".tmp")

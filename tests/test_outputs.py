@@ -117,3 +117,15 @@ def test_a_report_written_has_the_mode_umask_gives(cli: RunCli, tmp_path: Path) 
         os.umask(old)
     assert (os.stat(tmp_path / "r.json").st_mode & 0o777) == 0o644
     assert sorted(p.name for p in tmp_path.iterdir()) == ["r.json"]
+
+
+def test_an_output_that_is_a_loop_of_links_is_refused(cli: RunCli, tmp_path: Path) -> None:
+    """``-o`` naming a loop of symbolic links is refused (exit 2), and both links are left:
+    it replaced the first with a regular file."""
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    a.symlink_to(b)
+    b.symlink_to(a)
+    res = cli("score", str(example("en", "clausie")), "-o", str(a))
+    assert res.exit_code == 2
+    assert "a loop of links" in res.stderr
+    assert a.is_symlink() and b.is_symlink()
