@@ -157,9 +157,11 @@ def run(
         # Lines the readers skip (a slot empty or missing), as each benchmark's own command
         # says them: every reader of these formats skips the same lines.
         extractions = sum(len(xs) for xs in given.texts().values())
-        skipped = bm.skipped_lines(data, fmt, extractions)
-        if skipped is not None:
-            notes.append(skipped)
+        notes.extend(
+            filter(
+                None, (bm.skipped_lines(data, fmt, extractions), bm.several_arguments(data, fmt))
+            )
+        )
         nowhere = len(given.texts().keys() - set().union(*(r.known for r in rows)))
         if nowhere:
             notes.append(

@@ -320,7 +320,12 @@ def score_native(
     CaRB metric of ``metrics`` (``moie``: by moie's rules); its bytes are read once and
     hashed. ``raw``: the split's sentences (:func:`raw_sentences`), which ReVerb's lines
     number."""
-    from benchie_cli.benchmarks.corpus import native_texts, read_submission, skipped_lines
+    from benchie_cli.benchmarks.corpus import (
+        native_texts,
+        read_submission,
+        several_arguments,
+        skipped_lines,
+    )
 
     shown = display_name(path)
     facts, data = read_submission(path)  # bounded, stdin too; gzip within the same bound
@@ -378,12 +383,17 @@ def score_native(
             exit_code=ExitCode.FAILED,
         )
     # (benchie's readers say what they skip themselves, in read_notes)
-    skipped = skipped_lines(data, fmt, facts.extractions) if reader is not None else None
-    if skipped is not None and strict:
-        raise BenchieError(
-            f"{skipped} (an error under --strict)", path=shown, exit_code=ExitCode.FAILED
-        )
-    notes = [*read_notes, *([] if skipped is None else [skipped])]
+    said = (
+        (skipped_lines(data, fmt, facts.extractions), several_arguments(data, fmt))
+        if reader is not None
+        else ()
+    )
+    for note in filter(None, said):
+        if strict:
+            raise BenchieError(
+                f"{note} (an error under --strict)", path=shown, exit_code=ExitCode.FAILED
+            )
+    notes = [*read_notes, *filter(None, said)]
 
     collided = len(predicted) - len({sentence_key(t) for t in predicted})
     if collided:  # CaRB keys sentences by a normalised text: one of each such pair counts
