@@ -759,9 +759,14 @@ def score_file(
         if retokenize:
             raise retokenize_refused(corpus.benchmark, fmt, shown)
         return export(corpus, data, shown, name, facts)
-    scored = score_bytes(corpus, data, shown, fmt, retokenize)
-    if scored.extractions == 0:
-        raise nothing(shown)
+    try:
+        scored = score_bytes(corpus, data, shown, fmt, retokenize)
+        if scored.extractions == 0:
+            raise nothing(shown)
+    except BenchieError as exc:  # (a curve file read as the format given: say so)
+        from benchie_cli.inputs.mistakes import curve_explained
+
+        raise curve_explained(exc, data) from None
     said = (skipped_lines(data, fmt, scored.extractions), several_arguments(data, fmt))
     if any(said):
         scored = scored._replace(warnings=(*scored.warnings, *filter(None, said)))

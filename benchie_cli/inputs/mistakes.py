@@ -226,6 +226,13 @@ def curve_error(data: bytes, shown: str) -> BenchieError | None:
     return BenchieError(f"{found.message} [{found.code}]", path=shown, line=found.line)
 
 
+def curve_explained(exc: BenchieError, data: bytes) -> BenchieError:
+    """``exc``, an error of a benchmark's reader of the format given (``--input-format
+    openie4``), with a curve file named as its likely cause when ``data`` is one's."""
+    found = detect_curve(head_lines(data, 4096))
+    return exc if found is None else explained(exc, [found])
+
+
 def explained(exc: BenchieError, findings: Sequence[Finding]) -> BenchieError:
     """``exc`` with the first likely mistake behind it appended: "3 columns, need 4" alone
     does not say that the file is a CSV, a curve, or a native output."""

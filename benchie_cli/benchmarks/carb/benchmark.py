@@ -336,31 +336,38 @@ def score_native(
     reader = CARB_READERS.get(fmt)
     if not read_by_original(fmt, data):  # (OLLIE's plain lines: CaRB reads its tab layout)
         reader = None
-    read_notes: tuple[str, ...] = ()
-    if reader is None:  # no reader of CaRB's: benchie's, met by sentence text
-        texts, read_notes = native_texts(data, shown, fmt)
-        predicted = {t: [Extraction(p, a, c) for p, a, c in xs] for t, xs in texts.items()}
-    elif reader in NUMBERED:
-        predicted = read_reverb(lines, shown, confidence_only=is_outside, sentences=raw)
-    else:
-        predicted = READERS[reader](lines, shown, confidence_only=is_outside)
-    if retokenize:  # each slot onto its sentence's tokens, as the file gives the sentence
-        from benchie_cli.inputs.mistakes import retokenize_texts
+    try:
+        read_notes: tuple[str, ...] = ()
+        if reader is None:  # no reader of CaRB's: benchie's, met by sentence text
+            texts, read_notes = native_texts(data, shown, fmt)
+            predicted = {t: [Extraction(p, a, c) for p, a, c in xs] for t, xs in texts.items()}
+        elif reader in NUMBERED:
+            predicted = read_reverb(lines, shown, confidence_only=is_outside, sentences=raw)
+        else:
+            predicted = READERS[reader](lines, shown, confidence_only=is_outside)
+        if retokenize:  # each slot onto its sentence's tokens, as the file gives the sentence
+            from benchie_cli.inputs.mistakes import retokenize_texts
 
-        as_texts = {t: [(x.pred, x.args, x.confidence) for x in xs] for t, xs in predicted.items()}
-        predicted = {
-            t: [Extraction(p, a, c) for p, a, c in xs]
-            for t, xs in retokenize_texts(as_texts)[0].items()
-        }
-    facts.lines = len(split)
-    facts.extractions = sum(len(v) for v in predicted.values())
-    # A wrong format or split reads as nothing, or as no sentence of the split: CaRB would
-    # print 0.0 (or a precision of 1 over nothing); that is an unusable input, not a score.
-    if facts.extractions == 0:
-        raise BenchieError(
-            f"no extraction read as {fmt}: an empty file, or another format (--input-format)",
-            path=shown,
-        )
+            as_texts = {
+                t: [(x.pred, x.args, x.confidence) for x in xs] for t, xs in predicted.items()
+            }
+            predicted = {
+                t: [Extraction(p, a, c) for p, a, c in xs]
+                for t, xs in retokenize_texts(as_texts)[0].items()
+            }
+        facts.lines = len(split)
+        facts.extractions = sum(len(v) for v in predicted.values())
+        # A wrong format or split reads as nothing, or as no sentence of the split: CaRB would
+        # print 0.0 (or a precision of 1 over nothing); that is an unusable input, not a score.
+        if facts.extractions == 0:
+            raise BenchieError(
+                f"no extraction read as {fmt}: an empty file, or another format (--input-format)",
+                path=shown,
+            )
+    except BenchieError as exc:  # (a curve file read as the format given: say so)
+        from benchie_cli.inputs.mistakes import curve_explained
+
+        raise curve_explained(exc, data) from None
     unaligned = sum(1 for text in predicted if is_outside(text))
     if unaligned == len(predicted):
         raise BenchieError(
