@@ -401,12 +401,18 @@ def skipped_lines(data: bytes, fmt: str, extractions: int) -> str | None:
     )
 
 
+#: How far :func:`several_arguments` looks for OpenIE 5's argument separator.
+_SEVERAL_HEAD = 1 << 18
+
+
 def several_arguments(data: bytes, fmt: str) -> str | None:
     """What to say of OpenIE 5's output read as OpenIE 4's (``--input-format openie4``): its
     arg2 column may hold several arguments (``A(...,List(...)); B(...,List(...))``), of
     which OpenIE 4's readers keep the first, as the originals' do. The numbers are the
-    original's for that reading, and differ from OpenIE 5's, with nothing else to show it."""
-    if fmt != "openie4" or b"); " not in data:  # (one scan: OpenIE 4's own output has none)
+    original's for that reading, and differ from OpenIE 5's, with nothing else to show it.
+    Looked for in the first 256 KiB (about 750 lines; a scan of a whole 3 MB file costs a run
+    3 ms, and OpenIE 4's own output has none), then counted in every line."""
+    if fmt != "openie4" or data.find(b"); ", 0, _SEVERAL_HEAD) < 0:
         return None
     several = sum(
         1
