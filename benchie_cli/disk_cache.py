@@ -86,8 +86,9 @@ def _located() -> tuple[Path | None, str]:
         if home is None:
             return None, f"no home directory to keep it in: set ${ENV_CACHE_DIR}"
         if not home.is_dir():  # a $HOME that does not exist is not created (HOME=/nonexistent)
+            state = "is not a directory" if home.exists() else "does not exist"
             return None, (
-                f"the home directory {printable_path(str(home))} does not exist: set "
+                f"the home directory {printable_path(str(home))!r} {state}: set "
                 f"${ENV_CACHE_DIR} to keep it elsewhere"
             )
         if xdg:

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from benchie_cli.errors import BenchieError, printable_path
 from benchie_cli.gold.dirs import GoldDirs
-from benchie_cli.textio import STDIN, atomic_write, display_name
+from benchie_cli.textio import LINK_LOOP, STDIN, atomic_write, display_name
 
 if TYPE_CHECKING:
     from benchie_cli.curves import Curve
@@ -140,6 +140,8 @@ def check_output(
     if not output:
         raise BenchieError("empty output file name")
     target = Path(os.path.realpath(output))
+    if target.is_symlink():  # (a loop of links: refused before the work, not after it)
+        raise BenchieError(LINK_LOOP, path=output)
     if not directory:
         if target.is_dir():
             raise BenchieError("is a directory; give a file name for the output", path=output)

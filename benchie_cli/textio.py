@@ -707,6 +707,13 @@ def write_file_of(path: str, text: str, inputs: Sequence[str]) -> None:
     atomic_write(path, text.encode("utf-8"))
 
 
+#: The error for an output path that is a loop of symbolic links (``realpath`` leaves it a
+#: link): writing there would replace the link with a file.
+LINK_LOOP = (
+    "is a symbolic link that leads to no file (a loop of links?): remove it or write elsewhere"
+)
+
+
 def new_temporary(directory: Path | str, prefix: str, suffix: str) -> tuple[int, str]:
     """A new file of mode 0600 in ``directory`` named ``PREFIX`` + 8 random hexadecimal
     digits + ``SUFFIX``, open for writing: ``(fd, path)``, as ``tempfile.mkstemp`` makes it
@@ -762,11 +769,7 @@ def atomic_write(path: str, data: bytes, *, durable: bool = True) -> None:
         return
     target = Path(os.path.realpath(path))
     if target.is_symlink():  # what realpath could not resolve: a loop of links
-        raise BenchieError(
-            "is a symbolic link that leads to no file (a loop of links?): remove it or write "
-            "elsewhere",
-            path=path,
-        )
+        raise BenchieError(LINK_LOOP, path=path)
     directory = target.parent if str(target.parent) else Path(".")
     try:
         fd, tmp = new_temporary(directory, f".{target.name}.", ".tmp")

@@ -45,21 +45,38 @@ def _by_xdg_rule(app: str, kind: tuple[str, str]) -> str | None:
     return os.path.join(os.path.expanduser("~/" + below), app)
 
 
+def _absolute(path: str, app: str, kind: tuple[str, str]) -> str:
+    """platformdirs' answer, absolute as releases 4.14 on make it. A relative ``$HOME`` (or
+    XDG variable) names no place: it would move with the working directory, where older
+    releases put the directory. They take the passwd entry's home instead."""
+    if os.path.isabs(path) or os.name != "posix":
+        return path
+    home = os.environ.get("HOME", "")
+    if not os.path.isabs(home):
+        try:
+            import pwd
+
+            home = pwd.getpwuid(os.getuid()).pw_dir
+        except (ImportError, KeyError):
+            return path
+    return os.path.join(home, kind[1], app)
+
+
 def data_dir(app: str) -> str:
-    """platformdirs' ``user_data_dir(app, appauthor=False)``."""
+    """platformdirs' ``user_data_dir(app, appauthor=False)``, always absolute."""
     path = _by_xdg_rule(app, _DATA)
     if path is not None:
         return path
     import platformdirs
 
-    return platformdirs.user_data_dir(app, appauthor=False)
+    return _absolute(platformdirs.user_data_dir(app, appauthor=False), app, _DATA)
 
 
 def cache_dir(app: str) -> str:
-    """platformdirs' ``user_cache_dir(app, appauthor=False)``."""
+    """platformdirs' ``user_cache_dir(app, appauthor=False)``, always absolute."""
     path = _by_xdg_rule(app, _CACHE)
     if path is not None:
         return path
     import platformdirs
 
-    return platformdirs.user_cache_dir(app, appauthor=False)
+    return _absolute(platformdirs.user_cache_dir(app, appauthor=False), app, _CACHE)

@@ -129,3 +129,9 @@ def test_an_output_that_is_a_loop_of_links_is_refused(cli: RunCli, tmp_path: Pat
     assert res.exit_code == 2
     assert "a loop of links" in res.stderr
     assert a.is_symlink() and b.is_symlink()
+    # Refused before the work: strip-implicit writes nothing, not its output then fails on
+    # --removed.
+    kept = tmp_path / "kept.tsv"
+    res = cli("strip-implicit", str(example("en", "clausie")), "-o", str(kept), "--removed", str(a))
+    assert res.exit_code == 2 and "a loop of links" in res.stderr
+    assert not kept.exists()

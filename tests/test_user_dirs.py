@@ -94,3 +94,29 @@ def test_the_rule_decides_without_platformdirs_where_it_applies() -> None:
             [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
         ).stdout.split()
         assert out[-2:] == ["/home/someone/.cache/a", "True"]
+
+
+@pytest.mark.skipif(os.name != "posix", reason="the passwd entry stands for a relative $HOME")
+@pytest.mark.parametrize(
+    ("home", "xdg"), [("relative/home", None), ("/home/someone", "relative/xdg")]
+)
+def test_a_relative_answer_of_an_older_release_is_made_absolute(
+    monkeypatch: pytest.MonkeyPatch, home: str, xdg: str | None
+) -> None:
+    """Releases before 4.14 build the directory from a relative $HOME (3.x from a relative
+    XDG variable too): a path relative to the working directory, where a later command run
+    elsewhere would not find it. The answer is what 4.14 on give: below an absolute $HOME,
+    else the passwd entry's home."""
+    import pwd
+
+    monkeypatch.setenv("HOME", home)
+    for variable in ("XDG_DATA_HOME", "XDG_CACHE_HOME"):
+        _set(monkeypatch, variable, xdg)
+    monkeypatch.setattr(platformdirs, "user_data_dir", lambda *a, **k: f"{home}/.local/share/a")
+    monkeypatch.setattr(platformdirs, "user_cache_dir", lambda *a, **k: f"{home}/.cache/a")
+    base = home if home.startswith("/") else pwd.getpwuid(os.getuid()).pw_dir
+    if xdg is not None:  # (3.x: the relative XDG variable itself)
+        monkeypatch.setattr(platformdirs, "user_data_dir", lambda *a, **k: f"{xdg}/a")
+        monkeypatch.setattr(platformdirs, "user_cache_dir", lambda *a, **k: f"{xdg}/a")
+    assert user_dirs.data_dir("a") == f"{base}/.local/share/a"
+    assert user_dirs.cache_dir("a") == f"{base}/.cache/a"

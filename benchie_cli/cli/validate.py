@@ -187,7 +187,7 @@ def validate(
             for line in _listed(r.diagnostics, r.path, gold=r.kind == "gold"):
                 click.echo(line)
             if r.truncated:
-                click.echo(f"{r.path}: note: stopped after {max_errors} errors (--max-errors)")
+                click.echo(f"{r.path}: note: stopped after {max_errors:,} errors (--max-errors)")
             if r.retokenized is not None:
                 click.echo(
                     f"{r.path}: note: --retokenize mapped {r.retokenized[0]} slot(s) onto "

@@ -1259,6 +1259,32 @@ def convert(
     pad: bool,
     lang: str | None = None,
 ) -> Conversion:
+    """:func:`_convert`; an error of the format's reader on a curve file (``--input-format
+    openie4`` given a ``.dat`` that ``--curves`` wrote) names the curve as its likely
+    cause."""
+    head: list[bytes] = []  # (the first lines read, kept for that test)
+    try:
+        return _convert(
+            path, fmt, gold_sentences, out, confidence=confidence, pad=pad, lang=lang, head=head
+        )
+    except BenchieError as exc:
+        from benchie_cli.inputs.mistakes import detect_curve, explained
+
+        found = detect_curve(head)
+        raise (exc if found is None else explained(exc, [found])) from None
+
+
+def _convert(
+    path: str,
+    fmt: str,
+    gold_sentences: dict[str, str],
+    out: BinaryIO,
+    *,
+    confidence: bool,
+    pad: bool,
+    lang: str | None,
+    head: list[bytes],
+) -> Conversion:
     """Write ``path`` (native format ``fmt``) to ``out`` as BenchIE TSV, streaming.
 
     Extractions whose sentence aligns to no single gold sentence are left out and reported
@@ -1277,6 +1303,8 @@ def convert(
 
     def decoded() -> Iterator[tuple[int, str]]:
         for n, raw, _ in iter_lines(path, digest):
+            if n <= 2:
+                head.append(raw)
             facts[0] = n
             facts[1] += bool(raw.strip())
             yield n, decode_line(raw, name, n)

@@ -173,9 +173,12 @@ def test_a_relative_home_is_the_passwd_entrys_as_for_the_data_directory(
     assert cache_dir() == home / ".cache" / "benchie-cli"
     monkeypatch.setenv("HOME", str(tmp_path / "nonexistent"))
     assert off_reason() == (
-        f"the home directory {tmp_path / 'nonexistent'} does not exist: set "
+        f"the home directory {str(tmp_path / 'nonexistent')!r} does not exist: set "
         "$BENCHIE_CACHE_DIR to keep it elsewhere"
     )
+    (tmp_path / "file").write_text("")
+    monkeypatch.setenv("HOME", str(tmp_path / "file"))
+    assert f"{str(tmp_path / 'file')!r} is not a directory" in off_reason()
 
 
 @pytest.mark.parametrize(

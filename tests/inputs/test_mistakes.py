@@ -420,15 +420,27 @@ def test_a_whole_file_mistake_shortens_only_the_findings_it_explains(
         ("--benchmark", "carb", "--input-format", "openie5"),
         ("--benchmark", "oie2016", "--input-format", "openie4"),
         ("--benchmark", "oie2016", "--input-format", "clausie"),
+        ("--input-format", "openie4"),
+        ("--metric", "benchie,carb", "--input-format", "carb"),
+        ("--suite", "--input-format", "openie4"),
     ],
-    ids=["carb-openie4", "carb-openie5", "oie2016-openie4", "oie2016-clausie"],
+    ids=[
+        "carb-openie4",
+        "carb-openie5",
+        "oie2016-openie4",
+        "oie2016-clausie",
+        "benchie-openie4",
+        "benchie-carb",
+        "suite",
+    ],
 )
 def test_a_curve_read_as_the_format_given_is_named_as_the_cause(
     cli_process: RunProcess, tmp_path: Path, args: tuple[str, ...]
 ) -> None:
-    """With ``--input-format`` given, the benchmark's reader fails on a curve file in its
-    own words (columns, a confidence that is no number, no extraction): the curve is
-    named after them as the likely cause."""
+    """With ``--input-format`` given, the reader of that format fails on a curve file in
+    its own words (columns, a confidence that is no number, no extraction), whether a
+    benchmark's original reader or benchie's own conversion: the curve is named after
+    them as the likely cause."""
     path = tmp_path / "openie4_output.dat"
     path.write_text("\n".join(CURVE) + "\n", encoding="utf-8")
     res = cli_process("score", *args, path)

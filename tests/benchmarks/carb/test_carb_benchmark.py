@@ -373,3 +373,24 @@ def test_openie5_output_read_as_openie4_is_said(cli: RunCli, tmp_path: Path) -> 
     for benchmark in ("carb", "oie2016"):
         res = cli("score", "--benchmark", benchmark, "--input-format", "openie4", four)
         assert res.exit_code == 0 and "several arguments" not in res.stderr
+
+
+def test_several_arguments_counts_what_openie5_readers_split() -> None:
+    """The arg2 column is split at ``);`` as OpenIE 5's readers split it, with or without a
+    space after; every part must be an argument (``Kind(text,List(...``), so an argument
+    whose text holds ``,List(`` is one argument; a line a reader skips (an empty slot)
+    does not count; one line is "holds"."""
+    from benchie_cli.benchmarks.corpus import several_arguments
+
+    def line(arg2: str, arg1: str = "SimpleArgument(a,List([0, 1)))") -> bytes:
+        return f"0.9\t\t{arg1}\tRelation(r,List([2, 3)))\t{arg2}\ts .\n".encode()
+
+    two = "SimpleArgument(b,List([4, 5))); TemporalArgument(c,List([6, 7)))"
+    said = several_arguments(line(two), "openie4")
+    assert said is not None and said.startswith("1 of its lines holds several arguments")
+    assert several_arguments(line(two.replace("); ", ");")) * 3, "openie4") is not None
+    assert several_arguments(line(two.replace("); ", ");")) * 3, "openie4").startswith("3 of")
+    one = "SimpleArgument(x,List(1),List([21, 30)))"
+    assert several_arguments(line(one) + line("SimpleArgument(y); z,List(2)"), "openie4") is None
+    assert several_arguments(line(two, arg1=""), "openie4") is None  # (skipped by the reader)
+    assert several_arguments(line(two), "openie5") is None
