@@ -9,9 +9,10 @@ name appended. Importing platformdirs loads ``tempfile``, ``shutil`` and the com
 modules: about 8 ms of every command, which a scoring run otherwise never loads
 (docs/performance.md). Anything else (macOS, Windows, Android, a relative or blank XDG
 variable, or one with white space around it, on which releases differ; a ``$HOME``
-unset or relative) is platformdirs' to answer. ``tests/test_user_dirs.py`` checks that both
-give the same path in each such case with the installed release; releases 3.0.0, 3.11.0,
-4.2.2, 4.3.6, 4.6.0, 4.9.0, 4.14.2 and 4.14.8 were checked so when this was written.
+unset or relative) is platformdirs' to answer, made absolute as releases 4.14 on make it
+(:func:`_absolute`). ``tests/test_user_dirs.py`` checks that both give the same path in each
+such case with the installed release; releases 3.0.0, 3.11.0, 4.2.2, 4.3.6, 4.6.0, 4.9.0,
+4.14.2 and 4.14.8 were checked so when this was written.
 """
 
 from __future__ import annotations
