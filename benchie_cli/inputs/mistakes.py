@@ -17,11 +17,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from typing import NamedTuple
 
 from benchie_cli.errors import BenchieError, ExitCode
+from benchie_cli.inputs.findings import Finding as Finding
+from benchie_cli.inputs.findings import curve_error as curve_error
+from benchie_cli.inputs.findings import curve_explained as curve_explained
+from benchie_cli.inputs.findings import detect_curve as detect_curve
+from benchie_cli.inputs.findings import explained as explained
+from benchie_cli.inputs.findings import sample_texts
 from benchie_cli.inputs.submission import split_line
-from benchie_cli.textio import head_lines, iter_lines
+from benchie_cli.textio import iter_lines
 from benchie_cli.tokens import implicit_tokens
 
 #: Lines of a file the detectors look at: enough for clear shares, few enough that the
@@ -73,15 +78,6 @@ WHOLE_FILE = {
     "wrong-separator": frozenset(("columns",)),
     "native-format": frozenset(("columns", "unknown-sentence-id", "empty-slot")),
 }
-
-
-class Finding(NamedTuple):
-    """One likely mistake: a stable kebab-case ``code``, a message that names the cause and
-    the fix, and the first line that shows it (None: the file as a whole)."""
-
-    code: str
-    message: str
-    line: int | None = None
 
 
 def nothing_scorable(
@@ -178,81 +174,12 @@ _HEADER_WORDS = frozenset(
 )
 
 
-def _texts(head: Sequence[bytes], limit: int) -> list[tuple[int, str]]:
-    """(line number, text) of the sample's first ``limit`` non-blank lines that decode."""
-    out: list[tuple[int, str]] = []
-    for n, raw in enumerate(head, 1):
-        if len(out) >= limit:
-            break
-        if raw.strip():
-            try:
-                out.append((n, raw.decode("utf-8").rstrip("\r")))
-            except UnicodeDecodeError:
-                continue
-    return out
-
-
-#: The first line of a precision-recall curve file: CaRB's ``.dat`` (with its confidence
-#: column), oie-benchmark's and Span_OIE's, as ``score --curves`` and their scorers write it.
-_CURVE_HEADERS = (("precision", "recall"), ("precision", "recall", "confidence"))
-
-
-def detect_curve(head: Sequence[bytes]) -> Finding | None:
-    """A curve file given as a submission: ``--curves`` writes it beside the reports, under
-    the system's name, where a glob of outputs picks it up."""
-    lines = _texts(head, 1)
-    if not lines:
-        return None
-    n, text = lines[0]
-    cells = [c.strip().casefold() for c in text.split("\t")]
-    while cells and not cells[-1]:  # (a trailing TAB)
-        cells.pop()
-    if tuple(cells) not in _CURVE_HEADERS:
-        return None
-    return Finding(
-        "curve-file",
-        "this is a precision-recall curve (a .dat file that `score --curves` or an original "
-        "scorer writes), not a system's output: give the output the curve was drawn from",
-        n,
-    )
-
-
-def curve_error(data: bytes, shown: str) -> BenchieError | None:
-    """The error for bytes no reader recognised that are a curve file's
-    (:func:`detect_curve`): said first, since every other advice would mislead."""
-    found = detect_curve(head_lines(data, 4096))
-    if found is None:
-        return None
-    return BenchieError(f"{found.message} [{found.code}]", path=shown, line=found.line)
-
-
-def curve_explained(exc: BenchieError, data: bytes) -> BenchieError:
-    """``exc``, an error of a benchmark's reader of the format given (``--input-format
-    openie4``), with a curve file named as its likely cause when ``data`` is one's."""
-    found = detect_curve(head_lines(data, 4096))
-    return exc if found is None else explained(exc, [found])
-
-
-def explained(exc: BenchieError, findings: Sequence[Finding]) -> BenchieError:
-    """``exc`` with the first likely mistake behind it appended: "3 columns, need 4" alone
-    does not say that the file is a CSV, a curve, or a native output."""
-    if not findings:
-        return exc
-    first = findings[0]
-    return BenchieError(
-        f"{exc.message}; likely cause: {first.message} [{first.code}]",
-        path=exc.path,
-        line=exc.line,
-        exit_code=exc.exit_code,
-    )
-
-
 def detect_native(head: Sequence[bytes]) -> Finding | None:
     """A system's native output where BenchIE TSV was declared, by the detection of
     :data:`benchie_cli.inputs.native.REGISTRY` (every peeked non-blank line must fit a format)."""
     from benchie_cli.inputs.native import PEEK_LINES, REGISTRY
 
-    lines = _texts(head, PEEK_LINES)
+    lines = sample_texts(head, PEEK_LINES)
     if not lines or lines[0][1].startswith("#benchie-tsv"):
         return None
     texts = [text for _, text in lines]
@@ -281,7 +208,7 @@ def detect_native(head: Sequence[bytes]) -> Finding | None:
 
 def detect_header(head: Sequence[bytes], ids: Mapping[str, str]) -> Finding | None:
     """A first line that names the columns instead of holding an extraction."""
-    lines = _texts(head, 1)
+    lines = sample_texts(head, 1)
     if not lines:
         return None
     n, text = lines[0]
@@ -301,7 +228,7 @@ def detect_header(head: Sequence[bytes], ids: Mapping[str, str]) -> Finding | No
 
 def detect_separator(head: Sequence[bytes], ids: Mapping[str, str]) -> Finding | None:
     """Comma- or semicolon-separated lines: a CSV file saved under a ``.tsv`` name."""
-    lines = _texts(head, SEPARATOR_LINES)
+    lines = sample_texts(head, SEPARATOR_LINES)
     found: dict[str, list[int]] = {",": [], ";": []}
     for n, text in lines:
         if "\t" in text:
@@ -331,7 +258,7 @@ _FRACTION = re.compile(r"[-+]?(\d+\.\d*|\.\d+|\d+(?=[eE]))([eE][-+]?\d+)?")
 def detect_confidence_column(head: Sequence[bytes]) -> Finding | None:
     """A last column of numbers in a file without the confidence directive: read as an
     n-ary argument, the number joins the object, and no extraction can match."""
-    lines = _texts(head, SEPARATOR_LINES)
+    lines = sample_texts(head, SEPARATOR_LINES)
     if not lines or lines[0][1].startswith("#benchie-tsv"):
         return None
     hits = [

@@ -1268,7 +1268,7 @@ def convert(
             path, fmt, gold_sentences, out, confidence=confidence, pad=pad, lang=lang, head=head
         )
     except BenchieError as exc:
-        from benchie_cli.inputs.mistakes import detect_curve, explained
+        from benchie_cli.inputs.findings import detect_curve, explained
 
         found = detect_curve(head)
         raise (exc if found is None else explained(exc, [found])) from None
