@@ -9,7 +9,8 @@ detection: a module both import breaks no cycle.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import NamedTuple
 
 from benchie_cli.errors import BenchieError
@@ -78,6 +79,18 @@ def curve_explained(exc: BenchieError, data: bytes) -> BenchieError:
     openie4``), with a curve file named as its likely cause when ``data`` is one's."""
     found = detect_curve(head_lines(data, 4096))
     return exc if found is None else explained(exc, [found])
+
+
+@contextmanager
+def curve_named(head: list[bytes]) -> Iterator[None]:
+    """Names a curve file as the likely cause of an error raised inside, a reader's of the
+    format given, from ``head``: the first lines it read, which it appends there as it reads
+    (a stream is read once)."""
+    try:
+        yield
+    except BenchieError as exc:
+        found = detect_curve(head)
+        raise (exc if found is None else explained(exc, [found])) from None
 
 
 def explained(exc: BenchieError, findings: Sequence[Finding]) -> BenchieError:

@@ -30,6 +30,7 @@ import orjson
 from benchie_cli.errors import BenchieError, Diagnostic
 from benchie_cli.inputs import json_lines
 from benchie_cli.inputs.align import Aligner, AlignmentStats
+from benchie_cli.inputs.findings import curve_named
 from benchie_cli.inputs.formats import BENCHIE_TSV, CARB_READ, NATIVE_FORMATS
 from benchie_cli.slots import quote
 from benchie_cli.textio import (
@@ -1259,32 +1260,6 @@ def convert(
     pad: bool,
     lang: str | None = None,
 ) -> Conversion:
-    """:func:`_convert`; an error of the format's reader on a curve file (``--input-format
-    openie4`` given a ``.dat`` that ``--curves`` wrote) names the curve as its likely
-    cause."""
-    head: list[bytes] = []  # (the first lines read, kept for that test)
-    try:
-        return _convert(
-            path, fmt, gold_sentences, out, confidence=confidence, pad=pad, lang=lang, head=head
-        )
-    except BenchieError as exc:
-        from benchie_cli.inputs.findings import detect_curve, explained
-
-        found = detect_curve(head)
-        raise (exc if found is None else explained(exc, [found])) from None
-
-
-def _convert(
-    path: str,
-    fmt: str,
-    gold_sentences: dict[str, str],
-    out: BinaryIO,
-    *,
-    confidence: bool,
-    pad: bool,
-    lang: str | None,
-    head: list[bytes],
-) -> Conversion:
     """Write ``path`` (native format ``fmt``) to ``out`` as BenchIE TSV, streaming.
 
     Extractions whose sentence aligns to no single gold sentence are left out and reported
@@ -1296,136 +1271,145 @@ def _convert(
     line without a kept extraction: the directive, when the native file's first line is a
     kept extraction, and a JSONL sentence object with several extractions.
     """
-    name = display_name(path)
-    native = REGISTRY[fmt]
-    digest = hashlib.sha256()
-    facts = [0, 0]  # lines, non-blank lines
+    head: list[bytes] = []  # (the first lines read: a curve file is named as the cause)
+    with curve_named(head):
+        name = display_name(path)
+        native = REGISTRY[fmt]
+        digest = hashlib.sha256()
+        facts = [0, 0]  # lines, non-blank lines
 
-    def decoded() -> Iterator[tuple[int, str]]:
-        for n, raw, _ in iter_lines(path, digest):
-            if n <= 2:
-                head.append(raw)
-            facts[0] = n
-            facts[1] += bool(raw.strip())
-            yield n, decode_line(raw, name, n)
+        def decoded() -> Iterator[tuple[int, str]]:
+            for n, raw, _ in iter_lines(path, digest):
+                if n <= 2:
+                    head.append(raw)
+                facts[0] = n
+                facts[1] += bool(raw.strip())
+                yield n, decode_line(raw, name, n)
 
-    aligner = Aligner(gold_sentences)
-    buffer: list[bytes] = []
-    written_lines = 0
-    extractions = written = 0
-    # None: the first extraction decides (JSONL, whose confidences are optional).
-    with_conf = (
-        None if confidence and native.confidence is None else bool(confidence and native.confidence)
-    )
-    if with_conf:
-        buffer.append(CONFIDENCE_DIRECTIVE.encode() + b"\n")
-        written_lines += 1
-    optional = with_conf is None  # the file's first extraction decides, the others follow
-    skipped: list[Skipped] = []
-    unparsed: list[Unparsed] = []
-    for ex in native.parse(decoded(), name):
-        if isinstance(ex, Skipped):
-            skipped.append(ex)
-            continue
-        if isinstance(ex, Unparsed):
-            unparsed.append(ex)
-            continue
-        extractions += 1
-        if with_conf is None:
-            with_conf = ex.confidence is not None
-            if with_conf:
-                buffer.append(CONFIDENCE_DIRECTIVE.encode() + b"\n")
-                written_lines += 1
-        if with_conf and ex.confidence is None:
-            raise BenchieError(
-                "no confidence, while the first extraction had one: give every extraction "
-                "one, or none",
-                path=name,
-                line=ex.line,
-            )
-        if optional and not with_conf and ex.confidence is not None:  # never dropped silently
-            raise BenchieError(
-                "a confidence, while the first extraction had none: give every extraction "
-                "one, or none",
-                path=name,
-                line=ex.line,
-            )
-        if ex.sent_id is not None:
-            sent_id: str | None = ex.sent_id
-        else:
-            assert ex.sentence is not None  # every parser names the sentence one way
-            sent_id = aligner.sent_id(ex.sentence, ex.sentence_line)
-        if sent_id is None:
-            aligner.stats.dropped_extractions += 1
-            continue
-        aligner.covered.add(sent_id)
-        fields = [_slot(sent_id), _slot(ex.subject), _slot(ex.relation), _slot(" ".join(ex.args))]
-        if any("\x00" in f for f in fields):  # JSON can carry one; BenchIE TSV refuses it
-            raise BenchieError("NUL character in an extraction", path=name, line=ex.line)
+        aligner = Aligner(gold_sentences)
+        buffer: list[bytes] = []
+        written_lines = 0
+        extractions = written = 0
+        # None: the first extraction decides (JSONL, whose confidences are optional).
+        with_conf = (
+            None
+            if confidence and native.confidence is None
+            else bool(confidence and native.confidence)
+        )
         if with_conf:
-            fields.append(repr(ex.confidence))
-        if pad and written_lines < ex.line - 1:
-            buffer.append(b"\n" * (ex.line - 1 - written_lines))
-            written_lines = ex.line - 1
-        buffer.append("\t".join(fields).encode() + b"\n")
-        written_lines += 1
-        written += 1
-        if len(buffer) >= 4096:
-            out.write(b"".join(buffer))
-            buffer.clear()
-    if pad and written_lines < facts[0]:  # so that a report's line count is the file's
-        buffer.append(b"\n" * (facts[0] - written_lines))
-    stats = aligner.finish()
-    # What would otherwise be a silent 0.0 for every command that converts: a file that
-    # does not read as the format at all, or whose sentences are none of the gold's.
-    if facts[1] and not extractions and unparsed:  # the answers' own words say why
-        from benchie_cli.inputs.llm_text import NAME
+            buffer.append(CONFIDENCE_DIRECTIVE.encode() + b"\n")
+            written_lines += 1
+        optional = with_conf is None  # the file's first extraction decides, the others follow
+        skipped: list[Skipped] = []
+        unparsed: list[Unparsed] = []
+        for ex in native.parse(decoded(), name):
+            if isinstance(ex, Skipped):
+                skipped.append(ex)
+                continue
+            if isinstance(ex, Unparsed):
+                unparsed.append(ex)
+                continue
+            extractions += 1
+            if with_conf is None:
+                with_conf = ex.confidence is not None
+                if with_conf:
+                    buffer.append(CONFIDENCE_DIRECTIVE.encode() + b"\n")
+                    written_lines += 1
+            if with_conf and ex.confidence is None:
+                raise BenchieError(
+                    "no confidence, while the first extraction had one: give every extraction "
+                    "one, or none",
+                    path=name,
+                    line=ex.line,
+                )
+            if optional and not with_conf and ex.confidence is not None:  # never dropped silently
+                raise BenchieError(
+                    "a confidence, while the first extraction had none: give every extraction "
+                    "one, or none",
+                    path=name,
+                    line=ex.line,
+                )
+            if ex.sent_id is not None:
+                sent_id: str | None = ex.sent_id
+            else:
+                assert ex.sentence is not None  # every parser names the sentence one way
+                sent_id = aligner.sent_id(ex.sentence, ex.sentence_line)
+            if sent_id is None:
+                aligner.stats.dropped_extractions += 1
+                continue
+            aligner.covered.add(sent_id)
+            fields = [
+                _slot(sent_id),
+                _slot(ex.subject),
+                _slot(ex.relation),
+                _slot(" ".join(ex.args)),
+            ]
+            if any("\x00" in f for f in fields):  # JSON can carry one; BenchIE TSV refuses it
+                raise BenchieError("NUL character in an extraction", path=name, line=ex.line)
+            if with_conf:
+                fields.append(repr(ex.confidence))
+            if pad and written_lines < ex.line - 1:
+                buffer.append(b"\n" * (ex.line - 1 - written_lines))
+                written_lines = ex.line - 1
+            buffer.append("\t".join(fields).encode() + b"\n")
+            written_lines += 1
+            written += 1
+            if len(buffer) >= 4096:
+                out.write(b"".join(buffer))
+                buffer.clear()
+        if pad and written_lines < facts[0]:  # so that a report's line count is the file's
+            buffer.append(b"\n" * (facts[0] - written_lines))
+        stats = aligner.finish()
+        # What would otherwise be a silent 0.0 for every command that converts: a file that
+        # does not read as the format at all, or whose sentences are none of the gold's.
+        if facts[1] and not extractions and unparsed:  # the answers' own words say why
+            from benchie_cli.inputs.llm_text import NAME
 
-        first = unparsed[0]
-        raise BenchieError(
-            f"no triple read: {len(unparsed):,} fragment(s) of its answers no {NAME} rule "
-            f"reads as a triple (first: {first.reason}: {first.text[:60]!r}; "
-            "docs/llm-text.md says what each rule reads)",
-            path=name,
-            line=first.line,
+            first = unparsed[0]
+            raise BenchieError(
+                f"no triple read: {len(unparsed):,} fragment(s) of its answers no {NAME} rule "
+                f"reads as a triple (first: {first.reason}: {first.text[:60]!r}; "
+                "docs/llm-text.md says what each rule reads)",
+                path=name,
+                line=first.line,
+            )
+        if facts[1] and not extractions and native.confidence is False:  # answers, all empty
+            raise BenchieError(
+                f"no triple read: every answer is empty or says there is nothing to extract "
+                f"(read as {native.title})",
+                path=name,
+            )
+        if facts[1] and not extractions:
+            raise BenchieError(
+                f"no line reads as {native.title} output: is it another format? "
+                "(--input-format auto detects it)",
+                path=name,
+            )
+        if extractions and not written and (stats.unaligned or stats.ambiguous):
+            raise BenchieError(
+                f"none of its sentences is a gold sentence{f' of --lang {lang}' if lang else ''}: "
+                "the wrong --lang, or output for another benchmark? (`benchie sentences` lists "
+                "the gold's; "
+                + (
+                    "`benchie score --suite FILE` scores it on every benchmark, `--benchmark NAME` "
+                    "on one)"
+                    if fmt in CARB_READ  # (what the suite reads)
+                    else "`--benchmark NAME` scores it on another benchmark)"
+                ),
+                path=name,
+            )
+        out.write(b"".join(buffer))
+        return Conversion(
+            fmt,
+            digest.hexdigest(),
+            facts[0],
+            extractions,
+            written,
+            bool(with_conf),
+            stats,
+            skipped,
+            unparsed,
         )
-    if facts[1] and not extractions and native.confidence is False:  # answers, all empty
-        raise BenchieError(
-            f"no triple read: every answer is empty or says there is nothing to extract "
-            f"(read as {native.title})",
-            path=name,
-        )
-    if facts[1] and not extractions:
-        raise BenchieError(
-            f"no line reads as {native.title} output: is it another format? "
-            "(--input-format auto detects it)",
-            path=name,
-        )
-    if extractions and not written and (stats.unaligned or stats.ambiguous):
-        raise BenchieError(
-            f"none of its sentences is a gold sentence{f' of --lang {lang}' if lang else ''}: "
-            "the wrong --lang, or output for another benchmark? (`benchie sentences` lists "
-            "the gold's; "
-            + (
-                "`benchie score --suite FILE` scores it on every benchmark, `--benchmark NAME` "
-                "on one)"
-                if fmt in CARB_READ  # (what the suite reads)
-                else "`--benchmark NAME` scores it on another benchmark)"
-            ),
-            path=name,
-        )
-    out.write(b"".join(buffer))
-    return Conversion(
-        fmt,
-        digest.hexdigest(),
-        facts[0],
-        extractions,
-        written,
-        bool(with_conf),
-        stats,
-        skipped,
-        unparsed,
-    )
 
 
 def convert_in_place(
