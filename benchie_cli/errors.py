@@ -87,6 +87,18 @@ def printable_path(path: str) -> str:
 _CONTROL = re.compile("[\x00-\x1f\x7f]")
 
 
+def json_key(key: object) -> str:
+    """``key`` as JSON writes it, as an error names a place in a JSON file (``$["key"][3]``):
+    other scripts readable, but each character a terminal does not show as one (DEL, U+2028,
+    which would break the one-line error) escaped as JSON escapes it."""
+    import json  # (only for such errors: a reader of JSON has loaded it)
+
+    return "".join(
+        ch if ch.isprintable() else json.dumps(ch)[1:-1]
+        for ch in json.dumps(key, ensure_ascii=False)
+    )
+
+
 def format_location(path: str | None, line: int | None) -> str:
     """``PATH:LINE: `` / ``PATH: `` / empty, the prefix compilers put before a message."""
     if path is None:

@@ -14,7 +14,7 @@ import click
 import orjson
 
 from benchie_cli import LANGUAGES, default_gold_version
-from benchie_cli.errors import BenchieError, ExitCode
+from benchie_cli.errors import BenchieError, ExitCode, printable_path
 from benchie_cli.gold.dirs import GoldDirs, resolve
 from benchie_cli.gold.store import (
     MANIFEST,
@@ -138,7 +138,7 @@ def gold_path(gold_dir: str | None, every: bool, fmt: str) -> None:
             store.manifest(version)  # the error that says why it is not there
         top = store.directory(version).parent
         source = next(d for d in dirs.dirs if d.path.joinpath() == top)
-        click.echo(str(top.resolve()))
+        click.echo(printable_path(str(top.resolve())))
         click.echo(f"benchie: from {source.shown}", err=True)
         return
     in_use = {d.path: d for d in dirs.dirs}
@@ -158,7 +158,7 @@ def gold_path(gold_dir: str | None, every: bool, fmt: str) -> None:
                 "order": n,
                 "store": d.source,
                 "detail": d.detail or None,
-                "path": str(d.path),
+                "path": printable_path(str(d.path)),
                 "exists": d.path.is_dir(),
                 "holds": [
                     {"gold": what, "version": v, "shadowed": (what, v) in shadowed}
@@ -166,17 +166,18 @@ def gold_path(gold_dir: str | None, every: bool, fmt: str) -> None:
                 ],
             }
         )
-        rows.append([str(n), d.shown, str(d.path), text])
+        rows.append([str(n), d.shown, printable_path(str(d.path)), text])
         if d.source == GIVEN and os.environ.get(ENV_GOLD_DIR):
-            rows.append(
-                ["", f"${ENV_GOLD_DIR}", os.environ[ENV_GOLD_DIR], "replaced by --gold-dir"]
-            )
+            replaced = printable_path(os.environ[ENV_GOLD_DIR])
+            rows.append(["", f"${ENV_GOLD_DIR}", replaced, "replaced by --gold-dir"])
     if fmt == "json":
-        emit(fmt, {"stores": doc, "writes_to": str(dirs.target.path)}, rows)
+        emit(fmt, {"stores": doc, "writes_to": printable_path(str(dirs.target.path))}, rows)
         return
     emit(fmt, doc, rows)
     click.echo(
-        f"benchie: new gold is written to {dirs.target.path} ({dirs.target.shown})", err=True
+        f"benchie: new gold is written to {printable_path(str(dirs.target.path))} "
+        f"({dirs.target.shown})",
+        err=True,
     )
 
 

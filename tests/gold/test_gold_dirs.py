@@ -231,3 +231,23 @@ def test_nothing_is_written_into_the_installed_package(
 def test_gold_compile_without_any_gold_says_so(cli: RunCli, tmp_path: Path, alone: None) -> None:
     result = cli("gold", "compile", "--gold-dir", tmp_path)
     assert result.exit_code == 2 and "no gold in the gold stores" in result.stderr
+
+
+def test_gold_path_escapes_what_a_directory_name_cannot_show(
+    cli: RunCli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A store's directory with a byte that is not UTF-8 or a newline is shown escaped, as
+    every other output shows a file name: the table keeps one line a store, the JSON is
+    valid (a lone surrogate made it fail), the stderr line shows no surrogate."""
+    odd = os.fsdecode(bytes(tmp_path) + b"/a\xffb")
+    os.mkdir(odd)
+    monkeypatch.setenv("BENCHIE_DATA_DIR", odd)
+    monkeypatch.setenv("BENCHIE_GOLD_DIR", str(tmp_path / "new\nline"))
+    (tmp_path / "new\nline").mkdir()
+    table = cli("gold", "path", "--all", "--gold-dir", GOLD_DIR)
+    assert table.exit_code == 0, table.stderr
+    assert "a\\xffb/gold" in table.stdout and "new\\x0aline" in table.stdout
+    assert len(table.stdout.splitlines()) == 2 + 5  # (header, rule; 4 stores, the variable)
+    assert "\udcff" not in table.stderr
+    doc = json.loads(cli("gold", "path", "--all", "--format", "json").stdout)
+    assert doc["stores"][0]["path"].endswith("new\\x0aline")

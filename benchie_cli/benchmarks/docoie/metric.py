@@ -36,6 +36,7 @@ from benchie_cli.benchmarks.carb.metric import (
     sentence_key,
     zero_conf,
 )
+from benchie_cli.errors import json_key
 
 __all__ = [
     "DocoieError",
@@ -127,11 +128,11 @@ def json_lines(path: str, text: str) -> list[str]:
         raise _error("$: must be an object {document: {sentence: {triple_gold: [...]}}}", path)
     lines: list[str] = []
     for name, sentences in doc.items():
-        where = f"$[{json.dumps(name, ensure_ascii=False)}]"
+        where = f"$[{json_key(name)}]"
         if not isinstance(sentences, dict):
             raise _error(f"{where}: must be an object {{sentence: {{triple_gold: [...]}}}}", path)
         for sentence, annotated in sentences.items():
-            at = f"{where}[{json.dumps(sentence, ensure_ascii=False)}]"
+            at = f"{where}[{json_key(sentence)}]"
             triples = annotated.get("triple_gold") if isinstance(annotated, dict) else None
             if not isinstance(triples, list):
                 raise _error(f'{at}: must be an object {{"triple_gold": [triple, ...]}}', path)

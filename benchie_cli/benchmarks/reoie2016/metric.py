@@ -40,6 +40,7 @@ from typing import NamedTuple, TextIO
 from benchie_cli.benchmarks.carb.data import text_lines
 from benchie_cli.benchmarks.carb.metric import numpy_sum, sentence_key
 from benchie_cli.curves import Curve, of_points
+from benchie_cli.errors import json_key
 
 __all__ = [
     "Extraction",
@@ -138,7 +139,7 @@ def _json_tuple(t: object, where: Callable[[], str], path: str) -> Extraction:
 
 def _where(sentence: str, k: int | None = None) -> str:
     """A gold tuple's (or, ``k`` None, a sentence's) JSON path, as errors name it."""
-    key = f"$[{json.dumps(sentence, ensure_ascii=False)}]"
+    key = f"$[{json_key(sentence)}]"
     return key if k is None else f"{key}[{k}]"
 
 

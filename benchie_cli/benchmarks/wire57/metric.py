@@ -173,7 +173,11 @@ def _at(path: str, where: str, message: str) -> WireError:
 
 
 def _key(key: object) -> str:
-    return f"[{json.dumps(key, ensure_ascii=False)}]"
+    """``[key]`` as an error names a place: JSON's form of the key, each character a terminal
+    does not show as one (DEL, U+2028) escaped as JSON escapes it (this module uses the
+    standard library only: ``benchie_cli.errors.json_key`` does the same)."""
+    shown = json.dumps(key, ensure_ascii=False)
+    return "[" + "".join(c if c.isprintable() else json.dumps(c)[1:-1] for c in shown) + "]"
 
 
 def _gold_part(part: object, where: str, path: str) -> GoldPart:

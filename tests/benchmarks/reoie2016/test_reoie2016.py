@@ -390,3 +390,11 @@ def test_a_gold_number_too_long_to_convert_is_named_with_its_file() -> None:
     with pytest.raises(ReOieError) as raised:
         r.read_gold_json("gold.json", content)
     assert str(raised.value).startswith("gold.json: not JSON a reader takes: Exceeds the limit")
+
+
+def test_a_json_path_escapes_what_a_terminal_does_not_show() -> None:
+    """DEL and U+2028 (a line separator) in a sentence key are written as JSON escapes
+    them: the one-line error stays one line; other scripts stay readable."""
+    with pytest.raises(ReOieError) as raised:
+        r.read_gold_json("gold.json", '{"a\\u007fb\\u2028c d\\u00e9": 3}')
+    assert str(raised.value) == r'gold.json: $["a\u007fb\u2028c dé"]: must be a list of tuples'
