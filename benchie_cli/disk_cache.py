@@ -82,9 +82,12 @@ def _located() -> tuple[Path | None, str]:
         return Path(os.path.abspath(configured)), ""
     xdg = os.environ.get("XDG_CACHE_HOME", "")
     if not os.path.isabs(xdg):  # unset, empty or relative: the XDG spec says ignore it
-        home = _home()
-        if home is None:
+        from benchie_cli.user_dirs import home as user_home
+
+        given = user_home()
+        if given is None:
             return None, f"no home directory to keep it in: set ${ENV_CACHE_DIR}"
+        home = Path(given)
         if not home.is_dir():  # a $HOME that does not exist is not created (HOME=/nonexistent)
             state = "is not a directory" if home.exists() else "does not exist"
             return None, (
@@ -96,24 +99,6 @@ def _located() -> tuple[Path | None, str]:
     from benchie_cli.user_dirs import cache_dir as user_cache_dir  # platformdirs' answer
 
     return Path(user_cache_dir(APP_NAME)), ""
-
-
-def _home() -> Path | None:
-    """The home directory, as the user data directory finds it: a relative ``$HOME`` names
-    no place (it would move with the working directory), so the passwd entry's home stands
-    for it, as platformdirs takes it; None when there is none."""
-    given = os.environ.get("HOME")
-    if given is not None and not os.path.isabs(given) and os.name == "posix":
-        try:
-            import pwd
-
-            return Path(pwd.getpwuid(os.getuid()).pw_dir)
-        except (ImportError, KeyError):
-            return None
-    try:
-        return Path.home()
-    except RuntimeError:  # no $HOME and no passwd entry: nowhere to cache
-        return None
 
 
 @cache

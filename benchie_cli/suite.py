@@ -157,11 +157,7 @@ def run(
         # Lines the readers skip (a slot empty or missing), as each benchmark's own command
         # says them: every reader of these formats skips the same lines.
         extractions = sum(len(xs) for xs in given.texts().values())
-        notes.extend(
-            filter(
-                None, (bm.skipped_lines(data, fmt, extractions), bm.several_arguments(data, fmt))
-            )
-        )
+        notes.extend(bm.reading_notes(data, fmt, extractions))
         nowhere = len(given.texts().keys() - set().union(*(r.known for r in rows)))
         if nowhere:
             notes.append(

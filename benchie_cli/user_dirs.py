@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 import sys
+from pathlib import Path
 
 #: (XDG variable, default below $HOME) of each kind of directory, on Linux.
 _DATA = ("XDG_DATA_HOME", ".local/share")
@@ -46,21 +47,33 @@ def _by_xdg_rule(app: str, kind: tuple[str, str]) -> str | None:
     return os.path.join(os.path.expanduser("~/" + below), app)
 
 
+def home() -> str | None:
+    """The user's home directory as platformdirs 4.14 on take it: ``$HOME`` when absolute;
+    else, on POSIX, the passwd entry's home, since a relative ``$HOME`` names no place (it
+    would move with the working directory); None when there is none."""
+    if os.name != "posix":
+        try:
+            return str(Path.home())
+        except RuntimeError:
+            return None
+    given = os.environ.get("HOME")
+    if given is not None and os.path.isabs(given):
+        return given
+    try:
+        import pwd
+
+        return pwd.getpwuid(os.getuid()).pw_dir
+    except (ImportError, KeyError):
+        return None
+
+
 def _absolute(path: str, app: str, kind: tuple[str, str]) -> str:
-    """platformdirs' answer, absolute as releases 4.14 on make it. A relative ``$HOME`` (or
-    XDG variable) names no place: it would move with the working directory, where older
-    releases put the directory. They take the passwd entry's home instead."""
+    """platformdirs' answer, absolute as releases 4.14 on make it: older releases build it
+    from a relative ``$HOME`` (or XDG variable), in the working directory."""
     if os.path.isabs(path) or os.name != "posix":
         return path
-    home = os.environ.get("HOME", "")
-    if not os.path.isabs(home):
-        try:
-            import pwd
-
-            home = pwd.getpwuid(os.getuid()).pw_dir
-        except (ImportError, KeyError):
-            return path
-    return os.path.join(home, kind[1], app)
+    base = home()
+    return path if base is None else os.path.join(base, kind[1], app)
 
 
 def data_dir(app: str) -> str:

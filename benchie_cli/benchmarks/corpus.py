@@ -67,6 +67,7 @@ from benchie_cli.gold.store import (
     version_key,
 )
 from benchie_cli.inputs.batch import Failure, Submission, check_stdin_once
+from benchie_cli.inputs.findings import curve_named
 from benchie_cli.inputs.formats import BENCHIE_TSV, CARB_READ, VERSIONS, signed
 from benchie_cli.inputs.native_layouts import read_by_original
 from benchie_cli.inputs.submission import FileFacts
@@ -79,6 +80,7 @@ from benchie_cli.textio import (
     decode_text,
     display_name,
     gunzip,
+    head_lines,
     read_whole,
     split_text_lines,
     without_bom,
@@ -399,6 +401,15 @@ def skipped_lines(data: bytes, fmt: str, extractions: int) -> str | None:
         f"{dropped:,} of its {lines:,} lines give no extraction: the reader skips them, as "
         f"the original scorer's does ({why})"
     )
+
+
+def reading_notes(data: bytes, fmt: str, extractions: int) -> list[str]:
+    """What to say of how the reader of ``fmt`` read a file's bytes that numbers alone do
+    not show: the lines it skipped (:func:`skipped_lines`), the arguments it dropped
+    (:func:`several_arguments`). Every command that reads a tab format by an original
+    scorer's reader says them (a benchmark's run, CaRB's, the suite)."""
+    said = (skipped_lines(data, fmt, extractions), several_arguments(data, fmt))
+    return [note for note in said if note is not None]
 
 
 #: How far :func:`several_arguments` looks for OpenIE 5's argument separator.
@@ -770,17 +781,13 @@ def score_file(
         if retokenize:
             raise retokenize_refused(corpus.benchmark, fmt, shown)
         return export(corpus, data, shown, name, facts)
-    try:
+    with curve_named(head_lines(data, 4096)):  # (a curve read as the format given)
         scored = score_bytes(corpus, data, shown, fmt, retokenize)
         if scored.extractions == 0:
             raise nothing(shown)
-    except BenchieError as exc:  # (a curve file read as the format given: say so)
-        from benchie_cli.inputs.mistakes import curve_explained
-
-        raise curve_explained(exc, data) from None
-    said = (skipped_lines(data, fmt, scored.extractions), several_arguments(data, fmt))
-    if any(said):
-        scored = scored._replace(warnings=(*scored.warnings, *filter(None, said)))
+    said = reading_notes(data, fmt, scored.extractions)
+    if said:
+        scored = scored._replace(warnings=(*scored.warnings, *said))
     facts.extractions = scored.extractions
     return [
         Run(

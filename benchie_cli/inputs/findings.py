@@ -74,18 +74,12 @@ def curve_error(data: bytes, shown: str) -> BenchieError | None:
     return BenchieError(f"{found.message} [{found.code}]", path=shown, line=found.line)
 
 
-def curve_explained(exc: BenchieError, data: bytes) -> BenchieError:
-    """``exc``, an error of a benchmark's reader of the format given (``--input-format
-    openie4``), with a curve file named as its likely cause when ``data`` is one's."""
-    found = detect_curve(head_lines(data, 4096))
-    return exc if found is None else explained(exc, [found])
-
-
 @contextmanager
-def curve_named(head: list[bytes]) -> Iterator[None]:
+def curve_named(head: Sequence[bytes]) -> Iterator[None]:
     """Names a curve file as the likely cause of an error raised inside, a reader's of the
-    format given, from ``head``: the first lines it read, which it appends there as it reads
-    (a stream is read once)."""
+    format given (``--input-format openie4`` given a ``.dat`` that ``--curves`` wrote), from
+    ``head``: the file's first lines (:func:`~benchie_cli.textio.head_lines`), or a list a
+    streaming reader appends them to as it reads (a stream is read once)."""
     try:
         yield
     except BenchieError as exc:

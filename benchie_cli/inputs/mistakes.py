@@ -21,7 +21,6 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from benchie_cli.errors import BenchieError, ExitCode
 from benchie_cli.inputs.findings import Finding as Finding
 from benchie_cli.inputs.findings import curve_error as curve_error
-from benchie_cli.inputs.findings import curve_explained as curve_explained
 from benchie_cli.inputs.findings import detect_curve as detect_curve
 from benchie_cli.inputs.findings import explained as explained
 from benchie_cli.inputs.findings import sample_texts

@@ -96,13 +96,14 @@ from benchie_cli.gold.store import (
     version_key,
 )
 from benchie_cli.inputs.batch import Failure, Submission, check_stdin_once
+from benchie_cli.inputs.findings import curve_named
 from benchie_cli.inputs.formats import BENCHIE_TSV, VERSIONS, signed
 from benchie_cli.inputs.mistakes import MistakeCheck
 from benchie_cli.inputs.native_layouts import read_by_original
 from benchie_cli.inputs.subset import Subset, SubsetFile, choose, read_subset
 from benchie_cli.outputs import check_output
 from benchie_cli.registry import BENCHMARKS
-from benchie_cli.textio import decode_text, display_name
+from benchie_cli.textio import decode_text, display_name, head_lines
 
 #: The CaRB benchmark's directory in the gold store, and its splits (the default first).
 CARB_DIR = BENCHMARKS["carb"].store_dir
@@ -320,12 +321,7 @@ def score_native(
     CaRB metric of ``metrics`` (``moie``: by moie's rules); its bytes are read once and
     hashed. ``raw``: the split's sentences (:func:`raw_sentences`), which ReVerb's lines
     number."""
-    from benchie_cli.benchmarks.corpus import (
-        native_texts,
-        read_submission,
-        several_arguments,
-        skipped_lines,
-    )
+    from benchie_cli.benchmarks.corpus import native_texts, read_submission, reading_notes
 
     shown = display_name(path)
     facts, data = read_submission(path)  # bounded, stdin too; gzip within the same bound
@@ -336,7 +332,7 @@ def score_native(
     reader = CARB_READERS.get(fmt)
     if not read_by_original(fmt, data):  # (OLLIE's plain lines: CaRB reads its tab layout)
         reader = None
-    try:
+    with curve_named(head_lines(data, 4096)):  # (a curve read as the format given)
         read_notes: tuple[str, ...] = ()
         if reader is None:  # no reader of CaRB's: benchie's, met by sentence text
             texts, read_notes = native_texts(data, shown, fmt)
@@ -364,10 +360,6 @@ def score_native(
                 f"no extraction read as {fmt}: an empty file, or another format (--input-format)",
                 path=shown,
             )
-    except BenchieError as exc:  # (a curve file read as the format given: say so)
-        from benchie_cli.inputs.mistakes import curve_explained
-
-        raise curve_explained(exc, data) from None
     unaligned = sum(1 for text in predicted if is_outside(text))
     if unaligned == len(predicted):
         raise BenchieError(
@@ -390,17 +382,12 @@ def score_native(
             exit_code=ExitCode.FAILED,
         )
     # (benchie's readers say what they skip themselves, in read_notes)
-    said = (
-        (skipped_lines(data, fmt, facts.extractions), several_arguments(data, fmt))
-        if reader is not None
-        else ()
-    )
-    for note in filter(None, said):
-        if strict:
-            raise BenchieError(
-                f"{note} (an error under --strict)", path=shown, exit_code=ExitCode.FAILED
-            )
-    notes = [*read_notes, *filter(None, said)]
+    said = reading_notes(data, fmt, facts.extractions) if reader is not None else []
+    if said and strict:
+        raise BenchieError(
+            f"{said[0]} (an error under --strict)", path=shown, exit_code=ExitCode.FAILED
+        )
+    notes = [*read_notes, *said]
 
     collided = len(predicted) - len({sentence_key(t) for t in predicted})
     if collided:  # CaRB keys sentences by a normalised text: one of each such pair counts

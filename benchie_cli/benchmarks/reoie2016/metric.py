@@ -32,8 +32,7 @@ import io
 import json
 import math
 import sys
-from collections.abc import Callable, Iterable, Sequence
-from functools import partial
+from collections.abc import Iterable, Sequence
 from itertools import pairwise
 from typing import NamedTuple, TextIO
 
@@ -117,17 +116,17 @@ def _file_text(path: str) -> str:
 ARGUMENT_FIELDS = ("arg0", "arg1", "arg2", "arg3", "temp", "loc")
 
 
-def _json_tuple(t: object, where: Callable[[], str], path: str) -> Extraction:
-    """One gold tuple; ``where`` names it (``$["sentence"][k]``) for an error only: the
-    names of 1,508 valid tuples cost a run milliseconds."""
+def _json_tuple(t: object, sentence: str, k: int, path: str) -> Extraction:
+    """Tuple ``k`` of ``sentence``'s; its JSON path is formed for an error only: the paths
+    of 1,508 valid tuples cost a run milliseconds."""
     if not isinstance(t, dict):
-        raise _error(f"{where()}: a tuple must be a JSON object", path)
+        raise _error(f"{_where(sentence, k)}: a tuple must be a JSON object", path)
     fields = {}
     for name in ("pred", *ARGUMENT_FIELDS):
         value = t.get(name)
         if not isinstance(value, str):
             problem = "missing" if value is None else "not a string"
-            raise _error(f"{where()}[{name!r}]: {problem}", path)
+            raise _error(f"{_where(sentence, k)}[{name!r}]: {problem}", path)
         fields[name] = value
     pred = fields["pred"]
     # "<be>" marks an inserted copula: alone it becomes the literal token "[is]"; elsewhere
@@ -163,9 +162,7 @@ def read_gold_json(path: str, text: str | None = None) -> Extractions:
     for sentence, tuples in data.items():
         if not isinstance(tuples, list):
             raise _error(f"{_where(sentence)}: must be a list of tuples", path)
-        extractions = [
-            _json_tuple(t, partial(_where, sentence, k), path) for k, t in enumerate(tuples)
-        ]
+        extractions = [_json_tuple(t, sentence, k, path) for k, t in enumerate(tuples)]
         if extractions:
             gold[sentence] = extractions
     return gold
