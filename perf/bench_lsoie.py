@@ -25,14 +25,16 @@ make it the scorer of the published curves (C1-C3), each checked to apply exactl
 * C2: a prediction a gold extraction took is not offered to the next one;
 * C3: the curve is written without its last point (precision 1, recall 0).
 
-The original needs Python 2.7 with scikit-learn 0.18 and its dependencies, docopt 0.6.2
-and NLTK 3.2.5 (``matcher.py`` imports ``nltk.parse.CoreNLPParser``, which the 3.2.1 of
+The original needs Python 2.7 with scikit-learn 0.18 and its dependencies, docopt 0.6.2,
+pandas 0.19.0 (``oie_readers/extraction.py`` imports it; ``requirements.txt`` pins it; its
+dates and time zones pinned to releases of its time, not the newest pip picks) and
+NLTK 3.2.5 (``matcher.py`` imports ``nltk.parse.CoreNLPParser``, which the 3.2.1 of
 ``requirements.txt`` lacks), and NLTK's English stopwords list, which ``matcher.py`` loads at
 import though the head matcher never uses it::
 
     $(pyenv root)/versions/2.7.18/bin/python -m virtualenv /tmp/lsoie-venv
     /tmp/lsoie-venv/bin/pip install numpy==1.11.2 scipy==0.18.1 scikit-learn==0.18 \\
-        nltk==3.2.5 docopt==0.6.2
+        nltk==3.2.5 docopt==0.6.2 pandas==0.19.0 python-dateutil==2.8.2 pytz==2016.7
     git clone https://github.com/Jacobsolawetz/large-scale-oie /tmp/large-scale-oie
     python perf/bench_lsoie.py --large-scale-oie /tmp/large-scale-oie \\
         --python /tmp/lsoie-venv/bin/python --nltk-data /tmp/nltk_data
