@@ -2,7 +2,7 @@
 
 Wall times on a shared machine vary by tens of percent from one spell to the next; the
 instructions a process executes do not: valgrind's callgrind counts them, the same count to
-about 0.1% from run to run whatever else the machine does. For the command given after
+0.1-0.2% from run to run whatever else the machine does. For the command given after
 ``--`` (its last argument the input file), five commands are counted, and each row of the
 table is one count less the one before it (docs/performance.md, "Where a run's time goes"):
 
@@ -10,16 +10,18 @@ table is one count less the one before it (docs/performance.md, "Where a run's t
 2. the libraries every scoring command loads: ``import click, orjson, hashlib, pathlib``;
 3. benchie's own modules that the command loads (``python -X importtime`` names them),
    imported alone;
-4. the floor: the command on every hundredth line of its input (for a format of blocks,
-   such as ClausIE's, its first 1%): the gold, a few lines, the report;
+4. the floor: the command on every hundredth line of its input (where the command refuses
+   that sample, its first 1%): the gold, a few lines, the report;
 5. the whole command: the rest of the file, read and scored.
 
-The Python is the one the console script's first line names, so that an install is counted
-as users run it; ``--regular-install`` builds a regular install of the checkout into a
-temporary venv first (as ``side_by_side.py`` does). Bytecode is cached as in an install
-(``PYTHONDONTWRITEBYTECODE`` is removed), and each command runs once, uncounted, before it
-is counted (bytecode, benchie's cache). Needs valgrind (Debian: ``apt-get install valgrind``);
-a whole CaRB command takes about a minute under it.
+The Python is the one the console script names, so that an install is counted as users run
+it; ``--regular-install`` builds a regular install of the checkout into a temporary venv
+first (as ``side_by_side.py`` does). Bytecode is cached as in an install
+(``PYTHONDONTWRITEBYTECODE`` is removed), benchie gets a private cache and data directory,
+the hash seed is fixed, and each command runs once, uncounted, before it is counted
+(bytecode, benchie's cache). A table whose floor is not below the whole command (the input
+too small, or not the command's last argument) is refused. Needs valgrind (Debian:
+``apt-get install valgrind``); a whole CaRB command takes about a minute under it.
 
     python perf/instructions.py -- score --benchmark carb --split test \\
         --input-format openie4 openie4_output.txt
@@ -33,12 +35,14 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from types import FrameType
 
-from side_by_side import REPO, SAMPLE, install_kind, regular_install
+from side_by_side import REPO, SAMPLE, install_kind, python_of, regular_install
 
 #: The libraries every scoring command loads before its first line (row 2).
 LIBRARIES = ("click", "orjson", "hashlib", "pathlib")
@@ -78,7 +82,7 @@ def imported_modules(importtime: str) -> list[str]:
 
 def samples(data: bytes) -> list[tuple[str, bytes]]:
     """The floor's inputs to try in turn: every :data:`SAMPLE`-th line, else the first 1%
-    (a format of blocks, whose every hundredth line is no file the command reads)."""
+    (for a file whose every hundredth line the command refuses)."""
     lines = data.splitlines(keepends=True)
     return [
         ("every 100th line", b"".join(lines[::SAMPLE])),
@@ -103,39 +107,16 @@ def table(counts: dict[str, int], floor_sample: str) -> str:
     return "\n".join(out)
 
 
-def floor_command(counter: Counter, whole: list[str], tmp: Path) -> tuple[str, list[str]] | None:
-    """The floor: ``whole`` on the first of :func:`samples` it reads, and which one that is."""
-    source = Path(whole[-1])
-    for how, sample in samples(source.read_bytes()):
-        floor_input = tmp / source.name
-        floor_input.write_bytes(sample)
-        floor = [*whole[:-1], str(floor_input)]
-        if counter.attempt(floor):
-            return how, floor
-    return None
-
-
-def python_of(script: str) -> str:
-    """The Python the console script's first line names."""
-    path = shutil.which(script) or script
-    with open(path, "rb") as f:
-        first = f.readline()
-    if not first.startswith(b"#!"):
-        raise SystemExit(f"{path}: not a console script (no #! line)")
-    return first[2:].decode().strip().split()[0]
-
-
 class Counter:
-    """Runs commands under callgrind in one environment; a failing command stops the script
-    with its output (a count of a command that failed would be a count of an error path)."""
+    """Runs commands under callgrind in one environment; a command that fails stops the
+    script with its output (a count of a failing command counts an error path)."""
 
     def __init__(self, env: dict[str, str]) -> None:
         self.env = env
 
-    def attempt(self, argv: list[str]) -> bool:
-        """Run ``argv`` once, uncounted: whether it succeeded (the warm-up)."""
-        done = subprocess.run(argv, env=self.env, capture_output=True)
-        return done.returncode == 0
+    def attempt(self, argv: list[str]) -> subprocess.CompletedProcess[bytes]:
+        """Run ``argv`` once, uncounted (the warm-up, and whether it succeeds)."""
+        return subprocess.run(argv, env=self.env, capture_output=True)
 
     def count(self, argv: list[str]) -> int:
         valgrind = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"]
@@ -144,6 +125,45 @@ class Counter:
             sys.stderr.buffer.write(done.stderr[-4000:])
             raise SystemExit(f"failed under valgrind (status {done.returncode}): {argv}")
         return collected(done.stderr)
+
+
+def floor_command(counter: Counter, whole: list[str], tmp: Path) -> tuple[str, list[str]] | None:
+    """The floor: ``whole`` on the first of :func:`samples` it reads, and which one that is."""
+    source = Path(whole[-1])
+    for how, sample in samples(source.read_bytes()):
+        floor_input = tmp / source.name
+        floor_input.write_bytes(sample)
+        floor = [*whole[:-1], str(floor_input)]
+        if counter.attempt(floor).returncode == 0:
+            return how, floor
+    return None
+
+
+def child_env(base: dict[str, str], tmp: Path) -> dict[str, str]:
+    """The counted commands' environment: bytecode cached as in an install, benchie's cache
+    and data directories private (the user's are neither read nor changed), and one hash
+    seed, so that a count repeats."""
+    env = {k: v for k, v in base.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    return env | {
+        "BENCHIE_CACHE_DIR": str(tmp / "cache"),
+        "BENCHIE_DATA_DIR": str(tmp / "data"),
+        "PYTHONHASHSEED": "0",
+    }
+
+
+def problem(counts: dict[str, int]) -> str | None:
+    """Why the counts make no table: a floor that is not below the whole command."""
+    if counts["floor"] >= counts["whole"]:
+        return (
+            f"the floor ({counts['floor']:,} instructions) is not below the whole command "
+            f"({counts['whole']:,}): the input is too small for its 1% to differ, or it is "
+            "not the command's last argument"
+        )
+    return None
+
+
+def _terminated(signum: int, frame: FrameType | None) -> None:
+    raise SystemExit(128 + signum)  # (so that the temporary directory is removed)
 
 
 def parser() -> argparse.ArgumentParser:
@@ -175,17 +195,34 @@ def main(argv: list[str] | None = None) -> int:
     if not source.is_file():
         print(f"{source}: no such file (the command's last argument)", file=sys.stderr)
         return 2
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    signal.signal(signal.SIGTERM, _terminated)
+    try:
+        return counted(args, source)
+    except KeyboardInterrupt:  # (the temporary directory is gone by now)
+        return 130
+
+
+def counted(args: argparse.Namespace, source: Path) -> int:
+    """Count the five commands (the module's docstring) and print the table."""
     with tempfile.TemporaryDirectory(prefix="instructions-") as tmp_name:
         tmp = Path(tmp_name)
+        env = child_env(dict(os.environ), tmp)
         benchie = regular_install(tmp / "venv", env) if args.regular_install else args.benchie
-        python = python_of(benchie)
+        try:
+            python = python_of(benchie)
+        except ValueError as exc:
+            print(f"--benchie: {exc}", file=sys.stderr)
+            return 2
         script = shutil.which(benchie) or benchie
         print(f"benchie: {benchie} ({install_kind(benchie)})", flush=True)
         counter = Counter(env)
         whole = [python, script, *args.command]
-        if not counter.attempt(whole):
-            print("the command fails; run it alone to see why", file=sys.stderr)
+        tried = counter.attempt(whole)
+        if tried.returncode != 0:
+            sys.stderr.buffer.write(tried.stderr[-4000:])
+            print(
+                f"the command failed (status {tried.returncode}): nothing counted", file=sys.stderr
+            )
             return 1
         found = subprocess.run(
             [python, "-X", "importtime", script, *args.command],
@@ -199,7 +236,7 @@ def main(argv: list[str] | None = None) -> int:
             print("python -X importtime named none of benchie's modules", file=sys.stderr)
             return 1
         libraries = f"import {', '.join(LIBRARIES)}"
-        found_floor = floor_command(counter, [python, script, *args.command], tmp)
+        found_floor = floor_command(counter, whole, tmp)
         if found_floor is None:
             print("no 1% sample of the input is a file the command reads", file=sys.stderr)
             return 1
@@ -222,6 +259,10 @@ def main(argv: list[str] | None = None) -> int:
             text=True,
             check=True,
         ).stdout.strip()
+    wrong = problem(counts)
+    if wrong is not None:
+        print(wrong, file=sys.stderr)
+        return 1
     print(f"Python {version}; the floor: {how} of {source.name}\n")
     print(table(counts, how))
     if args.json is not None:

@@ -19,7 +19,7 @@ every number the original prints (rounded as it rounds), and the curve file it w
 makes the exit status 1.
 
 ``--floor`` also times benchie's command on 1% of the input (every hundredth line, or, where
-that is no file the command reads, such as ClausIE's blocks, its first 1%): what a run costs
+the command refuses that sample, its first 1%): what a run costs
 before the file's size counts (the interpreter, the imports, the gold's loading), beside a
 tenth of the original's time, which a 10x row must reach.
 
@@ -75,6 +75,7 @@ import argparse
 import json
 import os
 import re
+import shlex
 import shutil
 import statistics
 import subprocess
@@ -747,18 +748,44 @@ def regular_install(venv: Path, env: dict[str, str]) -> str:
     return str(venv / "bin" / "benchie")
 
 
+#: The second line of the launcher pip writes where a venv's path has a space or is too long
+#: for a ``#!`` line: ``'''exec' "/path/to/python" "$0" "$@"``.
+_SH_LAUNCHER = b"'''exec' "
+
+
+def python_of(script: str) -> str:
+    """The Python a console script runs: the interpreter its ``#!`` line names, the one
+    ``#!/usr/bin/env NAME`` finds on PATH, or the one the ``/bin/sh`` launcher pip writes
+    names on its second line. ValueError says why there is none."""
+    path = shutil.which(script) or script
+    try:
+        with open(path, "rb") as f:
+            lines = f.read(4096).splitlines()
+    except OSError as exc:
+        raise ValueError(f"{path}: {exc.strerror}") from None
+    words = lines[0][2:].decode(errors="replace").split() if lines else []
+    if not lines or not lines[0].startswith(b"#!") or not words:
+        raise ValueError(f"{path}: not a console script (no #! line)")
+    if words[0] == "/bin/sh" and len(lines) > 1 and lines[1].startswith(_SH_LAUNCHER):
+        named = shlex.split(lines[1][len(_SH_LAUNCHER) :].decode(errors="replace"))
+        if named:
+            return named[0]
+    if Path(words[0]).name == "env" and len(words) > 1:
+        found = shutil.which(words[1])
+        if found is None:
+            raise ValueError(f"{path}: {words[1]} (its #! line) is not on PATH")
+        return found
+    return words[0]
+
+
 def install_kind(benchie: str) -> str:
     """Whether the console script runs the checkout's sources through an editable install's
     import hook, or a regular install's copy: asked of the Python its first line names."""
-    script = shutil.which(benchie) or benchie
     try:
-        with open(script, "rb") as f:
-            first = f.readline()
-    except OSError as exc:
-        return f"not found: {exc.strerror}"
-    if not first.startswith(b"#!"):
-        return "an install of unknown kind"
-    python = first[2:].decode().strip().split()[0]
+        python = python_of(benchie)
+    except ValueError as exc:
+        missing = not os.path.exists(shutil.which(benchie) or benchie)
+        return f"{'not found' if missing else 'an install of unknown kind'}: {exc}"
     origin = subprocess.run(
         [python, "-I", "-c", "import benchie_cli; print(benchie_cli.__file__)"],
         capture_output=True,

@@ -108,3 +108,63 @@ def test_a_missing_input_is_named(monkeypatch, capsys, tmp_path):
     monkeypatch.setattr(module.shutil, "which", lambda name: "/usr/bin/" + name)
     assert module.main(["--", "score", str(tmp_path / "missing.txt")]) == 2
     assert "missing.txt: no such file" in capsys.readouterr().err
+
+
+def test_two_collected_lines_are_an_error_too():
+    with pytest.raises(ValueError):
+        _module().collected(CALLGRIND + CALLGRIND)
+
+
+class _Refusing:
+    """A counter whose command accepts only the sample whose text is ``accepted``."""
+
+    def __init__(self, accepted: bytes) -> None:
+        self.accepted = accepted
+
+    def attempt(self, argv):
+        import subprocess
+
+        ok = Path(argv[-1]).read_bytes() == self.accepted
+        return subprocess.CompletedProcess(argv, 0 if ok else 2, b"", b"")
+
+
+def test_the_floor_falls_back_to_the_first_percent_where_the_command_refuses_the_other(
+    tmp_path,
+):
+    module = _module()
+    source = tmp_path / "blocks.txt"
+    source.write_bytes(b"".join(b"line %d\n" % i for i in range(250)))
+    work = tmp_path / "work"
+    work.mkdir()
+    first = b"line 0\nline 1\nline 2\n"
+    how, argv = module.floor_command(
+        _Refusing(first), ["py", "benchie", "score", str(source)], work
+    )
+    assert how == "the first 1%" and argv[:3] == ["py", "benchie", "score"]
+    assert Path(argv[-1]).read_bytes() == first and Path(argv[-1]).parent == work
+    assert module.floor_command(_Refusing(b"never"), ["py", str(source)], work) is None
+
+
+def test_a_floor_not_below_the_whole_command_makes_no_table():
+    module = _module()
+    counts = {"interpreter": 1, "libraries": 2, "modules": 3, "floor": 796, "whole": 796}
+    assert "not the command's last argument" in module.problem(counts)
+    assert module.problem(counts | {"whole": 797}) is None
+
+
+def test_the_counted_commands_cache_bytecode_and_keep_benchies_directories_private(tmp_path):
+    env = _module().child_env({"PYTHONDONTWRITEBYTECODE": "1", "HOME": "/home/u"}, tmp_path)
+    assert "PYTHONDONTWRITEBYTECODE" not in env and env["HOME"] == "/home/u"
+    assert env["BENCHIE_CACHE_DIR"] == str(tmp_path / "cache")
+    assert env["BENCHIE_DATA_DIR"] == str(tmp_path / "data")
+    assert env["PYTHONHASHSEED"] == "0"
+
+
+def test_a_command_that_fails_under_valgrind_stops_the_count(monkeypatch):
+    import subprocess
+
+    module = _module()
+    failed = subprocess.CompletedProcess([], 1, b"", b"==1== Collected : 5\n")
+    monkeypatch.setattr(module.subprocess, "run", lambda *a, **k: failed)
+    with pytest.raises(SystemExit, match="status 1"):
+        module.Counter({}).count(["python", "-c", "raise SystemExit(1)"])

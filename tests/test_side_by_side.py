@@ -136,3 +136,44 @@ def test_the_paired_speedup_is_the_median_of_each_pairs_ratio():
     assert module.paired_speedup(runs(1.0, 3.0, 3.0), runs(0.1, 0.1, 0.3)) == pytest.approx(10)
     assert module.paired_speedup(runs(1.0, 1.0, 3.0), runs(0.1, 0.3, 0.3)) == pytest.approx(10)
     assert module.paired_speedup(runs(1.0, 3.0), runs(0.5, 0.1)) == pytest.approx(16)
+
+
+@pytest.mark.parametrize(
+    ("text", "python"),
+    [
+        (b"#!/opt/venv/bin/python\nimport sys\n", "/opt/venv/bin/python"),
+        (b"#!/opt/venv/bin/python -E\n", "/opt/venv/bin/python"),
+        # pip's launcher where the venv's path has a space or is too long for a #! line
+        (
+            b"#!/bin/sh\n'''exec' \"/opt/v env/bin/python\" \"$0\" \"$@\"\n' '''\n",
+            "/opt/v env/bin/python",
+        ),
+    ],
+)
+def test_the_python_a_console_script_runs(tmp_path, text, python):
+    script = tmp_path / "benchie"
+    script.write_bytes(text)
+    assert _module().python_of(str(script)) == python
+
+
+def test_an_env_line_names_the_python_on_path(tmp_path, monkeypatch):
+    (tmp_path / "bin").mkdir()
+    found = tmp_path / "bin" / "python3"
+    found.write_text("")
+    found.chmod(0o755)
+    monkeypatch.setenv("PATH", str(tmp_path / "bin"))
+    script = tmp_path / "benchie"
+    script.write_bytes(b"#!/usr/bin/env python3\n")
+    assert _module().python_of(str(script)) == str(found)
+    script.write_bytes(b"#!/usr/bin/env python9\n")
+    with pytest.raises(ValueError, match="python9"):
+        _module().python_of(str(script))
+
+
+def test_what_is_no_console_script_is_said(tmp_path):
+    (tmp_path / "README.md").write_text("# hello\n")
+    for path in (tmp_path / "README.md", tmp_path / "nonesuch"):
+        with pytest.raises(ValueError):
+            _module().python_of(str(path))
+    kind = _module().install_kind(str(tmp_path / "README.md"))
+    assert kind.startswith("an install of unknown kind") and "no #! line" in kind
