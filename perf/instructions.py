@@ -42,7 +42,13 @@ import tempfile
 from pathlib import Path
 from types import FrameType
 
-from side_by_side import REPO, SAMPLE, install_kind, python_of, regular_install
+from side_by_side import (
+    add_install_options,
+    install_kind,
+    python_of,
+    regular_install,
+    samples,
+)
 
 #: The libraries every scoring command loads before its first line (row 2).
 LIBRARIES = ("click", "orjson", "hashlib", "pathlib")
@@ -78,16 +84,6 @@ def imported_modules(importtime: str) -> list[str]:
         if name.split(".")[0] == "benchie_cli" and not name.endswith("__main__"):
             names.append(name)
     return names
-
-
-def samples(data: bytes) -> list[tuple[str, bytes]]:
-    """The floor's inputs to try in turn: every :data:`SAMPLE`-th line, else the first 1%
-    (for a file whose every hundredth line the command refuses)."""
-    lines = data.splitlines(keepends=True)
-    return [
-        ("every 100th line", b"".join(lines[::SAMPLE])),
-        ("the first 1%", b"".join(lines[: -(-len(lines) // SAMPLE)])),
-    ]
 
 
 def shares(counts: dict[str, int]) -> list[tuple[str, int]]:
@@ -170,17 +166,7 @@ def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         description=__doc__.splitlines()[0], formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    venv = REPO / ".venv" / "bin" / "benchie"
-    p.add_argument(
-        "--benchie",
-        default=str(venv) if venv.is_file() else "benchie",
-        help="the installed console script (default: the checkout's .venv/bin/benchie)",
-    )
-    p.add_argument(
-        "--regular-install",
-        action="store_true",
-        help="count a regular install of the checkout, built into a temporary venv",
-    )
+    add_install_options(p, "count")
     p.add_argument("--json", type=Path, help="write the counts here")
     p.add_argument("command", nargs="+", help="benchie's arguments, after --; the last a file")
     return p

@@ -558,10 +558,9 @@ def curve_of(directory: Path) -> Path | None:
     return found[0] if len(found) == 1 else None
 
 
-def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
-        description=__doc__.splitlines()[0], formatter_class=argparse.RawDescriptionHelpFormatter
-    )
+def add_install_options(p: argparse.ArgumentParser, verb: str) -> None:
+    """``--benchie`` and ``--regular-install``: which install's console script to ``verb``
+    (this script's and ``instructions.py``'s)."""
     venv = REPO / ".venv" / "bin" / "benchie"
     p.add_argument(
         "--benchie",
@@ -571,9 +570,16 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--regular-install",
         action="store_true",
-        help="time a regular install of the checkout, built into a temporary venv (as users "
+        help=f"{verb} a regular install of the checkout, built into a temporary venv (as users "
         "install it), instead of --benchie",
     )
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        description=__doc__.splitlines()[0], formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    add_install_options(p, "time")
     p.add_argument("--repeat", type=int, default=5, help="timed pairs per input (default 5)")
     p.add_argument(
         "--only",
@@ -808,27 +814,32 @@ def paired_speedup(original: list[Run], ours: list[Run]) -> float:
 SAMPLE = 100
 
 
+def samples(data: bytes) -> list[tuple[str, bytes]]:
+    """A floor's inputs to try in turn: every :data:`SAMPLE`-th line, else the first 1%
+    (for a file whose every hundredth line the command refuses)."""
+    lines = data.splitlines(keepends=True)
+    return [
+        ("every 100th line", b"".join(lines[::SAMPLE])),
+        ("the first 1%", b"".join(lines[: -(-len(lines) // SAMPLE)])),
+    ]
+
+
 def floor(
     spawner: Spawner, ours: list[str], env: dict[str, str], directory: Path, repeat: int
 ) -> dict | None:
-    """benchie's command on 1% of its input (the last argument): every :data:`SAMPLE`-th
-    line, else the first 1% (a format of blocks), else None (no sample it reads)."""
+    """benchie's command on 1% of its input (the last argument): the first of
+    :func:`samples` it reads, else None (no sample it reads)."""
     directory.mkdir(exist_ok=True)
-    lines = Path(ours[-1]).read_bytes().splitlines(keepends=True)
-    samples = {
-        "every 100th line": lines[::SAMPLE],
-        "the first 1%": lines[: -(-len(lines) // SAMPLE)],
-    }
-    for how, sample in samples.items():
+    for how, sample in samples(Path(ours[-1]).read_bytes()):
         path = directory / Path(ours[-1]).name
-        path.write_bytes(b"".join(sample))
+        path.write_bytes(sample)
         argv = [*ours[:-1], str(path)]
         if spawner.attempt(argv, env) is None:  # (the warm-up, and the sample's test)
             continue
         walls = [spawner.run(argv, env).wall for _ in range(repeat)]
         return {
             "sample": how,
-            "lines": len(sample),
+            "lines": len(sample.splitlines()),
             "median": statistics.median(walls),
             "min": min(walls),
             "max": max(walls),

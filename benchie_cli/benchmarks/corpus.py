@@ -308,7 +308,7 @@ def native_texts(
     runs as single spaces), and what the reader skipped, as warnings. A file that names its
     sentences by id cannot meet another benchmark's sentences: it is refused at its line."""
     from benchie_cli.inputs.llm_text import NAME as LLM_RULES
-    from benchie_cli.inputs.native import REGISTRY, Skipped, Unparsed
+    from benchie_cli.inputs.native import REGISTRY, Skipped, Unparsed, sorted_out
 
     # Lines as every reader delimits them: at "\n" only (a U+2028 inside a JSON string
     # is text, not a line break).
@@ -316,13 +316,7 @@ def native_texts(
     texts: dict[str, list[tuple[str, tuple[str, ...], float]]] = {}
     skipped: list[Skipped] = []
     unparsed: list[Unparsed] = []
-    for ex in REGISTRY[fmt].parse(lines, shown):
-        if isinstance(ex, Skipped):
-            skipped.append(ex)
-            continue
-        if isinstance(ex, Unparsed):
-            unparsed.append(ex)
-            continue
+    for ex in sorted_out(REGISTRY[fmt].parse(lines, shown), skipped, unparsed):
         if ex.sentence is None:
             raise BenchieError(
                 f"names its sentence by id ({ex.sent_id!r}), not by its text: another "

@@ -88,6 +88,23 @@ Lines = Iterable[tuple[int, str]]
 Parser = Callable[[Lines, str], Iterator[NativeExtraction | Skipped | Unparsed]]
 
 
+def sorted_out(
+    items: Iterable[NativeExtraction | Skipped | Unparsed],
+    skipped: list[Skipped],
+    unparsed: list[Unparsed],
+) -> Iterator[NativeExtraction]:
+    """The extractions among a reader's items, as they come (a conversion streams them);
+    the lines it skipped and the fragments it could not read go into ``skipped`` and
+    ``unparsed``, which every caller says."""
+    for item in items:
+        if isinstance(item, Skipped):
+            skipped.append(item)
+        elif isinstance(item, Unparsed):
+            unparsed.append(item)
+        else:
+            yield item
+
+
 class NativeFormat(NamedTuple):
     name: str
     title: str
@@ -1302,13 +1319,7 @@ def convert(
         optional = with_conf is None  # the file's first extraction decides, the others follow
         skipped: list[Skipped] = []
         unparsed: list[Unparsed] = []
-        for ex in native.parse(decoded(), name):
-            if isinstance(ex, Skipped):
-                skipped.append(ex)
-                continue
-            if isinstance(ex, Unparsed):
-                unparsed.append(ex)
-                continue
+        for ex in sorted_out(native.parse(decoded(), name), skipped, unparsed):
             extractions += 1
             if with_conf is None:
                 with_conf = ex.confidence is not None
