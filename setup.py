@@ -7,6 +7,10 @@ registry ships from the checkout's ``gold/`` (pulled with ``dvc pull``) into the
 version that is not pulled, or not the one released (its manifest's sha256 is pinned),
 stops the build with a message that names it. An editable install copies nothing: it
 reads the checkout's ``gold/``. docs/install.md says what goes where.
+
+``BENCHIE_MYPYC=1`` compiles the modules ``benchie_cli/compiled.py`` lists with mypyc
+(build_backend.py adds mypy to the build's requirements): the wheel is then one of this
+platform and Python, its numbers the same bytes as the pure wheel's.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ import os
 import shutil
 import sys
 from pathlib import Path
+from typing import Any
 
 from setuptools import setup
 from setuptools.command.bdist_wheel import bdist_wheel
@@ -27,6 +32,8 @@ HERE = Path(__file__).resolve().parent
 os.umask(0o022)
 sys.path.insert(0, str(HERE))  # the registry of this source tree (stdlib only)
 
+import build_backend  # noqa: E402
+from benchie_cli.compiled import MODULES  # noqa: E402
 from benchie_cli.gold.shipped import shipped_versions, version_files  # noqa: E402
 
 #: Where the gold is in a checkout and in the sdist.
@@ -99,6 +106,28 @@ class SdistWithGold(sdist):
         copy_gold(plan, Path(base_dir) / "gold")
 
 
+def compiled_extensions() -> list[Any]:
+    """The extension modules of a compiled build (none otherwise): the listed modules,
+    compiled by mypyc into one shared library, ``benchie_cli__mypyc``, and a stub for each."""
+    if not build_backend.compiling():
+        return []
+    try:
+        from mypyc.build import mypycify
+    except ImportError:
+        if build_backend.asking_requirements:  # the hook that asks for mypy: not there yet
+            return []
+        raise SystemExit(
+            f"benchie-cli build: error: BENCHIE_MYPYC=1 needs mypy's mypyc, which is not "
+            f"installed: without build isolation, install {build_backend.MYPYC_REQUIREMENT} "
+            "first"
+        ) from None
+
+    sources = [str(Path(*name.split(".")).with_suffix(".py")) for name in MODULES]
+    extensions: list[Any] = mypycify(sources, opt_level="3", group_name="benchie_cli")
+    return extensions
+
+
 setup(
-    cmdclass={"build_py": BuildPyWithGold, "bdist_wheel": BdistWheelModes, "sdist": SdistWithGold}
+    cmdclass={"build_py": BuildPyWithGold, "bdist_wheel": BdistWheelModes, "sdist": SdistWithGold},
+    ext_modules=compiled_extensions(),
 )

@@ -35,6 +35,27 @@ def pytest_sessionstart(session: pytest.Session) -> None:
             "(`tox -e gold` does this for you)",
             returncode=3,
         )
+    if os.environ.get("BENCHIE_EXPECT_COMPILED") == "1":
+        problem = compiled_build_problem()
+        if problem:
+            pytest.exit(f"BENCHIE_EXPECT_COMPILED=1, but {problem}", returncode=3)
+
+
+def compiled_build_problem() -> str | None:
+    """Why the package under test is not a compiled build (``tox -e compiled``), or None:
+    it must be installed, not the checkout's sources, and every module
+    ``benchie_cli/compiled.py`` lists must be loaded compiled, or the run would test the
+    pure modules under the compiled build's name."""
+    import benchie_cli
+    from benchie_cli.compiled import MODULES, compiled_modules
+
+    package = Path(benchie_cli.__file__).resolve().parent
+    if package == REPO / "benchie_cli":
+        return f"benchie_cli is imported from the checkout ({package}), not an install"
+    missing = sorted(set(MODULES) - set(compiled_modules()))
+    if missing:
+        return f"these modules are not compiled in {package}: {', '.join(missing)}"
+    return None
 
 
 @pytest.fixture(scope="session")

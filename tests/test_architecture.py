@@ -180,6 +180,7 @@ def test_version_imports_no_command() -> None:
         "benchie_cli",
         "benchie_cli.cli",
         "benchie_cli.cli.group",
+        "benchie_cli.compiled",  # (a list of names: which build runs, looked up on disk)
         "benchie_cli.errors",
         "benchie_cli.textio",
     }, loaded

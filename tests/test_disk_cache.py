@@ -280,11 +280,11 @@ def test_an_in_process_verify_ignores_lemmas_a_forged_memo_gave_an_earlier_score
     cli: RunCli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The in-memory caches above the memo hold what it gave: ``verify`` empties them."""
-    from benchie_cli.benchmarks.oie2016 import metric, wordnet
+    from benchie_cli.benchmarks.oie2016 import matching, wordnet
 
     def clear() -> None:
         wordnet.lemmatize.cache_clear()
-        metric._predicate_lemmas.cache_clear()
+        matching._predicate_lemmas.cache_clear()
 
     system = DATA / "oie2016" / "openie4_output.txt.gz"
     args = ["score", "--benchmark", "oie2016", "--input-format", "openie4", str(system)]

@@ -112,7 +112,7 @@ def test_the_sdist_carries_the_gold_the_wheel_is_built_from(dist: Path) -> None:
         names = {m.name.split("/", 1)[1] for m in sdist.getmembers() if m.isfile()}
     for shipped in shipped_versions():
         assert f"gold/{shipped.relative}/manifest.json" in names
-    assert "setup.py" in names and "pyproject.toml" in names
+    assert {"setup.py", "pyproject.toml", "build_backend.py", "MANIFEST.in"} <= names
 
 
 def test_the_readme_states_the_wheel_size(dist: Path) -> None:

@@ -40,8 +40,18 @@ COMMANDS = {
 
 def _print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
     if value and not ctx.resilient_parsing:
-        click.echo(f"benchie {__version__} (default gold {default_gold_version()})")
+        click.echo(f"benchie {__version__} (default gold {default_gold_version()}{_build()})")
         ctx.exit(0)
+
+
+def _build() -> str:
+    """``; compiled`` for a compiled build (docs/install.md), where every module it compiles
+    is an extension module; ``; partly compiled`` if only some are (a broken install);
+    nothing for the pure build. Timings and bug reports depend on which one runs."""
+    from benchie_cli.compiled import MODULES, compiled_modules
+
+    found = len(compiled_modules())
+    return "" if not found else "; compiled" if found == len(MODULES) else "; partly compiled"
 
 
 @click.group(

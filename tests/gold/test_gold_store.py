@@ -19,6 +19,7 @@ import orjson
 import pytest
 
 from benchie_cli import DEFAULT_GOLD_VERSION, __version__
+from benchie_cli.compiled import compiled_modules
 from benchie_cli.textio import sha256_file
 from tests.conftest import GOLD_DIR, RunCli, example
 
@@ -100,7 +101,10 @@ def assert_one_clear_error(proc: subprocess.CompletedProcess[str], *needles: str
 def test_version_names_package_and_default_gold(cli: RunCli, flag: str) -> None:
     result = cli(flag)
     assert result.exit_code == 0
-    assert result.stdout.strip() == f"benchie {__version__} (default gold {DEFAULT_GOLD_VERSION})"
+    build = "; compiled" if compiled_modules() else ""  # (tox -e compiled; conftest checks all)
+    assert result.stdout.strip() == (
+        f"benchie {__version__} (default gold {DEFAULT_GOLD_VERSION}{build})"
+    )
     assert __version__ == dist_version("benchie-cli")
     assert DEFAULT_GOLD_VERSION == "1.1.0"
 

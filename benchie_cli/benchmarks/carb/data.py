@@ -54,12 +54,14 @@ ConfidenceOnly = Callable[[str], bool]
 
 
 class Reader(Protocol):
-    """A system-output reader (:data:`READERS`)."""
+    """A system-output reader (:data:`READERS`). Each has a default ``path`` of its own,
+    naming its format; this one is a placeholder (``...`` would be the usual one, but a
+    compiled build cannot give a ``str`` argument an Ellipsis)."""
 
     def __call__(
         self,
         lines: Iterable[str],
-        path: str = ...,
+        path: str = "<system>",
         *,
         confidence_only: ConfidenceOnly | None = None,
     ) -> Extractions: ...

@@ -33,14 +33,13 @@ import math
 import sys
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from functools import lru_cache
 from itertools import chain, pairwise
 from typing import NamedTuple, Protocol, TextIO
 
-from benchie_cli.benchmarks.carb.metric import equal_pairs, numpy_sum, sentence_key, word_counts
+from benchie_cli.benchmarks.carb.matching import sentence_key
+from benchie_cli.benchmarks.carb.metric import numpy_sum
 from benchie_cli.benchmarks.oie2016.data import (
     READERS,
-    WHITESPACE,
     Extraction,
     Extractions,
     read_file,
@@ -48,13 +47,25 @@ from benchie_cli.benchmarks.oie2016.data import (
     read_sentences,
     read_system,
 )
-from benchie_cli.benchmarks.oie2016.wordnet import lemmatize
+
+# The matching and each sentence's statistics are computed in their own module (its
+# docstring says why); they are this metric's, and are imported from here.
+from benchie_cli.benchmarks.oie2016.matching import (
+    CorpusStats,
+    SentenceStats,
+    collisions,
+    corpus_stats,
+    dropped_texts,
+    group,
+    lexical_match,
+    sentence_stats,
+)
 from benchie_cli.curves import Curve, of_points
-from benchie_cli.disk_cache import clear_on_bypass
 
 __all__ = [
     "CorpusStats",
     "CurvePoint",
+    "Extraction",
     "Oie2016Score",
     "SentenceStats",
     "auc",
@@ -75,148 +86,6 @@ __all__ = [
     "sentence_stats",
     "write_dat",
 ]
-
-# --------------------------------------------------------------------------- sentences
-
-
-def group(extractions: Extractions) -> Extractions:
-    """Extractions keyed by :func:`sentence_key` (the normalisation CaRB later took over
-    from ``benchmark.py``: spaces removed, Penn Treebank bracket escapes undone, ASCII
-    punctuation removed). When several texts share a key, the last one's extractions
-    replace the earlier ones'. The original builds this mapping with ``dict()`` from a dict
-    whose order under Python 2 is that of the hashes, so which text wins there is arbitrary
-    but fixed; no published input has two such texts."""
-    return {sentence_key(text): exs for text, exs in extractions.items()}
-
-
-def dropped_texts(extractions: Extractions) -> list[str]:
-    """The sentence texts whose extractions :func:`group` drops, in order: every text but
-    the last of those sharing a :func:`sentence_key` (``"a ,"`` and ``"a,"``, say). Which
-    of them the original keeps is arbitrary (see :func:`group`), how many it drops is not:
-    this only makes the drop visible."""
-    last = {sentence_key(text): text for text in extractions}
-    return [text for text in extractions if last[sentence_key(text)] != text]
-
-
-def collisions(extractions: Extractions) -> int:
-    """How many sentence texts lose their extractions to another text with the same
-    :func:`sentence_key` (:func:`dropped_texts`): the number of texts minus the number of
-    keys. 0 when no two texts collide."""
-    return len(extractions) - len({sentence_key(text) for text in extractions})
-
-
-# --------------------------------------------------------------------------- matching
-
-#: A gold extraction is matched if more than this share of its words occur in the
-#: prediction (``Matcher.LEXICAL_THRESHOLD``).
-LEXICAL_THRESHOLD = 0.25
-
-
-class _Gold(NamedTuple):
-    words: list[str]  # the bag of words, in order, with repeats
-    predicate: frozenset[str]  # the lemmas of the predicate's words
-
-
-class _Predicted(NamedTuple):
-    counts: dict[str, int]  # how often each word occurs in the bag of words
-    predicate: frozenset[str]
-
-
-def _bag(e: Extraction) -> list[str]:
-    """``Extraction.bow().split(' ')``: the relation and the arguments joined by spaces,
-    split at single spaces, so an empty argument or a double space gives an empty word."""
-    return " ".join((e.pred, *e.args)).split(" ")
-
-
-@lru_cache(maxsize=1 << 16)
-def _predicate_lemmas(pred: str) -> frozenset[str]:
-    """The noun lemmas of the predicate's words (split at single spaces after stripping);
-    memoised, since a corpus repeats its predicates."""
-    return frozenset(map(lemmatize, pred.strip(WHITESPACE).split(" ")))
-
-
-clear_on_bypass(_predicate_lemmas.cache_clear)  # (lemmas a memo may have given)
-
-
-def _gold(e: Extraction) -> _Gold:
-    return _Gold(_bag(e), _predicate_lemmas(e.pred))
-
-
-def _predicted(e: Extraction) -> _Predicted:
-    return _Predicted(word_counts(_bag(e)), _predicate_lemmas(e.pred))
-
-
-def _matches(gold: _Gold, predicted: _Predicted) -> bool:
-    if gold.predicate.isdisjoint(predicted.predicate):
-        return False
-    # The original counts the pairs (gold word, predicted word) of equal words. Case and
-    # stopwords count as they are.
-    return equal_pairs(gold.words, predicted.counts) / len(gold.words) > LEXICAL_THRESHOLD
-
-
-def lexical_match(gold: Extraction, predicted: Extraction) -> bool:
-    """``Matcher.lexicalMatch(gold, predicted)``: the predicates share a lemma (each word
-    lemmatised as a noun) and the pairs of equal words of the two bags of words, over the
-    gold's number of words, exceed :data:`LEXICAL_THRESHOLD`. Case-sensitive; stopwords
-    count, although the call passes ``ignoreStopwords=True, ignoreCase=True``."""
-    return _matches(_gold(gold), _predicted(predicted))
-
-
-# --------------------------------------------------------------------------- one sentence
-
-
-class SentenceStats(NamedTuple):
-    """What one gold sentence adds to the corpus."""
-
-    n_gold: int
-    #: One confidence per matched gold extraction: that of the prediction it took.
-    positives: tuple[float, ...]
-    #: The confidences of the predictions no gold extraction took.
-    negatives: tuple[float, ...]
-
-
-def _stats(golds: Sequence[_Gold], predicted: Sequence[Extraction]) -> SentenceStats:
-    prepared = [_predicted(e) for e in predicted]
-    taken = [False] * len(predicted)
-    positives = []
-    for gold in golds:
-        for j, candidate in enumerate(prepared):
-            if _matches(gold, candidate):
-                positives.append(predicted[j].confidence)
-                taken[j] = True
-                break
-    negatives = tuple(e.confidence for e, t in zip(predicted, taken, strict=True) if not t)
-    return SentenceStats(len(golds), tuple(positives), negatives)
-
-
-def sentence_stats(gold: Sequence[Extraction], predicted: Sequence[Extraction]) -> SentenceStats:
-    """One sentence's samples. Each gold extraction, in gold order, takes the first
-    prediction in file order that matches it, even one another gold extraction took: a
-    prediction may count as several positives, and a repeated prediction is never taken
-    (its first copy always comes first), so it is a negative. Predictions no gold
-    extraction took are the negatives."""
-    if not predicted:  # (nothing to match: the gold's words need no preparing)
-        return SentenceStats(len(gold), (), ())
-    return _stats([_gold(g) for g in gold], predicted)
-
-
-class CorpusStats(NamedTuple):
-    #: Every gold sentence's statistics by :func:`sentence_key`, in gold order. A sentence
-    #: without predictions has no samples; its gold extractions count as not found.
-    sentences: dict[str, SentenceStats]
-
-
-def corpus_stats(gold: Extractions, predicted: Extractions) -> CorpusStats:
-    """The statistics of every gold sentence. Predictions for sentences outside the gold
-    are ignored entirely (unlike CaRB, their confidences add no threshold)."""
-    gold_groups, predicted_groups = group(gold), group(predicted)
-    return CorpusStats(
-        {
-            key: sentence_stats(exs, predicted_groups.get(key, ()))
-            for key, exs in gold_groups.items()
-        }
-    )
-
 
 # --------------------------------------------------------------------------- the curve
 

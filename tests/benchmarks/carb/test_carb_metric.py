@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from benchie_cli import published
 from benchie_cli.benchmarks.carb import data as carb_data
+from benchie_cli.benchmarks.carb import matching
 from benchie_cli.benchmarks.carb import metric as carb_metric
 from benchie_cli.benchmarks.carb.data import Extraction, Extractions
 from benchie_cli.benchmarks.carb.metric import CurvePoint, Level, SentenceStats
@@ -285,8 +286,8 @@ def test_a_sentence_without_predictions_is_its_gold_count_alone() -> None:
     """The short cut (no gold tuple prepared) gives what the matching loops give, in both
     variants and in the two at once."""
     gold = [_x("gave", "Alice", "a book"), _x("said", "Bob", "hi"), _x("gave", "Alice", "a book")]
-    golds = [carb_metric._Gold(g) for g in gold]
-    for single, loop in ((False, carb_metric._stats), (True, carb_metric._stats_single)):
+    golds = [matching._Gold(g) for g in gold]
+    for single, loop in ((False, matching._stats), (True, matching._stats_single)):
         assert carb_metric.sentence_stats(gold, [], single=single) == loop(golds, [])
         assert carb_metric.sentence_stats(gold, [], single=single) == SentenceStats(3, ())
     both = carb_metric.corpus_stats_both({"A .": gold}, {"B .": [_x("r", "a")]})

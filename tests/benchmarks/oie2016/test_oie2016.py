@@ -13,7 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from benchie_cli.benchmarks.carb.data import Extraction
-from benchie_cli.benchmarks.oie2016 import data
+from benchie_cli.benchmarks.oie2016 import data, matching
 from benchie_cli.benchmarks.oie2016 import metric as m
 from benchie_cli.benchmarks.oie2016.wordnet import lemmatize
 from benchie_cli.errors import BenchieError
@@ -164,7 +164,7 @@ def test_no_sample_and_empty_gold() -> None:
 def test_a_sentence_without_predictions_is_its_gold_count_alone() -> None:
     """The short cut (no gold tuple prepared) gives what the matching loop gives."""
     gold = [ex("met", "John", "Mary"), ex("met", "John", "Mary"), ex("is", "Mary", "tall")]
-    assert m.sentence_stats(gold, []) == m._stats([m._gold(g) for g in gold], [])
+    assert m.sentence_stats(gold, []) == matching._stats([matching._gold(g) for g in gold], [])
     assert m.sentence_stats(gold, []) == m.SentenceStats(3, (), ())
 
 
