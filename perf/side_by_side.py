@@ -571,7 +571,8 @@ def add_install_options(p: argparse.ArgumentParser, verb: str) -> None:
         "--regular-install",
         action="store_true",
         help=f"{verb} a regular install of the checkout, built into a temporary venv (as users "
-        "install it), instead of --benchie",
+        "install it), instead of --benchie; with BENCHIE_MYPYC=1 in the environment, a "
+        "compiled build",
     )
 
 
@@ -792,15 +793,20 @@ def install_kind(benchie: str) -> str:
     except ValueError as exc:
         missing = not os.path.exists(shutil.which(benchie) or benchie)
         return f"{'not found' if missing else 'an install of unknown kind'}: {exc}"
-    origin = subprocess.run(
-        [python, "-I", "-c", "import benchie_cli; print(benchie_cli.__file__)"],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.strip()
+    asked = (
+        "import benchie_cli; print(benchie_cli.__file__)\n"
+        "try:\n"
+        "    from benchie_cli.compiled import compiled_modules\n"
+        "except ImportError:\n"
+        "    compiled_modules = list\n"
+        "print(len(compiled_modules()))\n"
+    )
+    origin, compiled = subprocess.run(
+        [python, "-I", "-c", asked], capture_output=True, text=True, check=True
+    ).stdout.split()
     if Path(origin).resolve().parent == (REPO / "benchie_cli").resolve():
         return "an editable install of the checkout; --regular-install times what users install"
-    return "a regular install"
+    return "a regular install, compiled" if int(compiled) else "a regular install"
 
 
 def paired_speedup(original: list[Run], ours: list[Run]) -> float:
