@@ -18,11 +18,13 @@ from __future__ import annotations
 import os
 import shutil
 import sys
+from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 from typing import Any
 
 from setuptools import setup
 from setuptools.command.bdist_wheel import bdist_wheel
+from setuptools.command.build_ext import build_ext
 from setuptools.command.build_py import build_py
 from setuptools.command.sdist import sdist
 
@@ -107,27 +109,50 @@ class SdistWithGold(sdist):
 
 
 def compiled_extensions() -> list[Any]:
-    """The extension modules of a compiled build (none otherwise): the listed modules,
-    compiled by mypyc into one shared library, ``benchie_cli__mypyc``, and a stub for each."""
-    if not build_backend.compiling():
+    """The extension modules of a compiled build, made in the wheel's build only
+    (build_backend.py): the listed modules, compiled by mypyc into one shared library,
+    ``benchie_cli__mypyc``, and a stub for each. None otherwise.
+
+    mypyc type-checks what it compiles with the project's mypy settings; the modules those
+    import are read for their types, their own errors silenced (``tox -e type`` checks
+    them): the build environment has mypy, not the package's dependencies."""
+    if not (build_backend.compiling() and build_backend.building_wheel):
         return []
     try:
         from mypyc.build import mypycify
     except ImportError:
-        if build_backend.asking_requirements:  # the hook that asks for mypy: not there yet
-            return []
         raise SystemExit(
             f"benchie-cli build: error: BENCHIE_MYPYC=1 needs mypy's mypyc, which is not "
-            f"installed: without build isolation, install {build_backend.MYPYC_REQUIREMENT} "
-            "first"
+            f"installed here: install {build_backend.MYPYC_REQUIREMENT} first (a build "
+            "without isolation installs no build requirement)"
         ) from None
 
     sources = [str(Path(*name.split(".")).with_suffix(".py")) for name in MODULES]
-    extensions: list[Any] = mypycify(sources, opt_level="3", group_name="benchie_cli")
+    options = ["--follow-imports=silent"]
+    extensions: list[Any] = mypycify([*options, *sources], opt_level="3", group_name="benchie_cli")
     return extensions
 
 
+class BuildExtOnly(build_ext):
+    """``build_ext`` that leaves in the build directory no extension module but this
+    build's: setuptools reuses ``build/`` and packs all of it, so a module compiled by an
+    earlier build and since taken off the list would ship as a stale stub."""
+
+    def run(self) -> None:
+        super().run()
+        made = {Path(path).resolve() for path in self.get_outputs()}
+        for suffix in EXTENSION_SUFFIXES:
+            for path in Path(self.build_lib).rglob(f"*{suffix}"):
+                if path.resolve() not in made:
+                    path.unlink()
+
+
 setup(
-    cmdclass={"build_py": BuildPyWithGold, "bdist_wheel": BdistWheelModes, "sdist": SdistWithGold},
+    cmdclass={
+        "build_py": BuildPyWithGold,
+        "build_ext": BuildExtOnly,
+        "bdist_wheel": BdistWheelModes,
+        "sdist": SdistWithGold,
+    },
     ext_modules=compiled_extensions(),
 )

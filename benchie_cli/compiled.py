@@ -9,6 +9,8 @@ extension module cannot be run as ``__main__``).
 
 from __future__ import annotations
 
+from pathlib import Path
+
 #: The modules the build compiles (setup.py reads this list; so do the tests of a compiled
 #: build, which check that each is loaded compiled).
 MODULES = (
@@ -20,16 +22,16 @@ MODULES = (
 )
 
 
-def compiled_modules() -> list[str]:
-    """Those of :data:`MODULES` that this interpreter would load as extension modules: a
-    file of the module's name with an extension suffix of this interpreter
-    (``data.cpython-311-x86_64-linux-gnu.so``) beside its source, which the import system
-    tries before the source. Looked up on disk, not imported: ``benchie --version`` asks,
-    and imports no command's modules."""
+def compiled_modules(top: Path | None = None) -> list[str]:
+    """Those of :data:`MODULES` installed compiled below ``top`` (by default, the directory
+    holding this ``benchie_cli``): a file of the module's name with an extension suffix of
+    this interpreter (``data.cpython-311-x86_64-linux-gnu.so``) beside its source, which
+    the import system tries before the source. Looked up on disk, not imported:
+    ``benchie --version`` asks, and imports no command's modules. (The tests of a compiled
+    build import each module and check its loader too.)"""
     from importlib.machinery import EXTENSION_SUFFIXES
-    from pathlib import Path
 
-    top = Path(__file__).parent.parent  # the directory holding the benchie_cli package
+    top = Path(__file__).parent.parent if top is None else top
     found = []
     for name in MODULES:
         stem = top.joinpath(*name.split("."))

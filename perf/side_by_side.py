@@ -796,17 +796,19 @@ def install_kind(benchie: str) -> str:
     asked = (
         "import benchie_cli; print(benchie_cli.__file__)\n"
         "try:\n"
-        "    from benchie_cli.compiled import compiled_modules\n"
+        "    from benchie_cli.compiled import MODULES, compiled_modules\n"
         "except ImportError:\n"
-        "    compiled_modules = list\n"
-        "print(len(compiled_modules()))\n"
+        "    MODULES, compiled_modules = (), list\n"
+        "print(len(compiled_modules()), len(MODULES))\n"
     )
-    origin, compiled = subprocess.run(
+    origin, counts = subprocess.run(
         [python, "-I", "-c", asked], capture_output=True, text=True, check=True
-    ).stdout.split()
+    ).stdout.splitlines()
     if Path(origin).resolve().parent == (REPO / "benchie_cli").resolve():
         return "an editable install of the checkout; --regular-install times what users install"
-    return "a regular install, compiled" if int(compiled) else "a regular install"
+    found, listed = map(int, counts.split())
+    build = "" if not found else ", compiled" if found == listed else ", partly compiled"
+    return f"a regular install{build}"
 
 
 def paired_speedup(original: list[Run], ours: list[Run]) -> float:

@@ -7,7 +7,9 @@ from __future__ import annotations
 import ast
 import importlib.util
 import re
+from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -22,7 +24,7 @@ def _source(module: str) -> Path:
 @pytest.mark.parametrize("module", compiled.MODULES)
 def test_a_compiled_module_is_never_run_as_a_command(module: str) -> None:
     """An extension module cannot run as ``__main__``: a listed module has no such block,
-    and no document tells anyone to run it with ``python -m``."""
+    and no document, script or test runs it with ``python -m``."""
     tree = ast.parse(_source(module).read_text("utf-8"))
     mains = [
         node
@@ -30,9 +32,16 @@ def test_a_compiled_module_is_never_run_as_a_command(module: str) -> None:
         if isinstance(node, ast.If) and "__main__" in ast.unparse(node.test)
     ]
     assert mains == []
-    documents = [REPO / "README.md", *sorted((REPO / "docs").rglob("*.md"))]
-    runs = re.compile(rf"python3? -m {re.escape(module)}\b")
-    assert [d.name for d in documents if runs.search(d.read_text("utf-8"))] == []
+    texts = [REPO / "README.md", *sorted((REPO / "docs").rglob("*.md"))]
+    for folder in ("perf", "scripts", "tests"):
+        texts += [p for p in sorted((REPO / folder).rglob("*")) if p.suffix in ("", ".py", ".md")]
+    runs = re.compile(rf"""-m["',\s]+{re.escape(module)}\b""")
+    found = [
+        str(t.relative_to(REPO))
+        for t in texts
+        if t.is_file() and runs.search(t.read_text("utf-8", errors="replace"))
+    ]
+    assert found == []
 
 
 def test_the_modules_a_metric_command_runs_stay_python() -> None:
@@ -45,13 +54,38 @@ def test_the_modules_a_metric_command_runs_stay_python() -> None:
         assert spec is not None and spec.origin is not None and spec.origin.endswith(".py")
 
 
-def test_compiled_modules_names_only_extension_modules(monkeypatch: pytest.MonkeyPatch) -> None:
-    """In a checkout nothing is compiled (a compiled build is installed, never editable);
-    under ``tox -e compiled`` everything is (conftest.py stops the run otherwise)."""
-    expected = list(compiled.MODULES) if compiled.compiled_modules() else []
+def _installed(top: Path, suffixes: dict[str, str]) -> Path:
+    """A package tree below ``top`` with each listed module's source and, for those in
+    ``suffixes``, a file of its name with that suffix."""
+    for name in compiled.MODULES:
+        source = top.joinpath(*name.split(".")).with_suffix(".py")
+        source.parent.mkdir(parents=True, exist_ok=True)
+        source.write_text("")
+        if name in suffixes:
+            source.with_name(source.stem + suffixes[name]).write_bytes(b"")
+    return top
+
+
+def test_compiled_modules_names_the_modules_with_an_extension_file(tmp_path: Path) -> None:
+    """Of this interpreter's suffixes only: another Python's extension file is not loaded,
+    so it does not count."""
+    own = EXTENSION_SUFFIXES[0]
+    every = dict.fromkeys(compiled.MODULES, own)
+    assert compiled.compiled_modules(_installed(tmp_path / "a", every)) == list(compiled.MODULES)
+    assert compiled.compiled_modules(_installed(tmp_path / "b", {})) == []
+    first, *_ = compiled.MODULES
+    other = {first: ".cpython-20-x86_64-linux-gnu.so", compiled.MODULES[-1]: own}
+    assert compiled.compiled_modules(_installed(tmp_path / "c", other)) == [compiled.MODULES[-1]]
+
+
+def test_the_checkout_is_never_compiled() -> None:
+    """An editable install is never compiled; under ``tox -e compiled`` the package is an
+    installed one, every module compiled (conftest.py stops the run otherwise)."""
+    import benchie_cli
+
+    package = Path(benchie_cli.__file__).resolve().parent
+    expected = [] if package == REPO / "benchie_cli" else list(compiled.MODULES)
     assert compiled.compiled_modules() == expected
-    monkeypatch.setattr(compiled, "MODULES", ("benchie_cli.no_such_module",))
-    assert compiled.compiled_modules() == []
 
 
 @pytest.mark.parametrize(
@@ -71,7 +105,7 @@ def test_the_version_says_which_build_runs(
 
 
 @pytest.fixture
-def backend(monkeypatch: pytest.MonkeyPatch) -> object:
+def backend(monkeypatch: pytest.MonkeyPatch) -> Any:
     """build_backend.py, with setuptools' own hooks (setuptools is not in every test
     environment: a Python 3.12 venv has none)."""
     pytest.importorskip("setuptools.build_meta", reason="setuptools is not installed here")
@@ -84,28 +118,65 @@ def backend(monkeypatch: pytest.MonkeyPatch) -> object:
 
 @pytest.mark.parametrize(("value", "compiles"), [(None, False), ("0", False), ("1", True)])
 def test_the_backend_compiles_only_when_asked(
-    backend: object, monkeypatch: pytest.MonkeyPatch, value: str | None, compiles: bool
+    backend: Any, monkeypatch: pytest.MonkeyPatch, value: str | None, compiles: bool
 ) -> None:
     if value is None:
         monkeypatch.delenv("BENCHIE_MYPYC", raising=False)
     else:
         monkeypatch.setenv("BENCHIE_MYPYC", value)
-    assert backend.compiling() is compiles  # type: ignore[attr-defined]
+    assert backend.compiling() is compiles
 
 
 @pytest.mark.parametrize("value", ["yes", "true", "", " 1"])
 def test_the_backend_refuses_a_value_it_does_not_know(
-    backend: object, monkeypatch: pytest.MonkeyPatch, value: str
+    backend: Any, monkeypatch: pytest.MonkeyPatch, value: str
 ) -> None:
     """A typo must not give a pure build that its user takes for a compiled one."""
     monkeypatch.setenv("BENCHIE_MYPYC", value)
     with pytest.raises(SystemExit, match=r"BENCHIE_MYPYC=.*use 1 \(compile\) or 0"):
-        backend.compiling()  # type: ignore[attr-defined]
+        backend.compiling()
 
 
 def test_an_editable_install_is_never_compiled(
-    backend: object, monkeypatch: pytest.MonkeyPatch
+    backend: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """Refused by every hook an editable install runs: a frontend without build isolation
+    skips the requirements hook."""
     monkeypatch.setenv("BENCHIE_MYPYC", "1")
-    with pytest.raises(SystemExit, match="compiles a regular install only"):
-        backend.get_requires_for_build_editable()  # type: ignore[attr-defined]
+    for hook in (
+        lambda: backend.get_requires_for_build_editable(),
+        lambda: backend.prepare_metadata_for_build_editable("unused"),
+        lambda: backend.build_editable("unused"),
+    ):
+        with pytest.raises(SystemExit, match="compiles a regular install only"):
+            hook()
+
+
+@pytest.mark.parametrize(("value", "extra"), [("0", []), ("1", ["mypy==2.4.1"])])
+def test_the_wheels_requirements_add_the_pinned_mypy_to_compile(
+    backend: Any, monkeypatch: pytest.MonkeyPatch, value: str, extra: list[str]
+) -> None:
+    monkeypatch.setenv("BENCHIE_MYPYC", value)
+    monkeypatch.setattr(backend._setuptools, "get_requires_for_build_wheel", lambda c: ["x"])
+    assert backend.get_requires_for_build_wheel() == ["x", *extra]
+
+
+def test_setup_compiles_only_inside_build_wheel(
+    backend: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """setuptools runs setup.py for the requirements, the metadata and the sdist too: only
+    the wheel's build compiles, and the flag is down again after it, also after a failure."""
+    seen: list[bool] = []
+
+    def building(*_args: object) -> str:
+        seen.append(backend.building_wheel)
+        if len(seen) == 2:
+            raise RuntimeError("the build failed")
+        return "benchie_cli-0-cp311-cp311-linux_x86_64.whl"
+
+    monkeypatch.setattr(backend._setuptools, "build_wheel", building)
+    assert not backend.building_wheel
+    assert backend.build_wheel("unused").endswith(".whl")
+    with pytest.raises(RuntimeError):
+        backend.build_wheel("unused")
+    assert seen == [True, True] and not backend.building_wheel

@@ -153,7 +153,9 @@ def test_a_build_without_shipped_versions_stops_naming_each(tmp_path: Path) -> N
         assert f"is not pulled: run `dvc pull gold/{relative}`" in said
     assert not out.exists() or not list(out.iterdir())
     after = sorted(p.name for p in (tmp_path / "checkout").iterdir())
-    assert [n for n in after if n not in before] in ([], ["benchie_cli.egg-info"])
+    # (what setuptools and the import system write in any build: the metadata it starts
+    # from, and the bytecode of the in-tree backend, build_backend.py; both ignored by git)
+    assert {n for n in after if n not in before} <= {"benchie_cli.egg-info", "__pycache__"}
 
 
 def test_the_wheel_is_the_same_bytes_under_any_umask(dist: Path, tmp_path: Path) -> None:

@@ -97,11 +97,11 @@ def test_no_floor_when_no_sample_is_read(tmp_path):
     assert "no 1% sample" in _module().floor_note(row)
 
 
-def _install(tmp_path: Path, package: Path, compiled: int = 0) -> str:
+def _install(tmp_path: Path, package: Path, compiled: int = 0, listed: int = 5) -> str:
     """A console script whose Python says its ``benchie_cli`` is the one in ``package``, of
-    which ``compiled`` modules are compiled."""
+    whose ``listed`` modules to compile ``compiled`` are compiled."""
     python = tmp_path / "python"
-    python.write_text(f"#!/bin/sh\necho {package / '__init__.py'}\necho {compiled}\n")
+    python.write_text(f"#!/bin/sh\necho '{package / '__init__.py'}'\necho {compiled} {listed}\n")
     python.chmod(0o755)
     script = tmp_path / "benchie"
     script.write_text(f"#!{python}\n")
@@ -125,6 +125,14 @@ def test_a_compiled_install_is_named_as_one(tmp_path):
     site.mkdir(parents=True)
     kind = _module().install_kind(_install(tmp_path, site, compiled=5))
     assert kind == "a regular install, compiled"
+    kind = _module().install_kind(_install(tmp_path, site, compiled=2))
+    assert kind == "a regular install, partly compiled"
+
+
+def test_a_path_with_spaces_is_one_path(tmp_path):
+    site = tmp_path / "my venv" / "site-packages" / "benchie_cli"
+    site.mkdir(parents=True)
+    assert _module().install_kind(_install(tmp_path, site)) == "a regular install"
 
 
 def test_a_missing_script_is_said_to_be_missing(tmp_path):

@@ -39,7 +39,9 @@ if TYPE_CHECKING:
 
 class Extraction(NamedTuple):
     """One tuple as CaRB holds it: the relation, the arguments in order (``args[0]`` is the
-    subject) and the confidence (1.0 for gold tuples)."""
+    subject) and the confidence (1.0 for gold tuples), a float as every reader gives it. (An
+    int is no float to a compiled build, which turns it into one: the pure build would keep
+    it, and write ``1`` in a curve where the compiled build writes ``1.0``.)"""
 
     pred: str
     args: tuple[str, ...]
@@ -579,6 +581,6 @@ def from_submission(
     for e in extractions:
         text = texts.get(e.sent_id)
         if text is not None:
-            conf = 1.0 if e.confidence is None else e.confidence
+            conf = 1.0 if e.confidence is None else float(e.confidence)
             _add(d, text, Extraction(e.relation, (e.subject, e.object), conf))
     return d

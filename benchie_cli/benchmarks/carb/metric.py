@@ -67,6 +67,7 @@ from benchie_cli.benchmarks.carb.data import (
     read_sentences,
     read_system,
 )
+from benchie_cli.benchmarks.carb.data import Extraction as Extraction
 
 # The matching, the statistics and the curve are computed in their own module (its
 # docstring says why); they are this metric's, and are imported from here.

@@ -51,6 +51,7 @@ from benchie_cli.benchmarks.oie2016.data import (
 # The matching and each sentence's statistics are computed in their own module (its
 # docstring says why); they are this metric's, and are imported from here.
 from benchie_cli.benchmarks.oie2016.matching import (
+    LEXICAL_THRESHOLD,
     CorpusStats,
     SentenceStats,
     collisions,
@@ -63,6 +64,7 @@ from benchie_cli.benchmarks.oie2016.matching import (
 from benchie_cli.curves import Curve, of_points
 
 __all__ = [
+    "LEXICAL_THRESHOLD",
     "CorpusStats",
     "CurvePoint",
     "Extraction",

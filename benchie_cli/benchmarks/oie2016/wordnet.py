@@ -86,7 +86,10 @@ def morphy(word: str) -> list[str]:
 def _fingerprint() -> str:
     """What a lemma depends on: this code and the WordNet data it reads (computed once,
     by the memo, at its first use)."""
-    here = Path(__file__)
+    # The source, also in a compiled build, where __file__ is the stub that loads the
+    # compiled code: the source is what the compiled code is made from, and both builds
+    # then share their memo.
+    here = Path(__file__).with_name("wordnet.py")
     folder = here.parents[2] / "data" / "wordnet"
     return source_fingerprint(here, folder / "noun.lemmas.gz", folder / "noun.exc")
 
