@@ -134,7 +134,10 @@ def _binarized(args: Sequence[str]) -> list[list[str]]:
 
 def _lowered(words: list[str]) -> list[str]:
     """The words lowercased one by one, as moie's matcher compares them."""
-    return [w.lower() for w in words]
+    # str.lower by reference, not ``w.lower()``: a compiled build (mypyc 2.4 on Python 3.11
+    # and 3.12) would lower such a call character by character, without Python's rule for a
+    # word-final capital sigma ("ΟΔΟΣ" gave "οδοσ", not "οδος"), and match otherwise.
+    return list(map(str.lower, words))
 
 
 class _Gold:
