@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, insort
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache, reduce
 from itertools import accumulate, repeat
 from operator import add, itemgetter
@@ -74,6 +74,22 @@ def outside(gold: Extractions) -> ConfidenceOnly:
     (:mod:`benchie_cli.benchmarks.carb.data`), since CaRB uses such sentences' confidences only."""
     keys = set(group(gold))
     return lambda text: sentence_key(text) not in keys
+
+
+def dropped_texts(extractions: Mapping[str, object]) -> list[str]:
+    """The sentence texts whose extractions a grouping by :func:`sentence_key` drops, in
+    order: every text but the last of those sharing a key (``"a ,"`` and ``"a,"``, say), as
+    the originals' ``dict()`` keeps the last. The benchmarks keyed so (OIE2016, Re-OIE2016)
+    drop them too; this only makes the drop visible."""
+    last = {sentence_key(text): text for text in extractions}
+    return [text for text in extractions if last[sentence_key(text)] != text]
+
+
+def collisions(extractions: Mapping[str, object]) -> int:
+    """How many sentence texts lose their extractions to another text with the same
+    :func:`sentence_key` (:func:`dropped_texts`): the number of texts minus the number of
+    keys. 0 when no two texts collide."""
+    return len(extractions) - len({sentence_key(text) for text in extractions})
 
 
 # --------------------------------------------------------------------------- matching

@@ -31,22 +31,6 @@ def group(extractions: Extractions) -> Extractions:
     return {sentence_key(text): exs for text, exs in extractions.items()}
 
 
-def dropped_texts(extractions: Extractions) -> list[str]:
-    """The sentence texts whose extractions :func:`group` drops, in order: every text but
-    the last of those sharing a :func:`sentence_key` (``"a ,"`` and ``"a,"``, say). Which
-    of them the original keeps is arbitrary (see :func:`group`), how many it drops is not:
-    this only makes the drop visible."""
-    last = {sentence_key(text): text for text in extractions}
-    return [text for text in extractions if last[sentence_key(text)] != text]
-
-
-def collisions(extractions: Extractions) -> int:
-    """How many sentence texts lose their extractions to another text with the same
-    :func:`sentence_key` (:func:`dropped_texts`): the number of texts minus the number of
-    keys. 0 when no two texts collide."""
-    return len(extractions) - len({sentence_key(text) for text in extractions})
-
-
 # --------------------------------------------------------------------------- matching
 
 #: A gold extraction is matched if more than this share of its words occur in the

@@ -36,7 +36,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from itertools import chain, pairwise
 from typing import NamedTuple, Protocol, TextIO
 
-from benchie_cli.benchmarks.carb.matching import sentence_key
+from benchie_cli.benchmarks.carb.matching import collisions, dropped_texts, sentence_key
 from benchie_cli.benchmarks.carb.metric import numpy_sum
 from benchie_cli.benchmarks.oie2016.data import (
     READERS,
@@ -54,9 +54,7 @@ from benchie_cli.benchmarks.oie2016.matching import (
     LEXICAL_THRESHOLD,
     CorpusStats,
     SentenceStats,
-    collisions,
     corpus_stats,
-    dropped_texts,
     group,
     lexical_match,
     sentence_stats,

@@ -37,6 +37,7 @@ from itertools import pairwise
 from typing import NamedTuple, TextIO
 
 from benchie_cli.benchmarks.carb.data import text_lines
+from benchie_cli.benchmarks.carb.matching import collisions, dropped_texts
 from benchie_cli.benchmarks.carb.metric import numpy_sum, sentence_key
 from benchie_cli.curves import Curve, of_points
 from benchie_cli.errors import json_key
@@ -224,21 +225,6 @@ def group(extractions: Extractions) -> Extractions:
     texts share a key, the last one's extractions replace the earlier ones' at the first
     one's position; the replaced ones are not scored at all."""
     return {sentence_key(text): exs for text, exs in extractions.items()}
-
-
-def dropped_texts(extractions: Extractions) -> list[str]:
-    """The sentence texts whose extractions :func:`group` drops, in order: every text but
-    the last of those sharing a :func:`sentence_key` (``"a ,"`` and ``"a,"``, say). The
-    original drops them too; this only makes it visible."""
-    last = {sentence_key(text): text for text in extractions}
-    return [text for text in extractions if last[sentence_key(text)] != text]
-
-
-def collisions(extractions: Extractions) -> int:
-    """How many sentence texts lose their extractions to another text with the same
-    :func:`sentence_key` (:func:`dropped_texts`): the number of texts minus the number of
-    keys. 0 when no two texts collide."""
-    return len(extractions) - len({sentence_key(text) for text in extractions})
 
 
 # --------------------------------------------------------------------------- matching
