@@ -8,11 +8,17 @@ exception, not a death, so that every ``finally`` runs first: a half-written rep
 entry is removed, and scoring workers are killed. Not ``KeyboardInterrupt``, which click
 would turn into "Aborted!" and exit status 1. A signal the caller ignores (``nohup``,
 ``cmd &`` in a script) stays ignored.
+
+A command that has ended leaves the process without the interpreter's teardown (see
+:func:`_leave`): freeing every object one by one costs a scoring run 8-12 ms, about 4%, and
+gives nothing back to a process that is about to end.
 """
 
 from __future__ import annotations
 
+import atexit  # (built in: free)
 import gc  # (built in: free)
+import os  # (loaded with the interpreter: free)
 import signal  # and nothing else before the handlers are in place (typing alone: ~10 ms)
 import sys  # (built in: free)
 from types import FrameType  # (types is loaded with the interpreter: free)
@@ -50,6 +56,31 @@ def install_stop_handlers() -> None:
             signal.signal(signum, _stop)
 
 
+def _leave(code: object) -> None:
+    """End the process now with the status ``code`` (a ``SystemExit``'s), as the
+    interpreter would after its teardown, but without it: the exit functions run (a
+    library's, and the memos' save, which finds nothing left to write), standard output
+    and error are flushed, then ``os._exit``. The teardown's other work, freeing each
+    object and module, writes nothing. Returns, leaving the exit to the interpreter, where
+    it might do more: a status that is not a number (which it prints), another thread
+    still running (which it waits for), or a stream that cannot be flushed (which it
+    reports)."""
+    status = 0 if code is None else code
+    if not isinstance(status, int) or not 0 <= status <= 255:
+        return
+    threading = sys.modules.get("threading")
+    if threading is not None and threading.active_count() > 1:
+        return
+    atexit._run_exitfuncs()  # (they run once: they are removed as they run)
+    try:
+        for stream in (sys.stdout, sys.stderr):
+            if stream is not None:
+                stream.flush()
+    except (OSError, ValueError):
+        return
+    os._exit(status)
+
+
 def main() -> None:
     """``benchie``: handlers first, then the CLI. The stop signals are blocked while the
     modules load: a signal handled in the middle of an import can crash an extension
@@ -73,8 +104,13 @@ def main() -> None:
         if collecting:
             gc.enable()
     try:
-        run()
-    finally:  # a command that ended saved its memos; one stopped by a signal saves none
-        memos = sys.modules.get("benchie_cli.disk_cache")
-        if memos is not None:
-            memos.forget_unsaved()
+        try:
+            run()
+        finally:  # a command that ended saved its memos; one stopped by a signal saves none
+            memos = sys.modules.get("benchie_cli.disk_cache")
+            if memos is not None:
+                memos.forget_unsaved()
+    except SystemExit as done:
+        _leave(done.code)
+        raise
+    _leave(None)

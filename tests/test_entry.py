@@ -1,4 +1,5 @@
-"""The console entry point (``benchie_cli/entry.py``): what it leaves the command with."""
+"""The console entry point (``benchie_cli/entry.py``): what it leaves the command with, and
+how the process ends."""
 
 from __future__ import annotations
 
@@ -6,37 +7,89 @@ import subprocess
 import sys
 
 # A child process: the entry point freezes the collector's view of every object alive, which
-# must not happen to the test process.
+# must not happen to the test process; and it ends the process.
 _PROBE = """
 import gc, sys
 import benchie_cli.cli
 from benchie_cli import entry
-seen = {}
 def run():
-    seen["enabled"] = gc.isenabled()
-    seen["frozen"] = gc.get_freeze_count()
+    print(gc.isenabled(), gc.get_freeze_count() > 0)
 benchie_cli.cli.run = run
 {before}
 entry.main()
-print(seen["enabled"], seen["frozen"] > 0)
 """
 
 
-def _probe(before: str) -> str:
-    done = subprocess.run(
-        [sys.executable, "-c", _PROBE.replace("{before}", before)],
+def _probe(before: str, command: str = "") -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-c", _PROBE.replace("{before}", before).replace("{command}", command)],
         capture_output=True,
         text=True,
-        check=True,
+        check=False,
     )
-    return done.stdout.strip()
 
 
 def test_the_command_runs_with_the_collector_on_and_the_loaded_modules_frozen() -> None:
     """Paused while the CLI loads (its objects live to the end: nothing to collect), on
     again for the command, which builds what may be garbage."""
-    assert _probe("") == "True True"
+    assert _probe("").stdout.strip() == "True True"
 
 
 def test_a_collector_turned_off_before_stays_off() -> None:
-    assert _probe("gc.disable()") == "False True"
+    assert _probe("gc.disable()").stdout.strip() == "False True"
+
+
+# A command that ends: the process ends at once (``os._exit``, shown by a stand-in), with the
+# command's status, its exit functions run and its buffered output written; not where only
+# the interpreter's own exit does what is needed.
+_ENDING = r"""
+import atexit, os, sys, threading, time
+import benchie_cli.cli
+from benchie_cli import entry
+hard_exit = os._exit
+def shown(status):
+    os.write(2, b"os._exit(%d)\n" % status)
+    hard_exit(status)
+os._exit = shown
+def run():
+    atexit.register(print, "exit function", file=sys.stderr)
+    sys.stdout.write("buffered")  # (no newline: left in the buffer)
+    {end}
+benchie_cli.cli.run = run
+entry.main()
+"""
+
+
+def _ending(end: str) -> tuple[int, str, list[str]]:
+    done = subprocess.run(
+        [sys.executable, "-c", _ENDING.replace("{end}", end)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    return done.returncode, done.stdout, done.stderr.splitlines()
+
+
+def test_an_ended_command_leaves_without_the_teardown() -> None:
+    for end, status in (("sys.exit(3)", 3), ("sys.exit(0)", 0), ("sys.exit()", 0), ("", 0)):
+        assert _ending(end) == (
+            status,
+            "buffered",
+            ["exit function", f"os._exit({status})"],
+        ), end
+
+
+def test_the_interpreter_ends_what_only_it_can() -> None:
+    """A status that is not a number (the interpreter prints it), another thread still
+    running (the interpreter waits for it), or an error that is not an exit: the usual
+    exit."""
+    assert _ending('sys.exit("a message")') == (
+        1,
+        "buffered",
+        ["a message", "exit function"],
+    )
+    started = "threading.Thread(target=time.sleep, args=(0.2,)).start(); "
+    assert _ending(started + "sys.exit(4)") == (4, "buffered", ["exit function"])
+    assert _ending("sys.exit(256)")[2] == ["exit function"]
+    status, out, err = _ending("raise KeyError('x')")
+    assert (status, out, err[-2:]) == (1, "buffered", ["KeyError: 'x'", "exit function"])
