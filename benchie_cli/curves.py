@@ -31,29 +31,27 @@ class Curve(NamedTuple):
     dat: Callable[[], str]
 
     def as_json(self) -> dict[str, list[Any]]:
-        """The ``curve`` object of a report's system."""
+        """The ``curve`` object of a report's system: a NaN (a recall of a curve with no
+        gold matched) as null, the JSON for no number (``v == v`` is false for NaN only)."""
         return {
             "threshold": list(self.threshold),
-            "precision": [_finite(v) for v in self.precision],
-            "recall": [_finite(v) for v in self.recall],
+            "precision": [v if v == v else None for v in self.precision],
+            "recall": [v if v == v else None for v in self.recall],
         }
-
-
-def _finite(value: float) -> float | None:
-    """A JSON number: NaN (a recall of a curve with no gold matched) as null."""
-    return None if math.isnan(value) else value
 
 
 def of_points(points: Iterable[tuple[float, float, float]], dat: Callable[[], str]) -> Curve:
     """A curve of ``(threshold, precision, recall)`` points, in the scorer's order; an
-    infinite threshold is recorded as None."""
+    infinite threshold is recorded as None. (A curve has a point per distinct confidence,
+    10^3 to 10^4 of them: the lists are taken apart by ``zip`` in C, and only a curve with
+    an infinite threshold, at most its end point, is looked at point by point.)"""
     listed = list(points)
-    return Curve(
-        tuple(None if math.isinf(t) else t for t, _, _ in listed),
-        tuple(p for _, p, _ in listed),
-        tuple(r for _, _, r in listed),
-        dat,
-    )
+    if not listed:
+        return Curve((), (), (), dat)
+    thresholds, precision, recall = zip(*listed, strict=True)
+    if math.inf in thresholds or -math.inf in thresholds:
+        thresholds = tuple(None if math.isinf(t) else t for t in thresholds)
+    return Curve(thresholds, precision, recall, dat)
 
 
 def read_json(curve: object) -> tuple[list[float | None], list[float | None], list[float | None]]:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from benchie_cli.curves import clashes, file_names, owners
+from benchie_cli.curves import clashes, file_names, of_points, owners
 from tests.conftest import DATA, GOLD_DIR, RunCli
 
 CARB = DATA / "carb"
@@ -218,3 +218,18 @@ def test_a_curve_file_name_too_long_for_a_file_system_is_refused_with_what_to_do
     assert result.exit_code == 2, result.output
     assert "give the system a shorter name (NAME=PATH); nothing written" in result.stderr
     assert not list(out.iterdir()) and not report.exists()
+
+
+def test_a_curve_as_a_report_holds_it_worked_by_hand() -> None:
+    """An infinite threshold (the end point, nothing predicted) as null, a NaN recall as
+    null, every other number as given; no point, no lists."""
+    nan, inf = math.nan, math.inf
+    curve = of_points(iter([(0.9, 1.0, nan), (0.5, 0.5, 0.25), (inf, 1.0, 0.0)]), str)
+    assert curve.as_json() == {
+        "threshold": [0.9, 0.5, None],
+        "precision": [1.0, 0.5, 1.0],
+        "recall": [None, 0.25, 0.0],
+    }
+    assert of_points([(-inf, 0.0, 0.0)], str).threshold == (None,)
+    assert math.isnan(of_points([(nan, 0.5, 0.5)], str).as_json()["threshold"][0])
+    assert of_points([], str).as_json() == {"threshold": [], "precision": [], "recall": []}
