@@ -1,13 +1,7 @@
 """The console entry point, kept apart from the CLI so that signals are handled from the
 first moment: importing click, orjson and the CLI takes ~60 ms, and a Ctrl-C in that window
-would print a ``KeyboardInterrupt`` traceback.
-
-SIGINT (Ctrl-C), SIGTERM and SIGHUP raise ``SystemExit(128 + signal)`` (130, 143, 129, the
-statuses shells report for a death by that signal) without a message or traceback: as an
-exception, not a death, so that every ``finally`` runs first: a half-written report or cache
-entry is removed, and scoring workers are killed. Not ``KeyboardInterrupt``, which click
-would turn into "Aborted!" and exit status 1. A signal the caller ignores (``nohup``,
-``cmd &`` in a script) stays ignored.
+would print a ``KeyboardInterrupt`` traceback. SIGINT (Ctrl-C), SIGTERM and SIGHUP end a
+command with exit status 130, 143 or 129 and no traceback (:mod:`benchie_cli.stops`).
 
 A command that has ended leaves the process without the interpreter's teardown (see
 :func:`_leave`): freeing every object one by one costs a scoring run 8-12 ms, about 4%, and
@@ -21,39 +15,8 @@ import gc  # (built in: free)
 import os  # (loaded with the interpreter: free)
 import signal  # and nothing else before the handlers are in place (typing alone: ~10 ms)
 import sys  # (built in: free)
-from types import FrameType  # (types is loaded with the interpreter: free)
 
-#: How long a stop that arrives in the middle of an import waits before it is tried again.
-_RETRY_SECONDS = 0.005
-
-
-def _importing(frame: FrameType | None) -> bool:
-    """Whether ``frame`` runs inside the import machinery (a module's loading)."""
-    while frame is not None:
-        if frame.f_code.co_filename.startswith("<frozen importlib"):
-            return True
-        frame = frame.f_back
-    return False
-
-
-def _stop(signum: int, frame: FrameType | None) -> None:
-    """Raise ``SystemExit(128 + signum)``, unless a module is being imported: an exception
-    raised there is turned by the import machinery into a traceback, or swallowed. The stop
-    then waits until the import is done: it is tried again a few milliseconds later, by a
-    timer (commands import their modules lazily, so this can happen at any moment)."""
-    if _importing(frame) and hasattr(signal, "setitimer"):
-        signal.signal(signal.SIGALRM, lambda _, again: _stop(signum, again))
-        signal.setitimer(signal.ITIMER_REAL, _RETRY_SECONDS)
-        return
-    raise SystemExit(128 + signum)
-
-
-def install_stop_handlers() -> None:
-    """Turn the stop signals into ``SystemExit`` (see the module docstring); idempotent."""
-    for name in ("SIGINT", "SIGTERM", "SIGHUP"):  # Windows has no SIGHUP
-        signum = getattr(signal, name, None)
-        if signum is not None and signal.getsignal(signum) is not signal.SIG_IGN:
-            signal.signal(signum, _stop)
+from benchie_cli.stops import install_stop_handlers  # (signal, sys and types only)
 
 
 def _leave(code: object) -> None:

@@ -289,12 +289,12 @@ def test_a_stop_during_an_import_waits_for_the_import() -> None:
     import signal
     import time
 
-    from benchie_cli import entry
+    from benchie_cli import stops
 
     previous = signal.getsignal(signal.SIGALRM)
-    namespace: dict[str, object] = {"entry": entry, "signal": signal, "sys": sys}
+    namespace: dict[str, object] = {"stops": stops, "signal": signal, "sys": sys}
     code = compile(
-        "def in_import():\n    entry._stop(signal.SIGTERM, sys._getframe())\n",
+        "def in_import():\n    stops._stop(signal.SIGTERM, sys._getframe())\n",
         "<frozen importlib._bootstrap>",
         "exec",
     )

@@ -337,4 +337,6 @@ def main(argv: Sequence[str] | None = None, *, own_process: bool = False) -> int
 
 
 if __name__ == "__main__":
-    sys.exit(main(own_process=True))
+    from benchie_cli.stops import run_module
+
+    run_module(lambda: main(own_process=True))

@@ -351,10 +351,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (BenchieError, OSError) as exc:
         print(f"error: {failure_line(exc)}", file=sys.stderr)
         return 2
-    result = score(gold, predicted)
+    try:
+        result = score(gold, predicted)
+    except ValueError as exc:  # an empty gold
+        print(f"error: {gold_path}: {exc}", file=sys.stderr)
+        return 2
     dat = args[3] if len(args) == 4 else None
     return finish(result.curve, to_json(result), dat, [gold_path, system_path])
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from benchie_cli.stops import run_module
+
+    run_module(main)

@@ -535,4 +535,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from benchie_cli.stops import run_module
+
+    run_module(main)

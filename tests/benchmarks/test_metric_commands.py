@@ -1,0 +1,49 @@
+"""Every benchmark's metric module as a command (``python -m
+benchie_cli.benchmarks.X.metric``): bad input and stop signals give one line or none, never
+a traceback."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCHMARKS = Path(__file__).resolve().parents[2] / "benchie_cli" / "benchmarks"
+COMMANDS = sorted(p for p in BENCHMARKS.glob("*/metric.py") if "__main__" in p.read_text())
+
+
+def test_every_metric_command_takes_the_stop_signals_as_benchie_does() -> None:
+    assert len(COMMANDS) >= 6
+    for path in COMMANDS:
+        block = path.read_text().split('if __name__ == "__main__":', 1)[1]
+        assert "run_module(" in block, path
+
+
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM])
+def test_a_stop_is_its_exit_status_without_a_traceback(stop: signal.Signals) -> None:
+    command = (
+        "import os, signal\n"
+        "from benchie_cli.stops import run_module\n"
+        f"run_module(lambda: (os.kill(os.getpid(), {int(stop)}), 0)[1])\n"
+    )
+    done = subprocess.run([sys.executable, "-c", command], capture_output=True, text=True)
+    assert (done.returncode, done.stderr) == (128 + stop, "")
+
+
+@pytest.mark.parametrize("benchmark", ["oie2016", "oie2016_2018"])
+def test_an_empty_gold_is_one_line(benchmark: str, tmp_path: Path) -> None:
+    gold = tmp_path / "empty.oie"
+    gold.write_bytes(b"")
+    system = tmp_path / "system.txt"
+    system.write_text("1.0\ta b c\tArg(a,List())\tRel(b,List())\tArg(c,List())\ta b c\n")
+    module = f"benchie_cli.benchmarks.{benchmark}.metric"
+    done = subprocess.run(
+        [sys.executable, "-m", module, str(gold), str(system), "openie4"],
+        capture_output=True,
+        text=True,
+    )
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == f"error: {gold}: the gold has no extraction\n"
