@@ -81,6 +81,9 @@ def decode_text(data: bytes, shown: str) -> str:
     try:
         return content.decode("utf-8")
     except UnicodeDecodeError as exc:
+        said = other_encoding(content)
+        if said is not None:
+            raise BenchieError(said, path=shown, line=1) from None
         start = content.rfind(b"\n", 0, exc.start) + 1
         raise BenchieError(
             f"not UTF-8 (byte 0x{content[exc.start]:02x} at column {exc.start - start + 1})",
@@ -384,21 +387,46 @@ def head_lines(data: bytes, limit: int) -> list[bytes]:
     return [line[:-1] if line.endswith(b"\r") else line for line in lines]
 
 
-def _nul_message(raw: bytes, lineno: int) -> str:
-    """What a line with a NUL byte says: a gzip-compressed file (its magic at line 1) is
-    named as such, since ``--benchmark`` and ``--suite`` read one and ``score`` does not."""
-    if lineno == 1 and raw.startswith(b"\x1f\x8b"):
+#: The byte-order marks of Unicode's other encodings, UTF-32's first (its little-endian mark
+#: begins with UTF-16's).
+_OTHER_BOMS = (
+    (b"\xff\xfe\x00\x00", "UTF-32"),
+    (b"\x00\x00\xfe\xff", "UTF-32"),
+    (b"\xff\xfe", "UTF-16"),
+    (b"\xfe\xff", "UTF-16"),
+)
+
+
+def other_encoding(data: bytes) -> str | None:
+    """What to say of a file (or its first line) in another of Unicode's encodings, known by
+    its byte-order mark: what Windows' editors save as "Unicode" text. benchie reads UTF-8,
+    where such a file reads as NUL bytes, bytes that are not UTF-8, or lines no reader
+    makes sense of, far from the cause. None for any other file."""
+    for mark, name in _OTHER_BOMS:
+        if data.startswith(mark):
+            return (
+                f"{name}, not UTF-8 (it starts with {name}'s byte-order mark): save it as "
+                f"UTF-8, e.g. `iconv -f {name} -t UTF-8 FILE > FILE.utf8`"
+            )
+    return None
+
+
+def nul_message(raw: bytes, first: bool) -> str:
+    """What a line with a NUL byte says (``first``: the file's first line): a gzip-compressed
+    file (its magic) is named as such, since ``--benchmark`` and ``--suite`` read one and
+    ``score`` does not, and a UTF-16 or UTF-32 file by its byte-order mark."""
+    if first and raw.startswith(b"\x1f\x8b"):
         return (
             "a gzip-compressed file: decompress it first (`gunzip -k FILE`); `score "
             "--benchmark NAME` and `--suite` read it as it is"
         )
-    return "NUL byte in line (binary file?)"
+    return (other_encoding(raw) if first else None) or "NUL byte in line (binary file?)"
 
 
 def decode_line(raw: bytes, path: str, lineno: int) -> str:
     """One line's text, or a :class:`BenchieError` naming the line and the bad byte."""
     if b"\x00" in raw:
-        raise BenchieError(_nul_message(raw, lineno), path=path, line=lineno)
+        raise BenchieError(nul_message(raw, lineno == 1), path=path, line=lineno)
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:

@@ -81,6 +81,7 @@ from benchie_cli.textio import (
     display_name,
     gunzip,
     head_lines,
+    other_encoding,
     read_whole,
     split_text_lines,
     without_bom,
@@ -246,6 +247,9 @@ def read_submission(path: str) -> tuple[FileFacts, bytes]:
     facts = FileFacts(printable_path(path), hashlib.sha256(data).hexdigest())
     if data.startswith(GZIP):
         data = gunzip(data, shown)
+    said = other_encoding(data)  # (every reader would fail on it, each its own way)
+    if said is not None:
+        raise BenchieError(said, path=shown, line=1)
     check_line_lengths(data, shown)
     return facts, without_bom(data)
 

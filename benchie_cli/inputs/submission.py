@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from benchie_cli.errors import Diagnostic
-from benchie_cli.textio import display_name, iter_lines, reported_sha256
+from benchie_cli.textio import display_name, iter_lines, nul_message, reported_sha256
 
 
 class Extraction(NamedTuple):
@@ -60,14 +60,8 @@ def split_line(raw: bytes) -> Fields:
     """
     if not raw or raw.isspace():
         return None
-    if b"\x00" in raw:
-        if raw.startswith(b"\x1f\x8b"):  # (only line 1 can start so: the gzip magic)
-            return (
-                "nul-byte",
-                "a gzip-compressed file: decompress it first (`gunzip -k FILE`); `score "
-                "--benchmark NAME` and `--suite` read it as it is",
-            )
-        return ("nul-byte", "NUL byte in line (binary file?)")
+    if b"\x00" in raw:  # (only line 1 can start with a gzip magic or a byte-order mark)
+        return ("nul-byte", nul_message(raw, first=True))
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
