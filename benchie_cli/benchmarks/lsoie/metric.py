@@ -28,7 +28,6 @@ checked against those curves byte for byte:
 
 from __future__ import annotations
 
-import math
 import sys
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
@@ -38,7 +37,7 @@ from typing import NamedTuple, TextIO, TypeVar
 from benchie_cli.benchmarks.carb.metric import numpy_sum, sentence_key
 from benchie_cli.benchmarks.lsoie.py2dict import slot_order
 from benchie_cli.benchmarks.oie2016 import metric as oie2016
-from benchie_cli.benchmarks.oie2016.data import WHITESPACE, read_lines
+from benchie_cli.benchmarks.oie2016.data import WHITESPACE, py2_confidence, read_lines
 from benchie_cli.benchmarks.oie2016.metric import CurvePoint, SentenceStats
 from benchie_cli.disk_cache import clear_on_bypass
 
@@ -138,24 +137,6 @@ def read_gold(lines: Iterable[str], path: str = "<gold>") -> Gold:
     return d
 
 
-def _py2_number(text: str) -> bool:
-    """Whether Python 2 parses ``text`` (a byte string) as a number at all: ASCII, no
-    ``_`` (which Python 3 allows between digits)."""
-    return text.isascii() and "_" not in text
-
-
-def _confidence(text: str, path: str, line: int) -> float:
-    try:
-        if not _py2_number(text):
-            raise ValueError
-        value = float(text)
-    except ValueError:
-        raise _error(f"confidence {text[:40]!r} is not a number", path, line) from None
-    if not math.isfinite(value):
-        raise _error(f"confidence {text[:40]!r} is not finite", path, line)
-    return value
-
-
 def _element(field: str, path: str, line: int) -> tuple[str, bool]:
     """A field as ``TabReader`` makes it: split at every ``##``; two parts are the text
     and its position (an integer, else the original fails), a pair compared whole; more
@@ -187,7 +168,7 @@ def read_system(lines: Iterable[str], path: str = "<tabbed>") -> Predicted:
             raise _error("need sentence, confidence, predicate[, argument...]", path, n)
         # (most lines: no element has a position, each is its text)
         elements = [_element(c, path, n) for c in cols[2:]] if "##" in stripped else None
-        confidence = _confidence(cols[1], path, n)
+        confidence = py2_confidence(cols[1], path, n)
         if elements is None:
             fields = (cols[2], tuple(cols[3:]), confidence, (False,) * (len(cols) - 2))
         else:

@@ -102,10 +102,11 @@ def _columns(line: str) -> list[str]:
     return line.strip(WHITESPACE).split("\t")
 
 
-def _confidence(text: str, path: str, line: int, finite: bool = True) -> float:
+def py2_confidence(text: str, path: str, line: int, finite: bool = True) -> float:
     """``float(text)`` as Python 2 parses a byte string (no ``_`` between digits, ASCII
     only), refusing values that are not finite unless ``finite`` is false (the scorer of
-    before July 2019 takes them: docs/oie2016-2018.md)."""
+    before July 2019 takes them: docs/oie2016-2018.md). A number too large for a float
+    (``1e999``, 400 digits), which Python makes infinite, is said to be so."""
     try:
         if "_" in text or not text.isascii():
             raise ValueError
@@ -113,7 +114,9 @@ def _confidence(text: str, path: str, line: int, finite: bool = True) -> float:
     except ValueError:
         raise _error(f"confidence {text[:40]!r} is not a number", path, line) from None
     if finite and not math.isfinite(value):
-        raise _error(f"confidence {text[:40]!r} is not finite", path, line)
+        spelled = text.strip(WHITESPACE).lstrip("+-").lower() in ("inf", "infinity", "nan")
+        why = "is not finite" if spelled else "is too large for a float (it reads as infinite)"
+        raise _error(f"confidence {text[:40]!r} {why}", path, line)
     return value
 
 
@@ -186,7 +189,7 @@ def read_openie4(
             for part in (a, r, b):  # the first that is not Kind(text,List(...)) is named
                 _openie_part(part, path, n)
             raise
-        extraction = new(Extraction, (rel, (arg1, arg2), _confidence(cols[0], path, n, finite)))
+        extraction = new(Extraction, (rel, (arg1, arg2), py2_confidence(cols[0], path, n, finite)))
         bucket = d.get(cols[5])
         if bucket is None:
             d[cols[5]] = [extraction]
@@ -214,7 +217,7 @@ def read_clausie(
         elif len(cols) == 5:
             if text is None:
                 raise _error("extraction before any sentence line", path, n)
-            confidence = _confidence(cols[4], path, n, finite)
+            confidence = py2_confidence(cols[4], path, n, finite)
             if not bucket:
                 d[text] = bucket
             bucket.append(
@@ -237,7 +240,7 @@ def read_props(lines: Iterable[str], path: str = "<props>", *, finite: bool = Tr
         _add(
             d,
             cols[1],
-            Extraction(cols[2], tuple(cols[4::2]), _confidence(cols[0], path, n, finite)),
+            Extraction(cols[2], tuple(cols[4::2]), py2_confidence(cols[0], path, n, finite)),
         )
     return _rescaled(d, path)
 
@@ -255,7 +258,7 @@ def read_ollie(lines: Iterable[str], path: str = "<ollie>", *, finite: bool = Tr
         _add(
             d,
             cols[6],
-            Extraction(cols[2], (cols[1], cols[3]), _confidence(cols[0], path, n, finite)),
+            Extraction(cols[2], (cols[1], cols[3]), py2_confidence(cols[0], path, n, finite)),
         )
     return d
 
@@ -273,7 +276,7 @@ def read_stanford(
         _add(
             d,
             cols[12],
-            Extraction(cols[3], (cols[2], cols[4]), _confidence(cols[11], path, n, finite)),
+            Extraction(cols[3], (cols[2], cols[4]), py2_confidence(cols[11], path, n, finite)),
         )
     return d
 
@@ -303,7 +306,9 @@ def read_reverb(
         if text is None:
             raise _error(f"sentence number {cols[1][:20]!r} is not in the sentences", path, n)
         _add(
-            d, text, Extraction(cols[3], (cols[2], cols[4]), _confidence(cols[11], path, n, finite))
+            d,
+            text,
+            Extraction(cols[3], (cols[2], cols[4]), py2_confidence(cols[11], path, n, finite)),
         )
     return d
 
@@ -354,7 +359,9 @@ def read_tabbed(
         if len(cols) < 3:
             raise _error("need sentence, confidence, relation[, argument...]", path, n)
         _add(
-            d, cols[0], Extraction(cols[2], tuple(cols[3:]), _confidence(cols[1], path, n, finite))
+            d,
+            cols[0],
+            Extraction(cols[2], tuple(cols[3:]), py2_confidence(cols[1], path, n, finite)),
         )
     return d
 

@@ -184,6 +184,9 @@ def test_colliding_texts_keep_the_one_python_2_iterates_last() -> None:
         ("S .\n", "need sentence, confidence, predicate"),
         ("S .\t1_0\tp\ta\n", "confidence '1_0' is not a number"),
         ("S .\tinf\tp\ta\n", "confidence 'inf' is not finite"),
+        ("S .\t-Infinity\tp\ta\n", "confidence '-Infinity' is not finite"),
+        ("S .\t1e999\tp\ta\n", r"confidence '1e999' is too large for a float \(it reads as"),
+        ("S .\t" + "9" * 400 + "\tp\ta\n", "confidence '9{40}' is too large for a float"),
         ("S .\t1\tp##x\ta\n", "position 'x' after ## is not an integer"),
     ],
 )
