@@ -26,14 +26,17 @@ def _leave(code: object) -> None:
     and error are flushed, then ``os._exit``. The teardown's other work, freeing each
     object and module, writes nothing. Returns, leaving the exit to the interpreter, where
     it might do more: a status that is not a number (which it prints), another thread
-    still running (which it waits for), or a stream that cannot be flushed (which it
-    reports)."""
+    still running (which it waits for), a stream that cannot be flushed (which it
+    reports), or a profiler or tracer at work (``python -m cProfile``, which reports after
+    the program, as a debugger may)."""
     status = 0 if code is None else code
     if not isinstance(status, int) or not 0 <= status <= 255:
         return
     threading = sys.modules.get("threading")
     if threading is not None and threading.active_count() > 1:
         return
+    if sys.getprofile() is not None or sys.gettrace() is not None:
+        return  # (a profiler or a debugger that reports when the program ends)
     atexit._run_exitfuncs()  # (they run once: they are removed as they run)
     try:
         for stream in (sys.stdout, sys.stderr):

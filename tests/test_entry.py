@@ -81,8 +81,8 @@ def test_an_ended_command_leaves_without_the_teardown() -> None:
 
 def test_the_interpreter_ends_what_only_it_can() -> None:
     """A status that is not a number (the interpreter prints it), another thread still
-    running (the interpreter waits for it), or an error that is not an exit: the usual
-    exit."""
+    running (the interpreter waits for it), a profiler or tracer (which reports after the
+    program), or an error that is not an exit: the usual exit."""
     assert _ending('sys.exit("a message")') == (
         1,
         "buffered",
@@ -91,5 +91,11 @@ def test_the_interpreter_ends_what_only_it_can() -> None:
     started = "threading.Thread(target=time.sleep, args=(0.2,)).start(); "
     assert _ending(started + "sys.exit(4)") == (4, "buffered", ["exit function"])
     assert _ending("sys.exit(256)")[2] == ["exit function"]
+    for tool in ("sys.setprofile", "sys.settrace"):  # (cProfile reports after the program)
+        assert _ending(f"{tool}(lambda *_: None); sys.exit(5)") == (
+            5,
+            "buffered",
+            ["exit function"],
+        )
     status, out, err = _ending("raise KeyError('x')")
     assert (status, out, err[-2:]) == (1, "buffered", ["KeyError: 'x'", "exit function"])
