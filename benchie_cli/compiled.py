@@ -16,6 +16,7 @@ from pathlib import Path
 MODULES = (
     "benchie_cli.benchmarks.carb.data",
     "benchie_cli.benchmarks.carb.matching",
+    "benchie_cli.benchmarks.lsoie.matching",
     "benchie_cli.benchmarks.oie2016.data",
     "benchie_cli.benchmarks.oie2016.matching",
     "benchie_cli.benchmarks.oie2016.wordnet",
