@@ -1,5 +1,5 @@
 """``python -m benchie_cli``: the same entry point as the ``benchie`` console script."""
 
-from benchie_cli.entry import main
+from benchie_cli.entry import console
 
-main()
+console()

@@ -3,9 +3,9 @@ first moment: importing click, orjson and the CLI takes ~60 ms, and a Ctrl-C in 
 would print a ``KeyboardInterrupt`` traceback. SIGINT (Ctrl-C), SIGTERM and SIGHUP end a
 command with exit status 130, 143 or 129 and no traceback (:mod:`benchie_cli.stops`).
 
-A command that has ended leaves the process without the interpreter's teardown (see
-:func:`_leave`): freeing every object one by one costs a scoring run 8-12 ms, about 4%, and
-gives nothing back to a process that is about to end.
+A command that has ended leaves the process without the interpreter's teardown
+(:func:`console`, the program's own way in): freeing every object one by one costs a
+scoring run 8-12 ms, about 4%, and gives nothing back to a process about to end.
 """
 
 from __future__ import annotations
@@ -70,12 +70,19 @@ def main() -> None:
         if collecting:
             gc.enable()
     try:
-        try:
-            run()
-        finally:  # a command that ended saved its memos; one stopped by a signal saves none
-            memos = sys.modules.get("benchie_cli.disk_cache")
-            if memos is not None:
-                memos.forget_unsaved()
+        run()
+    finally:  # a command that ended saved its memos; one stopped by a signal saves none
+        memos = sys.modules.get("benchie_cli.disk_cache")
+        if memos is not None:
+            memos.forget_unsaved()
+
+
+def console() -> None:
+    """The ``benchie`` console script and ``python -m benchie_cli``: :func:`main`, then the
+    process ends (:func:`_leave`). Only the program itself calls this: a script or a test
+    that calls :func:`main` gets its ``SystemExit`` and goes on."""
+    try:
+        main()
     except SystemExit as done:
         _leave(done.code)
         raise

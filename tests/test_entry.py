@@ -56,7 +56,7 @@ def run():
     sys.stdout.write("buffered")  # (no newline: left in the buffer)
     {end}
 benchie_cli.cli.run = run
-entry.main()
+entry.console()
 """
 
 
@@ -99,3 +99,21 @@ def test_the_interpreter_ends_what_only_it_can() -> None:
         )
     status, out, err = _ending("raise KeyError('x')")
     assert (status, out, err[-2:]) == (1, "buffered", ["KeyError: 'x'", "exit function"])
+
+
+def test_main_returns_to_its_caller() -> None:
+    """A script (or a test) that calls ``main`` gets its exit and goes on: only the program's
+    own way in (the console script, ``python -m benchie_cli``) ends the process."""
+    script = (
+        "import sys\n"
+        "from benchie_cli.entry import main\n"
+        "sys.argv = ['benchie', '--version']\n"
+        "try:\n"
+        "    main()\n"
+        "except SystemExit as done:\n"
+        "    print('caught', done.code)\n"
+        "print('after')\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert done.returncode == 0
+    assert done.stdout.splitlines()[-2:] == ["caught 0", "after"]
