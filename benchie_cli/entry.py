@@ -16,7 +16,7 @@ import os  # (loaded with the interpreter: free)
 import signal  # and nothing else before the handlers are in place (typing alone: ~10 ms)
 import sys  # (built in: free)
 
-from benchie_cli.stops import install_stop_handlers  # (signal, sys and types only)
+from benchie_cli.stops import install_stop_handlers, settle  # (signal, sys, os, types only)
 
 
 def _leave(code: object) -> None:
@@ -81,9 +81,12 @@ def console() -> None:
     """The ``benchie`` console script and ``python -m benchie_cli``: :func:`main`, then the
     process ends (:func:`_leave`). Only the program itself calls this: a script or a test
     that calls :func:`main` gets its ``SystemExit`` and goes on."""
+    code: str | int | None = None
     try:
         main()
     except SystemExit as done:
-        _leave(done.code)
-        raise
-    _leave(None)
+        code = done.code
+    stopped = settle()  # (a stop in a command's last import decides the status)
+    code = code if stopped is None else stopped
+    _leave(code)
+    sys.exit(code)

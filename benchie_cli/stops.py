@@ -15,6 +15,7 @@ before the handlers are in place: typing alone would take ~10 ms).
 
 from __future__ import annotations
 
+import os
 import signal
 import sys
 from types import FrameType
@@ -37,16 +38,33 @@ def _importing(frame: FrameType | None) -> bool:
     return False
 
 
+#: The stop signals received in an import and not yet taken (:func:`_stop`, :func:`settle`).
+_deferred: list[int] = []
+
+
 def _stop(signum: int, frame: FrameType | None) -> None:
     """Raise ``SystemExit(128 + signum)``, unless a module is being imported: an exception
     raised there is turned by the import machinery into a traceback, or swallowed. The stop
     then waits until the import is done: it is tried again a few milliseconds later, by a
     timer (commands import their modules lazily, so this can happen at any moment)."""
     if _importing(frame) and hasattr(signal, "setitimer"):
+        _deferred.append(signum)
         signal.signal(signal.SIGALRM, lambda _, again: _stop(signum, again))
         signal.setitimer(signal.ITIMER_REAL, _RETRY_SECONDS)
         return
+    _deferred.clear()
     raise SystemExit(128 + signum)
+
+
+def settle() -> int | None:
+    """The exit status of a stop received in an import and not taken yet (None: there is
+    none), its timer cancelled. Where a program ends: a command that ended within the few
+    milliseconds of the wait would otherwise exit with its own status, or die by the
+    timer's SIGALRM in the interpreter's exit (status 142)."""
+    if not _deferred:
+        return None
+    signal.setitimer(signal.ITIMER_REAL, 0)
+    return 128 + _deferred[-1]
 
 
 def install_stop_handlers() -> None:
@@ -57,10 +75,33 @@ def install_stop_handlers() -> None:
             signal.signal(signum, _stop)
 
 
+def abandon_stdout() -> None:
+    """Point standard output at /dev/null after a write to it failed, so that what is left in
+    its buffers cannot fail (and be reported) again when the interpreter flushes them."""
+    if sys.stdout is not None:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+
+
 def run_module(main: Callable[[], int]) -> NoReturn:
     """A metric module's command line (``python -m benchie_cli.benchmarks.X.metric``): the
     stop signals as ``benchie`` takes them (exit 130, 143, 129, no traceback), then
-    ``main``'s exit status. (The module's own imports come before: a stop in those ~50 ms
-    is Python's.)"""
+    ``main``'s exit status. Its result goes to standard output, so a standard output that
+    is closed (``>&-``) is refused before the work, and one that cannot take the result (a
+    full device) is one line on standard error, exit 2; a reader that stops early (``|
+    head -1``) ends the command quietly."""
     install_stop_handlers()
-    sys.exit(main())
+    if sys.stdout is None:
+        print("error: standard output is closed (>&-): the result would be lost", file=sys.stderr)
+        sys.exit(2)
+    try:
+        status = main()
+        sys.stdout.flush()
+    except BrokenPipeError:
+        abandon_stdout()
+        sys.exit(0)
+    except OSError as exc:  # (the commands catch their inputs' errors: this is the output)
+        abandon_stdout()
+        print(f"error: cannot write standard output: {exc.strerror or exc}", file=sys.stderr)
+        sys.exit(2)
+    stopped = settle()
+    sys.exit(status if stopped is None else stopped)

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any, BinaryIO, Protocol, TextIO
 
 from benchie_cli.errors import BenchieError, printable_path
+from benchie_cli.stops import abandon_stdout as abandon_stdout
 
 STDIN = "-"
 
@@ -662,13 +663,6 @@ def sha256_file(path: Path) -> str:
         for block in iter(lambda: fh.read(1 << 20), b""):
             digest.update(block)
     return digest.hexdigest()
-
-
-def abandon_stdout() -> None:
-    """Point standard output at /dev/null after a write to it failed, so that what is left in
-    its buffers cannot fail (and be reported) again when the interpreter flushes them."""
-    if sys.stdout is not None:
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 class _PipeSafeStderr:

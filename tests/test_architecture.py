@@ -183,6 +183,7 @@ def test_version_imports_no_command() -> None:
         "benchie_cli.cli.group",
         "benchie_cli.compiled",  # (a list of names: which build runs, looked up on disk)
         "benchie_cli.errors",
+        "benchie_cli.stops",  # (the end of standard output, which textio's writes share)
         "benchie_cli.textio",
     }, loaded
 

@@ -47,3 +47,97 @@ def test_an_empty_gold_is_one_line(benchmark: str, tmp_path: Path) -> None:
     )
     assert (done.returncode, done.stdout) == (2, "")
     assert done.stderr == f"error: {gold}: the gold has no extraction\n"
+
+
+def _metric(*args: str, **kwargs: object) -> subprocess.CompletedProcess[str]:
+    gold = Path(__file__).resolve().parents[2] / "gold" / "oie2016" / "2.0.0" / "test" / "test.oie"
+    command = [sys.executable, "-m", "benchie_cli.benchmarks.oie2016.metric", str(gold), *args]
+    return subprocess.run(command, capture_output=False, text=True, check=False, **kwargs)  # type: ignore[call-overload, no-any-return]
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full here")
+def test_a_result_standard_output_cannot_take_is_one_line(tmp_path: Path) -> None:
+    system = tmp_path / "system.txt"
+    system.write_text("1.0\ta b c\tArg(a,List())\tRel(b,List())\tArg(c,List())\ta b c\n")
+    with open("/dev/full", "w") as full:
+        done = _metric(str(system), "openie4", stdout=full, stderr=subprocess.PIPE)
+    assert (done.returncode, done.stderr) == (
+        2,
+        "error: cannot write standard output: No space left on device\n",
+    )
+
+
+def test_a_closed_standard_output_is_refused(tmp_path: Path) -> None:
+    system = tmp_path / "system.txt"
+    system.write_text("1.0\ta b c\tArg(a,List())\tRel(b,List())\tArg(c,List())\ta b c\n")
+    command = [sys.executable, "-m", "benchie_cli.benchmarks.oie2016.metric", "/nonexistent"]
+    closed = subprocess.run(
+        ["sh", "-c", 'exec "$@" >&-', "sh", *command, str(system), "openie4"],
+        capture_output=False,
+        stderr=subprocess.PIPE,
+        text=True,
+        check=False,
+    )
+    assert (closed.returncode, closed.stderr) == (
+        2,
+        "error: standard output is closed (>&-): the result would be lost\n",
+    )
+
+
+@pytest.mark.parametrize(
+    ("argv", "runs"),
+    [
+        (["python", "-m", "benchie_cli.benchmarks.oie2016.metric", "g"], True),
+        (
+            [
+                "python",
+                "-X",
+                "importtime",
+                "-W",
+                "error",
+                "-m",
+                "benchie_cli.benchmarks.carb.metric",
+            ],
+            True,
+        ),
+        (["python", "-mbenchie_cli.benchmarks.lsoie.metric"], True),
+        (["python", "-m", "benchie_cli"], False),
+        (["python", "-m", "pytest", "-m", "benchie_cli.benchmarks.oie2016.metric"], False),
+        (["python", "-c", "import x", "-m", "benchie_cli.benchmarks.oie2016.metric"], False),
+        (["python", "script.py", "-m", "benchie_cli.benchmarks.oie2016.metric"], False),
+        (["python"], False),
+    ],
+)
+def test_only_a_metric_command_takes_the_stops_on_import(
+    monkeypatch: pytest.MonkeyPatch, argv: list[str], runs: bool
+) -> None:
+    """The package takes the stop signals before a metric module's imports only when the
+    interpreter was started to run that module, never for a program that imports it."""
+    import benchie_cli.benchmarks as package
+
+    monkeypatch.setattr(sys, "orig_argv", argv)
+    assert package._runs_a_metric_command() is runs
+
+
+def test_a_stop_waiting_for_an_import_is_the_exit_status() -> None:
+    """A stop received in an import and not taken before the command ends decides the
+    exit status, its timer cancelled (it would end the process by SIGALRM, status 142)."""
+    from benchie_cli import stops
+
+    previous = signal.getsignal(signal.SIGALRM)
+    namespace: dict[str, object] = {"stops": stops, "signal": signal, "sys": sys}
+    code = compile(
+        "def in_import():\n    stops._stop(signal.SIGTERM, sys._getframe())\n",
+        "<frozen importlib._bootstrap>",
+        "exec",
+    )
+    exec(code, namespace)
+    try:
+        assert stops.settle() is None
+        namespace["in_import"]()  # type: ignore[operator]
+        assert stops.settle() == 128 + signal.SIGTERM
+        assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+    finally:
+        stops._deferred.clear()
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)

@@ -55,6 +55,7 @@ SOURCES = (
     "slots.py",
     "errors.py",
     "textio.py",
+    "stops.py",
 )
 
 #: The entry layout; a change of layout changes this and the suffix, so old entries are

@@ -523,12 +523,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (OSError, ReOieError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    if len(args) >= 3:
-        with open(args[2], "w", encoding="utf-8") as fh:
-            write_curve(result, fh)
-    if len(args) == 4:
-        with open(args[3], "w", encoding="utf-8") as fh:
-            write_errors(result, fh)
+    from benchie_cli.errors import BenchieError, failure_line
+    from benchie_cli.textio import write_file_of
+
+    for path, write in zip(args[2:], (write_curve, write_errors), strict=False):
+        text = io.StringIO(newline="\n")
+        write(result, text)
+        try:  # (atomically, and never over the gold or the system output)
+            write_file_of(path, text.getvalue(), args[:2])
+        except BenchieError as exc:
+            print(f"error: {failure_line(exc)}", file=sys.stderr)
+            return 2
     sys.stdout.write(printed(result))
     print(json.dumps(to_json(result)))
     return 0

@@ -593,11 +593,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"error: {e}", file=sys.stderr)
         return 2
     if raw_dir is not None:
+        from benchie_cli.errors import BenchieError, failure_line
+        from benchie_cli.textio import write_file_of
+
         for system, s in scores.items():
+            if any(c in system for c in (os.sep, os.altsep or os.sep, "\x00")):
+                print(
+                    f"error: {args[1]}: system {system!r} names no file in {raw_dir}",
+                    file=sys.stderr,
+                )
+                return 2
             for kind, text in zip(("prec", "rec"), raw_scores(s), strict=True):
                 path = os.path.join(raw_dir, f"{system}_{kind}_scores.dat")
-                with open(path, "w", encoding="utf-8") as fh:
-                    fh.write(text)
+                try:  # (atomically, and never over the reference or the export)
+                    write_file_of(path, text, args)
+                except BenchieError as exc:
+                    print(f"error: {failure_line(exc)}", file=sys.stderr)
+                    return 2
     if as_json:
         print(json.dumps({system: to_json(s) for system, s in scores.items()}))
     else:

@@ -362,6 +362,22 @@ def test_command(gold_path: str, tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert r.main([gold_path]) == 2
 
 
+def test_the_command_never_writes_over_its_inputs(
+    gold_path: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A curve or errors file named like the gold or the system output (a swapped argument)
+    is refused, the input untouched; an output in no directory is one line (exit 2)."""
+    system = _system(tmp_path, "sys1")
+    before = Path(gold_path).read_bytes(), Path(system).read_bytes()
+    for outputs in ([gold_path], [str(tmp_path / "c.txt"), system]):
+        assert r.main([gold_path, system, *outputs]) == 2
+        assert "is also an input" in capsys.readouterr().err
+    assert (Path(gold_path).read_bytes(), Path(system).read_bytes()) == before
+    assert r.main([gold_path, system, str(tmp_path / "none" / "c.txt")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: {tmp_path / 'none' / 'c.txt'}") and len(err.splitlines()) == 1
+
+
 @pytest.mark.parametrize(
     ("content", "message"),
     [

@@ -238,6 +238,15 @@ def test_command(
     assert w.main([files[0]]) == 2
 
 
+def test_raw_scores_go_only_where_they_can(
+    files: tuple[str, str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A directory that does not exist is one line (exit 2), not a traceback."""
+    assert w.main([*files, "--raw-scores", str(tmp_path / "none")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and len(err.splitlines()) == 1
+
+
 # --------------------------------------------------------------------------- errors
 
 
