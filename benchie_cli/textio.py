@@ -399,35 +399,72 @@ _OTHER_BOMS = (
 
 
 def other_encoding(data: bytes) -> str | None:
-    """What to say of a file (or its first line) in another of Unicode's encodings, known by
-    its byte-order mark: what Windows' editors save as "Unicode" text. benchie reads UTF-8,
-    where such a file reads as NUL bytes, bytes that are not UTF-8, or lines no reader
-    makes sense of, far from the cause. None for any other file."""
+    """What to say of a file (or its first line) in another of Unicode's encodings: what
+    Windows' editors save as "Unicode" text, known by its byte-order mark, or, without
+    one, by the NUL bytes its mostly ASCII text has in every second byte (UTF-16) or in
+    three of every four (UTF-32). benchie reads UTF-8, where such a file reads as NUL bytes,
+    bytes that are not UTF-8, or lines no reader makes sense of, far from the cause. None
+    for any other file (no format benchie reads has a NUL byte)."""
     for mark, name in _OTHER_BOMS:
         if data.startswith(mark):
             return (
                 f"{name}, not UTF-8 (it starts with {name}'s byte-order mark): save it as "
                 f"UTF-8, e.g. `iconv -f {name} -t UTF-8 FILE > FILE.utf8`"
             )
+    unmarked = _unmarked(data[:_SAMPLE])
+    if unmarked is None:
+        return None
+    name, order = unmarked
+    nuls = "a NUL byte in every other byte" if name == "UTF-16" else "three NUL bytes in four"
+    return (
+        f"{name}, not UTF-8 ({order}-endian without a byte-order mark: {nuls}): save it as "
+        f"UTF-8, e.g. `iconv -f {name}{order[0].upper()}E -t UTF-8 FILE > FILE.utf8`"
+    )
+
+
+#: How much of a file :func:`_unmarked` looks at.
+_SAMPLE = 256
+
+
+def _unmarked(head: bytes) -> tuple[str, str] | None:
+    """(encoding, byte order) of text in UTF-16 or UTF-32 without a byte-order mark, known by
+    where its NUL bytes fall (counted by position modulo 4): at least nine in ten of the
+    bytes of the positions where ASCII's high bytes go are NUL, at most one in ten of the
+    others. None otherwise (fewer than 8 bytes; no NUL at all)."""
+    n = len(head) - len(head) % 4
+    if n < 8 or b"\x00" not in head:
+        return None
+    quarter = n // 4
+    nul = [head[i:n:4].count(0) / quarter for i in range(4)]
+    layouts = (
+        ("UTF-32", "little", (False, True, True, True)),
+        ("UTF-32", "big", (True, True, True, False)),
+        ("UTF-16", "little", (False, True, False, True)),
+        ("UTF-16", "big", (True, False, True, False)),
+    )
+    for name, order, high in layouts:
+        if all(share >= 0.9 if h else share <= 0.1 for share, h in zip(nul, high, strict=True)):
+            return name, order
     return None
 
 
-def nul_message(raw: bytes, first: bool) -> str:
-    """What a line with a NUL byte says (``first``: the file's first line): a gzip-compressed
-    file (its magic) is named as such, since ``--benchmark`` and ``--suite`` read one and
-    ``score`` does not, and a UTF-16 or UTF-32 file by its byte-order mark."""
-    if first and raw.startswith(b"\x1f\x8b"):
+def nul_message(raw: bytes, lineno: int | None) -> str:
+    """What a line with a NUL byte says (``lineno`` None: a line of a file whose number is
+    not known here): a gzip-compressed file (its magic, at line 1 or an unknown one) is
+    named as such, since ``--benchmark`` and ``--suite`` read one and ``score`` does not,
+    and at line 1 a file in UTF-16 or UTF-32 (:func:`other_encoding`)."""
+    if lineno in (1, None) and raw.startswith(b"\x1f\x8b"):
         return (
             "a gzip-compressed file: decompress it first (`gunzip -k FILE`); `score "
             "--benchmark NAME` and `--suite` read it as it is"
         )
-    return (other_encoding(raw) if first else None) or "NUL byte in line (binary file?)"
+    return (other_encoding(raw) if lineno == 1 else None) or "NUL byte in line (binary file?)"
 
 
 def decode_line(raw: bytes, path: str, lineno: int) -> str:
     """One line's text, or a :class:`BenchieError` naming the line and the bad byte."""
     if b"\x00" in raw:
-        raise BenchieError(nul_message(raw, lineno == 1), path=path, line=lineno)
+        raise BenchieError(nul_message(raw, lineno), path=path, line=lineno)
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:

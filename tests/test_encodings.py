@@ -29,7 +29,26 @@ def test_the_byte_order_marks_by_hand() -> None:
         assert other_encoding(plain) is None, plain
 
 
-@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-be", "utf-32"])
+def test_no_byte_order_mark_by_hand() -> None:
+    """Known by where the NUL bytes of mostly ASCII text fall; anything else with NUL bytes
+    (too short, a binary file) is not named."""
+    text = "1\ta\tb\tc\n"
+    for encoding, said in (
+        ("utf-16-le", "UTF-16, not UTF-8 (little-endian without a byte-order mark"),
+        ("utf-16-be", "UTF-16, not UTF-8 (big-endian without a byte-order mark"),
+        ("utf-32-le", "UTF-32, not UTF-8 (little-endian without a byte-order mark"),
+        ("utf-32-be", "UTF-32, not UTF-8 (big-endian without a byte-order mark"),
+    ):
+        assert (other_encoding(text.encode(encoding)) or "").startswith(said), encoding
+    assert other_encoding("1\ta".encode("utf-16-le")) is None  # (under 8 bytes)
+    assert other_encoding(bytes(range(256))) is None
+    assert other_encoding(b"\x00" * 64) is None  # (no lane of text bytes)
+    # a byte in ten of a position may break the pattern: a character whose low byte is NUL
+    assert other_encoding(("\u0100" + "a" * 19).encode("utf-16-le")) is not None
+    assert other_encoding(("\u0100a\u0100" + "a" * 17).encode("utf-16-le")) is None  # (two)
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-be", "utf-32", "utf-16-le"])
 @pytest.mark.parametrize(
     "command",
     [
@@ -53,10 +72,17 @@ def test_every_command_names_the_encoding(
     out = tmp_path / "report.json"
     result = cli(*command, "--gold-dir", GOLD_DIR, path, "-o", out)
     assert result.exit_code == 2, result.stderr
-    assert result.stderr == (
-        f"benchie: {path}:1: error: {name}, not UTF-8 (it starts with {name}'s byte-order "
-        f"mark): save it as UTF-8, e.g. `iconv -f {name} -t UTF-8 FILE > FILE.utf8`\n"
-    )
+    if encoding == "utf-16-le":  # (no byte-order mark)
+        said = (
+            "UTF-16, not UTF-8 (little-endian without a byte-order mark: a NUL byte in every "
+            "other byte): save it as UTF-8, e.g. `iconv -f UTF-16LE -t UTF-8 FILE > FILE.utf8`"
+        )
+    else:
+        said = (
+            f"{name}, not UTF-8 (it starts with {name}'s byte-order mark): save it as UTF-8, "
+            f"e.g. `iconv -f {name} -t UTF-8 FILE > FILE.utf8`"
+        )
+    assert result.stderr == f"benchie: {path}:1: error: {said}\n"
     assert not out.exists()
 
 
@@ -80,3 +106,23 @@ def test_a_metric_command_names_it(tmp_path: Path) -> None:
     )
     assert (done.returncode, done.stdout) == (2, "")
     assert done.stderr.startswith(f"error: {path}:1: UTF-16, not UTF-8")
+
+
+@pytest.mark.parametrize("benchmark", ["oie2016", "oie2016-2018", "lsoie"])
+def test_a_gold_file_in_utf16_is_named(cli: RunCli, tmp_path: Path, benchmark: str) -> None:
+    """``--gold-file``: the gold is named, not the system output it then matched nothing of."""
+    gold = tmp_path / "gold.oie"
+    gold.write_bytes("S .\tp\ta\tb\n".encode("utf-16"))
+    system = tmp_path / "system.txt"
+    system.write_text("S .\t1.0\tp\ta\tb\n")
+    result = cli("score", "--benchmark", benchmark, "--gold-file", gold, system, "-o", "-")
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"benchie: {gold}:1: error: UTF-16, not UTF-8")
+
+
+def test_a_nul_byte_past_line_1_is_no_encoding(cli: RunCli, tmp_path: Path) -> None:
+    """Bytes like a byte-order mark at the start of a later line name no encoding."""
+    path = tmp_path / "mid.tsv"
+    path.write_bytes(b"1\ta\tb\tc\n\xff\xfe\x00x\ta\tb\n")
+    result = cli("validate", path)
+    assert f"{path}:2: error: NUL byte in line (binary file?) [nul-byte]" in result.stdout

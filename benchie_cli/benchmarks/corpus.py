@@ -550,7 +550,12 @@ def text_reader(read: Callable[[str, str], Any]) -> GoldReader:
 
 def read_gold_bytes(read: GoldReader, f: ResolvedGold) -> Any:
     """``read`` applied to the checked bytes of ``f`` (never to the file again: what is
-    parsed is what was hashed); a reader's ``PATH:LINE: message`` becomes a located error."""
+    parsed is what was hashed); a reader's ``PATH:LINE: message`` becomes a located error.
+    A gold in UTF-16 or UTF-32 (``--gold-file``) is named so (OIE2016's and LSOIE's readers
+    would read it as Python 2 does, and fail far from the cause, or not at all)."""
+    said = other_encoding(f.data)
+    if said is not None:
+        raise BenchieError(said, path=f.display_path, line=1)
     try:
         return read(f.display_path, f.data)
     except ValueError as exc:

@@ -60,8 +60,8 @@ def split_line(raw: bytes) -> Fields:
     """
     if not raw or raw.isspace():
         return None
-    if b"\x00" in raw:  # (only line 1 can start with a gzip magic or a byte-order mark)
-        return ("nul-byte", nul_message(raw, first=True))
+    if b"\x00" in raw:  # (the line's number is the caller's: see line_message)
+        return ("nul-byte", nul_message(raw, None))
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -134,6 +134,13 @@ def split_confidence(raw: bytes) -> ConfidenceFields:
     )
 
 
+def line_message(fields: tuple[str, str], raw: bytes, lineno: int) -> str:
+    """The message of :func:`split_line`'s ``(code, message)`` for line ``lineno``: a NUL
+    byte in line 1 may be a file in UTF-16 or UTF-32 (:func:`~benchie_cli.textio.nul_message`),
+    which ``split_line``, given no line number, does not say."""
+    return nul_message(raw, lineno) if fields[0] == "nul-byte" and lineno == 1 else fields[1]
+
+
 def parse_line(
     raw: bytes, name: str, lineno: int, *, confident: bool = False
 ) -> Extraction | Diagnostic | None:
@@ -151,7 +158,7 @@ def parse_line(
     if fields is None:
         return None
     if len(fields) == 2:
-        return Diagnostic(name, lineno, "error", fields[0], fields[1])
+        return Diagnostic(name, lineno, "error", fields[0], line_message(fields, raw, lineno))
     sent_id, subject, relation, obj, columns = fields
     return Extraction(
         lineno, sent_id, " ".join(subject), " ".join(relation), " ".join(obj), columns, confidence

@@ -38,6 +38,7 @@ from benchie_cli.inputs.submission import (
     FileFacts,
     empty_file,
     is_directive,
+    line_message,
     split_confidence,
     split_line,
 )
@@ -428,7 +429,7 @@ class Scorer:
         if fields is None:
             return (_BLANK,)
         if len(fields) == 2:
-            raise BenchieError(fields[1], path=name, line=lineno)
+            raise BenchieError(line_message(fields, raw, lineno), path=name, line=lineno)
         sent_id, subject, relation, obj, _ = fields
         empty = not (subject and relation and obj)
         i = self.position.get(sent_id)
