@@ -4,47 +4,19 @@ would print a ``KeyboardInterrupt`` traceback. SIGINT (Ctrl-C), SIGTERM and SIGH
 command with exit status 130, 143 or 129 and no traceback (:mod:`benchie_cli.stops`).
 
 A command that has ended leaves the process without the interpreter's teardown
-(:func:`console`, the program's own way in): freeing every object one by one costs a
-scoring run 8-12 ms, about 4%, and gives nothing back to a process about to end.
+(:func:`console`, the program's own way in; :func:`benchie_cli.stops.leave`): freeing every
+object one by one costs a scoring run 8-12 ms, about 4%, and gives nothing back to a
+process about to end.
 """
 
 from __future__ import annotations
 
-import atexit  # (built in: free)
 import gc  # (built in: free)
 import os  # (loaded with the interpreter: free)
 import signal  # and nothing else before the handlers are in place (typing alone: ~10 ms)
 import sys  # (built in: free)
 
-from benchie_cli.stops import install_stop_handlers, settle  # (signal, sys, os, types only)
-
-
-def _leave(code: object) -> None:
-    """End the process now with the status ``code`` (a ``SystemExit``'s), as the
-    interpreter would after its teardown, but without it: the exit functions run (a
-    library's, and the memos' save, which finds nothing left to write), standard output
-    and error are flushed, then ``os._exit``. The teardown's other work, freeing each
-    object and module, writes nothing. Returns, leaving the exit to the interpreter, where
-    it might do more: a status that is not a number (which it prints), another thread
-    still running (which it waits for), a stream that cannot be flushed (which it
-    reports), or a profiler or tracer at work (``python -m cProfile``, which reports after
-    the program, as a debugger may)."""
-    status = 0 if code is None else code
-    if not isinstance(status, int) or not 0 <= status <= 255:
-        return
-    threading = sys.modules.get("threading")
-    if threading is not None and threading.active_count() > 1:
-        return
-    if sys.getprofile() is not None or sys.gettrace() is not None:
-        return  # (a profiler or a debugger that reports when the program ends)
-    atexit._run_exitfuncs()  # (they run once: they are removed as they run)
-    try:
-        for stream in (sys.stdout, sys.stderr):
-            if stream is not None:
-                stream.flush()
-    except (OSError, ValueError):
-        return
-    os._exit(status)
+from benchie_cli.stops import install_stop_handlers, leave, settle, started_as  # (stdlib only)
 
 
 def main() -> None:
@@ -79,8 +51,10 @@ def main() -> None:
 
 def console() -> None:
     """The ``benchie`` console script and ``python -m benchie_cli``: :func:`main`, then the
-    process ends (:func:`_leave`). Only the program itself calls this: a script or a test
-    that calls :func:`main` gets its ``SystemExit`` and goes on."""
+    process ends without the interpreter's teardown (:func:`benchie_cli.stops.leave`), when
+    the interpreter was started for benchie itself (:func:`_is_the_program`): a program that
+    runs benchie's code (a test runner, ``runpy``, a profiler, a debugger) gets its
+    ``SystemExit`` and goes on, as from :func:`main`."""
     code: str | int | None = None
     try:
         main()
@@ -88,5 +62,21 @@ def console() -> None:
         code = done.code
     stopped = settle()  # (a stop in a command's last import decides the status)
     code = code if stopped is None else stopped
-    _leave(code)
+    if _is_the_program():
+        leave(code)
     sys.exit(code)
+
+
+def _is_the_program() -> bool:
+    """Whether the interpreter was started for benchie: ``python -m benchie_cli``, or the
+    console script (a script that is ``__main__`` and calls :func:`console` by that name)."""
+    kind, what = started_as()
+    if kind == "module":
+        return what in ("benchie_cli", "benchie_cli.__main__")
+    script = sys.modules.get("__main__")
+    if kind != "script" or getattr(script, "console", None) is not console:
+        return False
+    try:
+        return os.path.samefile(what, getattr(script, "__file__", ""))
+    except (OSError, ValueError):
+        return False

@@ -15,6 +15,7 @@ before the handlers are in place: typing alone would take ~10 ms).
 
 from __future__ import annotations
 
+import atexit
 import os
 import signal
 import sys
@@ -82,26 +83,103 @@ def abandon_stdout() -> None:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
+def started_as() -> tuple[str, str]:
+    """What the interpreter was started to run, from its own command line
+    (``sys.orig_argv``): ``("module", NAME)`` for ``-m NAME``, ``("script", PATH)``, or
+    ``("other", "")`` (``-c``, standard input, an interactive session). Options before it
+    are skipped as the interpreter reads them: flags alone or combined (``-B -m``, ``-Bm``),
+    and the values of ``-X``, ``-W`` and ``--check-hash-based-pycs``."""
+    args = iter(sys.orig_argv[1:])
+    for arg in args:
+        if arg == "--check-hash-based-pycs":
+            next(args, None)
+        elif arg.startswith("--"):
+            continue
+        elif arg.startswith("-") and arg != "-":
+            for at, flag in enumerate(arg[1:], 2):
+                if flag in "cmWX":
+                    value = arg[at:] or next(args, "")
+                    if flag == "m":
+                        return "module", value
+                    if flag == "c":
+                        return "other", ""
+                    break  # (-W and -X: their value read)
+        else:
+            return ("script", arg) if arg != "-" else ("other", "")
+    return "other", ""
+
+
+def _tools_at_work() -> bool:
+    """Whether a profiler, a tracer or a monitoring tool (a debugger, coverage) is set: they
+    report after the program ends, through the interpreter's own exit."""
+    monitoring = getattr(sys, "monitoring", None)  # (Python 3.12+: cProfile, coverage's)
+    tools = monitoring is not None and any(monitoring.get_tool(i) for i in range(6))
+    return tools or sys.getprofile() is not None or sys.gettrace() is not None
+
+
+def leave(code: str | int | None) -> None:
+    """End the process now with the status ``code`` (a ``SystemExit``'s), as the interpreter
+    would after its teardown, but without it: the exit functions run (a library's, and the
+    memos' save, which finds nothing left to write), standard output and error are flushed,
+    then ``os._exit``. The teardown's other work, freeing each object and module, writes
+    nothing, and costs a scoring run 8-12 ms. Only for a program that is benchie's own
+    (the caller knows): returns, leaving the exit to the interpreter, where it might do
+    more: a status that is not a number (which it prints), another thread still running
+    (which it waits for), a profiler, tracer or debugger at work (which report after the
+    program), or a stream that cannot be flushed (which it reports)."""
+    status = 0 if code is None else code
+    if not isinstance(status, int) or not 0 <= status <= 255 or _tools_at_work():
+        return
+    threading = sys.modules.get("threading")
+    if threading is not None and threading.active_count() > 1:
+        return
+    atexit._run_exitfuncs()  # (they run once: they are removed as they run)
+    try:
+        for stream in (sys.stdout, sys.stderr):
+            if stream is not None:
+                stream.flush()
+    except (OSError, ValueError):
+        return
+    os._exit(status)
+
+
 def run_module(main: Callable[[], int]) -> NoReturn:
     """A metric module's command line (``python -m benchie_cli.benchmarks.X.metric``): the
     stop signals as ``benchie`` takes them (exit 130, 143, 129, no traceback), then
     ``main``'s exit status. Its result goes to standard output, so a standard output that
     is closed (``>&-``) is refused before the work, and one that cannot take the result (a
     full device) is one line on standard error, exit 2; a reader that stops early (``|
-    head -1``) ends the command quietly."""
+    head -1``) ends the command quietly. A stop that waited for an import is the status,
+    whatever the command did. Where the interpreter was started for this very module
+    (``-m``, not a program that runs it), the process ends without its teardown
+    (:func:`leave`)."""
     install_stop_handlers()
-    if sys.stdout is None:
-        print("error: standard output is closed (>&-): the result would be lost", file=sys.stderr)
-        sys.exit(2)
+    status: str | int | None = 2
     try:
-        status = main()
-        sys.stdout.flush()
+        if sys.stdout is None:
+            print(
+                "error: standard output is closed (>&-): the result would be lost", file=sys.stderr
+            )
+        else:
+            status = main()
+            sys.stdout.flush()
     except BrokenPipeError:
         abandon_stdout()
-        sys.exit(0)
-    except OSError as exc:  # (the commands catch their inputs' errors: this is the output)
-        abandon_stdout()
-        print(f"error: cannot write standard output: {exc.strerror or exc}", file=sys.stderr)
-        sys.exit(2)
-    stopped = settle()
-    sys.exit(status if stopped is None else stopped)
+        status = 0
+    except OSError as exc:
+        status = 2
+        if exc.filename is not None:  # (a file's, not standard output's)
+            print(f"error: {exc.filename}: {exc.strerror or exc}", file=sys.stderr)
+        else:
+            abandon_stdout()
+            print(f"error: cannot write standard output: {exc.strerror or exc}", file=sys.stderr)
+    except SystemExit as done:
+        status = done.code
+    finally:
+        stopped = settle()
+        if stopped is not None:
+            sys.exit(stopped)  # (in place of whatever was on its way out)
+    spec = getattr(sys.modules.get("__main__"), "__spec__", None)
+    if spec is not None and started_as() == ("module", spec.name):
+        leave(status)
+    sys.exit(status)

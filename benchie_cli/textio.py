@@ -754,16 +754,22 @@ def write_file_of(path: str, text: str, inputs: Sequence[str]) -> None:
     """Write ``text`` to ``path`` (atomically), refused when ``path`` is one of ``inputs``:
     the metric modules' command lines write a curve beside the files they read, and a
     swapped argument must not replace a gold file."""
+    refuse_an_input(path, inputs)
+    atomic_write(path, text.encode("utf-8"))
+
+
+def refuse_an_input(path: str, inputs: Sequence[str]) -> None:
+    """A :class:`BenchieError` when ``path`` is one of ``inputs`` (the same file, by any name):
+    a command that writes several files checks them all before it writes any."""
     for source in inputs:
         try:
             same = os.path.samefile(source, path)
-        except OSError:
+        except (OSError, ValueError):
             same = os.path.realpath(source) == os.path.realpath(path)
         if same:
             raise BenchieError(
                 f"is also an input ({display_name(source)}); write it elsewhere", path=path
             )
-    atomic_write(path, text.encode("utf-8"))
 
 
 #: The error for an output path that is a loop of symbolic links (``realpath`` leaves it a

@@ -5,6 +5,11 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
+
+import pytest
+
+from benchie_cli import stops
 
 # A child process: the entry point freezes the collector's view of every object alive, which
 # must not happen to the test process; and it ends the process.
@@ -45,7 +50,7 @@ def test_a_collector_turned_off_before_stays_off() -> None:
 _ENDING = r"""
 import atexit, os, sys, threading, time
 import benchie_cli.cli
-from benchie_cli import entry
+from benchie_cli.entry import console
 hard_exit = os._exit
 def shown(status):
     os.write(2, b"os._exit(%d)\n" % status)
@@ -56,49 +61,53 @@ def run():
     sys.stdout.write("buffered")  # (no newline: left in the buffer)
     {end}
 benchie_cli.cli.run = run
-entry.console()
+console()
 """
 
 
-def _ending(end: str) -> tuple[int, str, list[str]]:
+def _ending(end: str, tmp_path: Path, runner: tuple[str, ...] = ()) -> tuple[int, str, list[str]]:
+    """The probe run as a script, as the console script is (``runner``: the program that
+    runs it instead, ``-m cProfile`` say)."""
+    script = tmp_path / "probe.py"
+    script.write_text(_ENDING.replace("{end}", end))
     done = subprocess.run(
-        [sys.executable, "-c", _ENDING.replace("{end}", end)],
-        capture_output=True,
-        text=True,
-        check=False,
+        [sys.executable, *runner, str(script)], capture_output=True, text=True, check=False
     )
     return done.returncode, done.stdout, done.stderr.splitlines()
 
 
-def test_an_ended_command_leaves_without_the_teardown() -> None:
+def test_an_ended_command_leaves_without_the_teardown(tmp_path: Path) -> None:
     for end, status in (("sys.exit(3)", 3), ("sys.exit(0)", 0), ("sys.exit()", 0), ("", 0)):
-        assert _ending(end) == (
+        assert _ending(end, tmp_path) == (
             status,
             "buffered",
             ["exit function", f"os._exit({status})"],
         ), end
 
 
-def test_the_interpreter_ends_what_only_it_can() -> None:
+def test_the_interpreter_ends_what_only_it_can(tmp_path: Path) -> None:
     """A status that is not a number (the interpreter prints it), another thread still
     running (the interpreter waits for it), a profiler or tracer (which reports after the
     program), or an error that is not an exit: the usual exit."""
-    assert _ending('sys.exit("a message")') == (
+    assert _ending('sys.exit("a message")', tmp_path) == (
         1,
         "buffered",
         ["a message", "exit function"],
     )
     started = "threading.Thread(target=time.sleep, args=(0.2,)).start(); "
-    assert _ending(started + "sys.exit(4)") == (4, "buffered", ["exit function"])
-    assert _ending("sys.exit(256)")[2] == ["exit function"]
+    assert _ending(started + "sys.exit(4)", tmp_path) == (4, "buffered", ["exit function"])
+    assert _ending("sys.exit(256)", tmp_path)[2] == ["exit function"]
     for tool in ("sys.setprofile", "sys.settrace"):  # (cProfile reports after the program)
-        assert _ending(f"{tool}(lambda *_: None); sys.exit(5)") == (
+        assert _ending(f"{tool}(lambda *_: None); sys.exit(5)", tmp_path) == (
             5,
             "buffered",
             ["exit function"],
         )
-    status, out, err = _ending("raise KeyError('x')")
+    status, out, err = _ending("raise KeyError('x')", tmp_path)
     assert (status, out, err[-2:]) == (1, "buffered", ["KeyError: 'x'", "exit function"])
+    # a program that runs the script (cProfile: it reports after it, and takes its exit)
+    status, out, err = _ending("sys.exit(6)", tmp_path, ("-m", "cProfile"))
+    assert (status, err) == (0, ["exit function"]) and "function calls" in out
 
 
 def test_main_returns_to_its_caller() -> None:
@@ -117,3 +126,46 @@ def test_main_returns_to_its_caller() -> None:
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
     assert done.returncode == 0
     assert done.stdout.splitlines()[-2:] == ["caught 0", "after"]
+
+
+def test_runpy_returns_to_its_caller() -> None:
+    """``runpy`` running ``benchie_cli`` as ``__main__`` (what ``python -m`` does) from a
+    program: the program goes on."""
+    script = (
+        "import runpy, sys\n"
+        "sys.argv = ['benchie', '--version']\n"
+        "try:\n"
+        "    runpy.run_module('benchie_cli', run_name='__main__')\n"
+        "except SystemExit as done:\n"
+        "    print('caught', done.code)\n"
+        "print('after')\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert done.returncode == 0
+    assert done.stdout.splitlines()[-2:] == ["caught 0", "after"]
+
+
+@pytest.mark.parametrize(
+    ("argv", "started"),
+    [
+        (["python", "-m", "benchie_cli", "score"], ("module", "benchie_cli")),
+        (["python", "-X", "importtime", "-W", "error", "-m", "m.metric"], ("module", "m.metric")),
+        (["python", "-mbenchie_cli"], ("module", "benchie_cli")),
+        (["python", "-Bm", "benchie_cli"], ("module", "benchie_cli")),
+        (["python", "-BIm", "x.metric", "-m", "y"], ("module", "x.metric")),
+        (["python", "-Bmx.metric"], ("module", "x.metric")),
+        (["python", "-Xdev", "-m", "x"], ("module", "x")),
+        (["python", "--check-hash-based-pycs", "always", "-m", "x"], ("module", "x")),
+        (["python", "-m", "pdb", "-m", "benchie_cli"], ("module", "pdb")),
+        (["python", "-c", "import x", "-m", "benchie_cli"], ("other", "")),
+        (["python", "-Bc", "pass"], ("other", "")),
+        (["python", "script.py", "-m", "benchie_cli"], ("script", "script.py")),
+        (["python", "-", "-m", "x"], ("other", "")),
+        (["python"], ("other", "")),
+    ],
+)
+def test_what_the_interpreter_was_started_for(
+    monkeypatch: pytest.MonkeyPatch, argv: list[str], started: tuple[str, str]
+) -> None:
+    monkeypatch.setattr(sys, "orig_argv", argv)
+    assert stops.started_as() == started

@@ -7,26 +7,12 @@ Python's ``KeyboardInterrupt`` traceback, and ``benchie`` exits 130 without one
 (:mod:`benchie_cli.stops`). Nothing is done for any other program that imports them.
 """
 
-import sys
+from benchie_cli.stops import install_stop_handlers, started_as
 
-
-def _runs_a_metric_command() -> bool:
-    """Whether the interpreter's command line runs ``-m benchie_cli.benchmarks.X.metric``
-    (its options before the module skipped, ``-X`` and ``-W`` with their values)."""
-    args = iter(sys.orig_argv[1:])
-    for arg in args:
-        if arg in ("-X", "-W"):
-            next(args, None)
-            continue
-        if arg == "-m" or (arg.startswith("-m") and not arg.startswith("--")):
-            module = next(args, "") if arg == "-m" else arg[2:]
-            return module.startswith("benchie_cli.benchmarks.") and module.endswith(".metric")
-        if not arg.startswith("-") or arg == "-c":  # (a script, or a program in a string)
-            return False
-    return False
-
-
-if _runs_a_metric_command():
-    from benchie_cli.stops import install_stop_handlers
-
+_STARTED = started_as()
+if (
+    _STARTED[0] == "module"
+    and _STARTED[1].startswith("benchie_cli.benchmarks.")
+    and _STARTED[1].endswith(".metric")
+):
     install_stop_handlers()

@@ -270,7 +270,7 @@ def score(
     # (made only when shown: click's bar imports its terminal code, a cost for every run)
     bar = (
         click.progressbar(length=len(batch), label="scoring", file=sys.stderr)
-        if len(batch) >= PROGRESS_MIN and sys.stderr.isatty()
+        if len(batch) >= PROGRESS_MIN and sys.stderr is not None and sys.stderr.isatty()
         else None
     )
     with bar if bar is not None else contextlib.nullcontext():

@@ -84,41 +84,6 @@ def test_a_closed_standard_output_is_refused(tmp_path: Path) -> None:
     )
 
 
-@pytest.mark.parametrize(
-    ("argv", "runs"),
-    [
-        (["python", "-m", "benchie_cli.benchmarks.oie2016.metric", "g"], True),
-        (
-            [
-                "python",
-                "-X",
-                "importtime",
-                "-W",
-                "error",
-                "-m",
-                "benchie_cli.benchmarks.carb.metric",
-            ],
-            True,
-        ),
-        (["python", "-mbenchie_cli.benchmarks.lsoie.metric"], True),
-        (["python", "-m", "benchie_cli"], False),
-        (["python", "-m", "pytest", "-m", "benchie_cli.benchmarks.oie2016.metric"], False),
-        (["python", "-c", "import x", "-m", "benchie_cli.benchmarks.oie2016.metric"], False),
-        (["python", "script.py", "-m", "benchie_cli.benchmarks.oie2016.metric"], False),
-        (["python"], False),
-    ],
-)
-def test_only_a_metric_command_takes_the_stops_on_import(
-    monkeypatch: pytest.MonkeyPatch, argv: list[str], runs: bool
-) -> None:
-    """The package takes the stop signals before a metric module's imports only when the
-    interpreter was started to run that module, never for a program that imports it."""
-    import benchie_cli.benchmarks as package
-
-    monkeypatch.setattr(sys, "orig_argv", argv)
-    assert package._runs_a_metric_command() is runs
-
-
 def test_a_stop_waiting_for_an_import_is_the_exit_status() -> None:
     """A stop received in an import and not taken before the command ends decides the
     exit status, its timer cancelled (it would end the process by SIGALRM, status 142)."""

@@ -50,7 +50,6 @@ import gc
 import io
 import json
 import math
-import os
 import sys
 from collections.abc import Sequence
 from functools import reduce
@@ -271,8 +270,8 @@ count moie prints as "Num Final Sentences"."""
 
 def main(argv: Sequence[str] | None = None, *, own_process: bool = False) -> int:
     """The command line (see :data:`USAGE`); its exit status. ``own_process``: the process
-    runs only this command (``python -m``), so it may do without the garbage collector and
-    end without taking apart what it built."""
+    runs only this command (``python -m``), so it may do without the garbage collector
+    (and :func:`benchie_cli.stops.run_module` ends it without taking apart what it built)."""
     args = sys.argv[1:] if argv is None else list(argv)
     single = "--single-match" in args
     if single:
@@ -328,11 +327,6 @@ def main(argv: Sequence[str] | None = None, *, own_process: bool = False) -> int
     if moie:
         summary["gold_sentences"] = len(group(gold))
     print(json.dumps(summary))
-    if own_process:
-        # Freeing a large output's objects one by one and finalising the interpreter take
-        # another tenth. Everything written is closed or flushed by now.
-        sys.stdout.flush()
-        os._exit(0)
     return 0
 
 

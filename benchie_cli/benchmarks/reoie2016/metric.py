@@ -524,16 +524,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"error: {e}", file=sys.stderr)
         return 2
     from benchie_cli.errors import BenchieError, failure_line
-    from benchie_cli.textio import write_file_of
+    from benchie_cli.textio import refuse_an_input, write_file_of
 
-    for path, write in zip(args[2:], (write_curve, write_errors), strict=False):
-        text = io.StringIO(newline="\n")
-        write(result, text)
-        try:  # (atomically, and never over the gold or the system output)
+    outputs = list(zip(args[2:], (write_curve, write_errors), strict=False))
+    try:  # (atomically, and never over the gold or the system output: checked before any)
+        for path, _ in outputs:
+            refuse_an_input(path, args[:2])
+        for path, write in outputs:
+            text = io.StringIO(newline="\n")
+            write(result, text)
             write_file_of(path, text.getvalue(), args[:2])
-        except BenchieError as exc:
-            print(f"error: {failure_line(exc)}", file=sys.stderr)
-            return 2
+    except BenchieError as exc:
+        print(f"error: {failure_line(exc)}", file=sys.stderr)
+        return 2
     sys.stdout.write(printed(result))
     print(json.dumps(to_json(result)))
     return 0

@@ -571,6 +571,17 @@ exact values by system. --raw-scores DIR: also write DIR/<system>_prec_scores.da
 _rec_scores.dat as the original does."""
 
 
+def _file_name(name: str) -> bool:
+    """Whether ``name`` can be a file's name in a directory: no separator, no NUL, encodable
+    in the file system's encoding, at most 255 bytes (the common limit)."""
+    if any(c in name for c in (os.sep, os.altsep or os.sep, "\x00")):
+        return False
+    try:
+        return len(name.encode(sys.getfilesystemencoding(), "surrogateescape")) <= 255
+    except UnicodeEncodeError:
+        return False
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """The command line (see :data:`USAGE`); its exit status."""
     args = sys.argv[1:] if argv is None else list(argv)
@@ -594,22 +605,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     if raw_dir is not None:
         from benchie_cli.errors import BenchieError, failure_line
-        from benchie_cli.textio import write_file_of
+        from benchie_cli.textio import refuse_an_input, write_file_of
 
+        files = []
         for system, s in scores.items():
-            if any(c in system for c in (os.sep, os.altsep or os.sep, "\x00")):
-                print(
-                    f"error: {args[1]}: system {system!r} names no file in {raw_dir}",
-                    file=sys.stderr,
-                )
-                return 2
             for kind, text in zip(("prec", "rec"), raw_scores(s), strict=True):
-                path = os.path.join(raw_dir, f"{system}_{kind}_scores.dat")
-                try:  # (atomically, and never over the reference or the export)
-                    write_file_of(path, text, args)
-                except BenchieError as exc:
-                    print(f"error: {failure_line(exc)}", file=sys.stderr)
+                name = f"{system}_{kind}_scores.dat"
+                if not _file_name(name):
+                    print(f"error: {args[1]}: system {system!r} names no file", file=sys.stderr)
                     return 2
+                files.append((os.path.join(raw_dir, name), text))
+        try:  # (every name checked before any file is written; each written atomically)
+            for path, _ in files:
+                refuse_an_input(path, args)
+            for path, text in files:
+                write_file_of(path, text, args)
+        except BenchieError as exc:
+            print(f"error: {failure_line(exc)}", file=sys.stderr)
+            return 2
     if as_json:
         print(json.dumps({system: to_json(s) for system, s in scores.items()}))
     else:

@@ -373,6 +373,9 @@ def test_the_command_never_writes_over_its_inputs(
         assert r.main([gold_path, system, *outputs]) == 2
         assert "is also an input" in capsys.readouterr().err
     assert (Path(gold_path).read_bytes(), Path(system).read_bytes()) == before
+    curve = tmp_path / "curve.txt"  # (an ERRORS that is an input: the CURVE not written either)
+    assert r.main([gold_path, system, str(curve), system]) == 2
+    assert "is also an input" in capsys.readouterr().err and not curve.exists()
     assert r.main([gold_path, system, str(tmp_path / "none" / "c.txt")]) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"error: {tmp_path / 'none' / 'c.txt'}") and len(err.splitlines()) == 1

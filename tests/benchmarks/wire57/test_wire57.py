@@ -238,6 +238,26 @@ def test_command(
     assert w.main([files[0]]) == 2
 
 
+@pytest.mark.parametrize("hostile", ["../up", "a\x00b", "\ud800", "x" * 300])
+def test_raw_scores_of_a_system_named_as_no_file_writes_none(
+    tmp_path: Path, hostile: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A system whose name cannot be a file's name in DIR: one line, and no file written,
+    not even the other systems' (every name is checked before any file is written)."""
+    ref, exp = tmp_path / "reference.json", tmp_path / "export.json"
+    ref.write_text(json.dumps(REFERENCE), encoding="utf-8")
+    export = json.loads(json.dumps(EXPORT))
+    for tuples in export.values():  # (sysB: sysA's files would otherwise be written first)
+        for t in tuples:
+            t["extractor"] = hostile if t["extractor"] == "sysB" else t["extractor"]
+    exp.write_text(json.dumps(export), encoding="utf-8")
+    raw = tmp_path / "raw"
+    raw.mkdir()
+    assert w.main([str(ref), str(exp), "--raw-scores", str(raw)]) == 2
+    assert capsys.readouterr().err.startswith(f"error: {exp}: system ")
+    assert list(raw.iterdir()) == [] and not (tmp_path / "up_prec_scores.dat").exists()
+
+
 def test_raw_scores_go_only_where_they_can(
     files: tuple[str, str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
