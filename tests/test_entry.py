@@ -110,32 +110,22 @@ def test_the_interpreter_ends_what_only_it_can(tmp_path: Path) -> None:
     assert (status, err) == (0, ["exit function"]) and "function calls" in out
 
 
-def test_main_returns_to_its_caller() -> None:
-    """A script (or a test) that calls ``main`` gets its exit and goes on: only the program's
-    own way in (the console script, ``python -m benchie_cli``) ends the process."""
+@pytest.mark.parametrize(
+    "call",
+    [
+        "from benchie_cli.entry import main; main()",
+        "import runpy; runpy.run_module('benchie_cli', run_name='__main__')",  # (as -m does)
+    ],
+)
+def test_a_program_that_runs_benchie_goes_on(call: str) -> None:
+    """A script (or a test) that calls ``main``, or runs the package as ``python -m`` does,
+    gets its exit and goes on: only the program's own way in (the console script, ``python
+    -m benchie_cli``) ends the process."""
     script = (
         "import sys\n"
-        "from benchie_cli.entry import main\n"
         "sys.argv = ['benchie', '--version']\n"
         "try:\n"
-        "    main()\n"
-        "except SystemExit as done:\n"
-        "    print('caught', done.code)\n"
-        "print('after')\n"
-    )
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
-    assert done.returncode == 0
-    assert done.stdout.splitlines()[-2:] == ["caught 0", "after"]
-
-
-def test_runpy_returns_to_its_caller() -> None:
-    """``runpy`` running ``benchie_cli`` as ``__main__`` (what ``python -m`` does) from a
-    program: the program goes on."""
-    script = (
-        "import runpy, sys\n"
-        "sys.argv = ['benchie', '--version']\n"
-        "try:\n"
-        "    runpy.run_module('benchie_cli', run_name='__main__')\n"
+        f"    {call}\n"
         "except SystemExit as done:\n"
         "    print('caught', done.code)\n"
         "print('after')\n"

@@ -282,12 +282,12 @@ def test_a_closed_output_pipe_keeps_a_negative_verdict(tmp_path: Path) -> None:
     assert _with_closed_pipe("score", example("en", "clausie")).returncode == 0
 
 
-def test_a_stop_during_an_import_waits_for_the_import() -> None:
-    """A stop signal handled while a module is imported (commands import lazily) would be
-    turned into a traceback or lost by the import machinery: it is retried a few
-    milliseconds later, outside the import, and only then exits."""
+@contextlib.contextmanager
+def _a_stop_in_an_import() -> Iterator[None]:
+    """SIGTERM handled as if a module were being imported (the handler sees the import
+    machinery's frame), on entry; the retry timer, the waiting stop and SIGALRM's handler
+    restored on exit."""
     import signal
-    import time
 
     from benchie_cli import stops
 
@@ -301,9 +301,33 @@ def test_a_stop_during_an_import_waits_for_the_import() -> None:
     exec(code, namespace)
     try:
         namespace["in_import"]()  # type: ignore[operator]  # no exit inside the import
-        with pytest.raises(SystemExit) as stopped:
-            time.sleep(1)  # the retry fires here, outside any import
-        assert stopped.value.code == 128 + signal.SIGTERM
+        yield
     finally:
+        stops._deferred.clear()
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+
+
+def test_a_stop_during_an_import_waits_for_the_import() -> None:
+    """A stop signal handled while a module is imported (commands import lazily) would be
+    turned into a traceback or lost by the import machinery: it is retried a few
+    milliseconds later, outside the import, and only then exits."""
+    import signal
+    import time
+
+    with _a_stop_in_an_import(), pytest.raises(SystemExit) as stopped:
+        time.sleep(1)  # the retry fires here, outside any import
+    assert stopped.value.code == 128 + signal.SIGTERM
+
+
+def test_a_stop_waiting_for_an_import_is_the_exit_status() -> None:
+    """A stop received in an import and not taken before the command ends decides the
+    exit status, its timer cancelled (it would end the process by SIGALRM, status 142)."""
+    import signal
+
+    from benchie_cli import stops
+
+    assert stops.settle() is None
+    with _a_stop_in_an_import():
+        assert stops.settle() == 128 + signal.SIGTERM
+        assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)

@@ -82,27 +82,3 @@ def test_a_closed_standard_output_is_refused(tmp_path: Path) -> None:
         2,
         "error: standard output is closed (>&-): the result would be lost\n",
     )
-
-
-def test_a_stop_waiting_for_an_import_is_the_exit_status() -> None:
-    """A stop received in an import and not taken before the command ends decides the
-    exit status, its timer cancelled (it would end the process by SIGALRM, status 142)."""
-    from benchie_cli import stops
-
-    previous = signal.getsignal(signal.SIGALRM)
-    namespace: dict[str, object] = {"stops": stops, "signal": signal, "sys": sys}
-    code = compile(
-        "def in_import():\n    stops._stop(signal.SIGTERM, sys._getframe())\n",
-        "<frozen importlib._bootstrap>",
-        "exec",
-    )
-    exec(code, namespace)
-    try:
-        assert stops.settle() is None
-        namespace["in_import"]()  # type: ignore[operator]
-        assert stops.settle() == 128 + signal.SIGTERM
-        assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
-    finally:
-        stops._deferred.clear()
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
