@@ -54,7 +54,9 @@ def console() -> None:
     process ends without the interpreter's teardown (:func:`benchie_cli.stops.leave`), when
     the interpreter was started for benchie itself (:func:`_is_the_program`): a program that
     runs benchie's code (a test runner, ``runpy``, a profiler, a debugger) gets its
-    ``SystemExit`` and goes on, as from :func:`main`."""
+    ``SystemExit`` and goes on, as from :func:`main`. A script of one's own that calls
+    ``console()`` by that name is the console script's like: the process is benchie's, and
+    ends with the command; a script that goes on after benchie calls :func:`main`."""
     code: str | int | None = None
     try:
         main()

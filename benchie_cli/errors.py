@@ -57,6 +57,8 @@ def failure_line(exc: BenchieError | OSError) -> str:
     prints (``python -m benchie_cli.benchmarks.carb.metric``): its error, or the system's."""
     if isinstance(exc, BenchieError):
         return exc.located()
+    if exc.filename is None:  # (a read that failed on an open file: the caller names it)
+        return str(exc.strerror or exc)
     return f"{exc.filename}: {exc.strerror or exc}"
 
 

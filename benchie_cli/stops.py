@@ -24,7 +24,7 @@ from types import FrameType
 TYPE_CHECKING = False  # (typing's own, without importing typing)
 if TYPE_CHECKING:
     from collections.abc import Callable
-    from typing import NoReturn
+    from typing import Any, NoReturn, TextIO
 
 #: How long a stop that arrives in the middle of an import waits before it is tried again.
 _RETRY_SECONDS = 0.005
@@ -83,6 +83,56 @@ def abandon_stdout() -> None:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
+class _PipeSafeStderr:
+    """Standard error whose writes never fail: on a closed pipe, or a full device
+    (``2>/dev/full``), the messages are lost, never the run.
+
+    ``benchie ... 2>&1 | head -1`` closes the pipe after the first line: a second message
+    would raise ``BrokenPipeError`` wherever it is written, and the command would end there,
+    with the exit status of a closed *standard output* (0) instead of its own: a refusal
+    would look like success, and a run would stop before writing its report. The reader has
+    what it wanted, so later messages go to /dev/null and the command runs to its own end."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+    def _closed_pipe(self) -> None:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), self._stream.fileno())
+
+    def write(self, text: str) -> int:
+        try:
+            return self._stream.write(text)
+        except OSError:  # a closed pipe, a full disk: say nothing more, but run to the end
+            self._closed_pipe()
+            return len(text)
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except OSError:
+            self._closed_pipe()
+            try:  # noqa: SIM105 (contextlib would be an import before the handlers)
+                self._stream.flush()
+            except OSError:
+                pass
+
+
+def keep_stderr_past_a_closed_pipe() -> None:
+    """Make ``sys.stderr`` a :class:`_PipeSafeStderr` (once; a stream without a descriptor,
+    as under test runners, is left alone)."""
+    stream = sys.stderr
+    if stream is None or isinstance(stream, _PipeSafeStderr):
+        return
+    try:
+        stream.fileno()
+    except (OSError, ValueError, AttributeError):
+        return
+    sys.stderr = _PipeSafeStderr(stream)
+
+
 def started_as() -> tuple[str, str]:
     """What the interpreter was started to run, from its own command line
     (``sys.orig_argv``): ``("module", NAME)`` for ``-m NAME``, ``("script", PATH)``, or
@@ -126,10 +176,13 @@ def leave(code: str | int | None) -> None:
     (the caller knows): returns, leaving the exit to the interpreter, where it might do
     more: a status that is not a number (which it prints), another thread still running
     (which it waits for), a profiler, tracer or debugger at work (which report after the
-    program), or a stream that cannot be flushed (which it reports)."""
+    program), ``python -i`` (whose session follows), or a stream that cannot be flushed
+    (which it reports)."""
     status = 0 if code is None else code
     if not isinstance(status, int) or not 0 <= status <= 255 or _tools_at_work():
         return
+    if sys.flags.inspect or os.environ.get("PYTHONINSPECT"):
+        return  # (``python -i``: the interactive session comes after the program)
     threading = sys.modules.get("threading")
     if threading is not None and threading.active_count() > 1:
         return
@@ -154,6 +207,7 @@ def run_module(main: Callable[[], int]) -> NoReturn:
     (``-m``, not a program that runs it), the process ends without its teardown
     (:func:`leave`)."""
     install_stop_handlers()
+    keep_stderr_past_a_closed_pipe()  # (a closed standard error is no standard output's)
     status: str | int | None = 2
     try:
         if sys.stdout is None:

@@ -22,10 +22,11 @@ import stat
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any, BinaryIO, Protocol, TextIO
+from typing import BinaryIO, Protocol, TextIO
 
 from benchie_cli.errors import BenchieError, printable_path
 from benchie_cli.stops import abandon_stdout as abandon_stdout
+from benchie_cli.stops import keep_stderr_past_a_closed_pipe as keep_stderr_past_a_closed_pipe
 
 STDIN = "-"
 
@@ -700,54 +701,6 @@ def sha256_file(path: Path) -> str:
         for block in iter(lambda: fh.read(1 << 20), b""):
             digest.update(block)
     return digest.hexdigest()
-
-
-class _PipeSafeStderr:
-    """Standard error whose writes never fail: on a closed pipe, or a full device
-    (``2>/dev/full``), the messages are lost, never the run.
-
-    ``benchie ... 2>&1 | head -1`` closes the pipe after the first line: a second message
-    would raise ``BrokenPipeError`` wherever it is written, and the command would end there,
-    with the exit status of a closed *standard output* (0) instead of its own: a refusal
-    would look like success, and a run would stop before writing its report. The reader has
-    what it wanted, so later messages go to /dev/null and the command runs to its own end."""
-
-    def __init__(self, stream: TextIO) -> None:
-        self._stream = stream
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._stream, name)
-
-    def _closed_pipe(self) -> None:
-        os.dup2(os.open(os.devnull, os.O_WRONLY), self._stream.fileno())
-
-    def write(self, text: str) -> int:
-        try:
-            return self._stream.write(text)
-        except OSError:  # a closed pipe, a full disk: say nothing more, but run to the end
-            self._closed_pipe()
-            return len(text)
-
-    def flush(self) -> None:
-        try:
-            self._stream.flush()
-        except OSError:
-            self._closed_pipe()
-            with contextlib.suppress(OSError):
-                self._stream.flush()
-
-
-def keep_stderr_past_a_closed_pipe() -> None:
-    """Make ``sys.stderr`` a :class:`_PipeSafeStderr` (once; a stream without a descriptor,
-    as under test runners, is left alone)."""
-    stream = sys.stderr
-    if stream is None or isinstance(stream, _PipeSafeStderr):
-        return
-    try:
-        stream.fileno()
-    except (OSError, ValueError, AttributeError):
-        return
-    sys.stderr = _PipeSafeStderr(stream)
 
 
 def write_file_of(path: str, text: str, inputs: Sequence[str]) -> None:

@@ -135,6 +135,17 @@ def test_a_program_that_runs_benchie_goes_on(call: str) -> None:
     assert done.stdout.splitlines()[-2:] == ["caught 0", "after"]
 
 
+def test_python_i_reaches_its_session() -> None:
+    """``python -i -m benchie_cli``: the interactive session follows the program."""
+    done = subprocess.run(
+        [sys.executable, "-i", "-m", "benchie_cli", "--version"],
+        input="print('session reached')\n",
+        capture_output=True,
+        text=True,
+    )
+    assert "session reached" in done.stdout
+
+
 @pytest.mark.parametrize(
     ("argv", "started"),
     [

@@ -82,3 +82,20 @@ def test_a_closed_standard_output_is_refused(tmp_path: Path) -> None:
         2,
         "error: standard output is closed (>&-): the result would be lost\n",
     )
+
+
+def test_a_usage_error_read_by_a_reader_that_stops_is_still_an_error() -> None:
+    """``2>&1 | head -1``: standard error's closed pipe is not standard output's (whose
+    reader stopping early ends a command quietly, exit 0): the usage error is exit 2."""
+    module = "benchie_cli.benchmarks.oie2016.metric"
+    script = f'"{sys.executable}" -m {module} 2>&1 | head -c 1 >/dev/null; echo ${{PIPESTATUS[0]}}'
+    for _ in range(3):  # (the reader may stop before or after the message's end)
+        done = subprocess.run(["bash", "-c", script], capture_output=True, text=True)
+        assert done.stdout.strip() == "2"
+
+
+def test_a_failed_read_without_a_file_name_names_none() -> None:
+    from benchie_cli.errors import failure_line
+
+    assert failure_line(OSError(5, "Input/output error")) == "Input/output error"
+    assert failure_line(OSError(2, "No such file", "g.oie")) == "g.oie: No such file"
