@@ -76,11 +76,16 @@ def install_stop_handlers() -> None:
             signal.signal(signum, _stop)
 
 
+def _to_devnull(fd: int) -> None:
+    """Point the descriptor ``fd`` at /dev/null: what is written to it is lost, never failed."""
+    os.dup2(os.open(os.devnull, os.O_WRONLY), fd)
+
+
 def abandon_stdout() -> None:
     """Point standard output at /dev/null after a write to it failed, so that what is left in
     its buffers cannot fail (and be reported) again when the interpreter flushes them."""
     if sys.stdout is not None:
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        _to_devnull(sys.stdout.fileno())
 
 
 class _PipeSafeStderr:
@@ -100,7 +105,7 @@ class _PipeSafeStderr:
         return getattr(self._stream, name)
 
     def _closed_pipe(self) -> None:
-        os.dup2(os.open(os.devnull, os.O_WRONLY), self._stream.fileno())
+        _to_devnull(self._stream.fileno())
 
     def write(self, text: str) -> int:
         try:

@@ -83,9 +83,7 @@ def decode_text(data: bytes, shown: str) -> str:
     try:
         return content.decode("utf-8")
     except UnicodeDecodeError as exc:
-        said = other_encoding(content)
-        if said is not None:
-            raise BenchieError(said, path=shown, line=1) from None
+        refuse_other_encoding(content, shown)
         start = content.rfind(b"\n", 0, exc.start) + 1
         raise BenchieError(
             f"not UTF-8 (byte 0x{content[exc.start]:02x} at column {exc.start - start + 1})",
@@ -423,6 +421,14 @@ def other_encoding(data: bytes) -> str | None:
     )
 
 
+def refuse_other_encoding(data: bytes, shown: str) -> None:
+    """A :class:`BenchieError` at line 1 of ``shown`` when ``data`` is in UTF-16 or UTF-32
+    (:func:`other_encoding`): every reader of a whole file asks this first."""
+    said = other_encoding(data)
+    if said is not None:
+        raise BenchieError(said, path=shown, line=1)
+
+
 #: How much of a file :func:`_unmarked` looks at.
 _SAMPLE = 256
 
@@ -707,11 +713,19 @@ def write_file_of(path: str, text: str, inputs: Sequence[str]) -> None:
     """Write ``text`` to ``path`` (atomically), refused when ``path`` is one of ``inputs``:
     the metric modules' command lines write a curve beside the files they read, and a
     swapped argument must not replace a gold file."""
-    refuse_an_input(path, inputs)
-    atomic_write(path, text.encode("utf-8"))
+    write_files_of([(path, text)], inputs)
 
 
-def refuse_an_input(path: str, inputs: Sequence[str]) -> None:
+def write_files_of(files: Sequence[tuple[str, str]], inputs: Sequence[str]) -> None:
+    """:func:`write_file_of` of several ``(path, text)``, every path checked before any file
+    is written: a refused one leaves none written."""
+    for path, _ in files:
+        _refuse_an_input(path, inputs)
+    for path, text in files:
+        atomic_write(path, text.encode("utf-8"))
+
+
+def _refuse_an_input(path: str, inputs: Sequence[str]) -> None:
     """A :class:`BenchieError` when ``path`` is one of ``inputs`` (the same file, by any name):
     a command that writes several files checks them all before it writes any."""
     for source in inputs:

@@ -81,8 +81,8 @@ from benchie_cli.textio import (
     display_name,
     gunzip,
     head_lines,
-    other_encoding,
     read_whole,
+    refuse_other_encoding,
     split_text_lines,
     without_bom,
 )
@@ -247,9 +247,7 @@ def read_submission(path: str) -> tuple[FileFacts, bytes]:
     facts = FileFacts(printable_path(path), hashlib.sha256(data).hexdigest())
     if data.startswith(GZIP):
         data = gunzip(data, shown)
-    said = other_encoding(data)  # (every reader would fail on it, each its own way)
-    if said is not None:
-        raise BenchieError(said, path=shown, line=1)
+    refuse_other_encoding(data, shown)  # (every reader would fail on it, each its own way)
     check_line_lengths(data, shown)
     return facts, without_bom(data)
 
@@ -553,9 +551,7 @@ def read_gold_bytes(read: GoldReader, f: ResolvedGold) -> Any:
     parsed is what was hashed); a reader's ``PATH:LINE: message`` becomes a located error.
     A gold in UTF-16 or UTF-32 (``--gold-file``) is named so (OIE2016's and LSOIE's readers
     would read it as Python 2 does, and fail far from the cause, or not at all)."""
-    said = other_encoding(f.data)
-    if said is not None:
-        raise BenchieError(said, path=f.display_path, line=1)
+    refuse_other_encoding(f.data, f.display_path)
     try:
         return read(f.display_path, f.data)
     except ValueError as exc:

@@ -172,12 +172,10 @@ def convert(
         from_ = detect(source)
         if from_ == BENCHIE_TSV:
             from benchie_cli.inputs.mistakes import detect_curve, read_head
-            from benchie_cli.textio import other_encoding
+            from benchie_cli.textio import refuse_other_encoding
 
             head = read_head(source)
-            said = other_encoding(head[0]) if head else None
-            if said is not None:
-                raise BenchieError(said, path=display_name(source), line=1)
+            refuse_other_encoding(head[0] if head else b"", display_name(source))
             if not any(line.strip() for line in head):
                 raise BenchieError("an empty file: nothing to convert", path=display_name(source))
             curve = detect_curve(head)

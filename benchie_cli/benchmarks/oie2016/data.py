@@ -68,13 +68,9 @@ def read_lines(path: str) -> Iterator[str]:
     else:
         with open(path, "rb") as fh:
             data = fh.read()
-    from benchie_cli.textio import other_encoding
+    from benchie_cli.textio import refuse_other_encoding
 
-    said = other_encoding(data)  # (read as Python 2 reads it, it would be NULs and escapes)
-    if said is not None:
-        from benchie_cli.errors import BenchieError
-
-        raise BenchieError(said, path=path, line=1)
+    refuse_other_encoding(data, path)  # (read as Python 2 reads it: NULs and escapes)
     return split_lines(data)
 
 

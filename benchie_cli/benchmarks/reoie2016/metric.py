@@ -524,16 +524,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"error: {e}", file=sys.stderr)
         return 2
     from benchie_cli.errors import BenchieError, failure_line
-    from benchie_cli.textio import refuse_an_input, write_file_of
+    from benchie_cli.textio import write_files_of
 
-    outputs = list(zip(args[2:], (write_curve, write_errors), strict=False))
+    files = []
+    for path, write in zip(args[2:], (write_curve, write_errors), strict=False):
+        text = io.StringIO(newline="\n")
+        write(result, text)
+        files.append((path, text.getvalue()))
     try:  # (atomically, and never over the gold or the system output: checked before any)
-        for path, _ in outputs:
-            refuse_an_input(path, args[:2])
-        for path, write in outputs:
-            text = io.StringIO(newline="\n")
-            write(result, text)
-            write_file_of(path, text.getvalue(), args[:2])
+        write_files_of(files, args[:2])
     except BenchieError as exc:
         print(f"error: {failure_line(exc)}", file=sys.stderr)
         return 2

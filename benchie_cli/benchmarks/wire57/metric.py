@@ -605,7 +605,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     if raw_dir is not None:
         from benchie_cli.errors import BenchieError, failure_line
-        from benchie_cli.textio import refuse_an_input, write_file_of
+        from benchie_cli.textio import write_files_of
 
         files = []
         for system, s in scores.items():
@@ -616,10 +616,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                     return 2
                 files.append((os.path.join(raw_dir, name), text))
         try:  # (every name checked before any file is written; each written atomically)
-            for path, _ in files:
-                refuse_an_input(path, args)
-            for path, text in files:
-                write_file_of(path, text, args)
+            write_files_of(files, args)
         except BenchieError as exc:
             print(f"error: {failure_line(exc)}", file=sys.stderr)
             return 2
