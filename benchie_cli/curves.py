@@ -13,13 +13,15 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, NamedTuple
+from typing import Any
+
+from benchie_cli.records import Record
 
 #: The suffix of a curve file, as the original scorers name theirs (``dump/OpenIE-4.dat``).
 SUFFIX = ".dat"
 
 
-class Curve(NamedTuple):
+class Curve(Record):
     """One curve: parallel lists in the scorer's own order, and its ``.dat`` file."""
 
     #: Each point's confidence threshold; None for a point of no threshold (the end point

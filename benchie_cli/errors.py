@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import re
 from enum import IntEnum
-from typing import NamedTuple
+
+from benchie_cli.records import Record
 
 
 class ExitCode(IntEnum):
@@ -109,7 +110,7 @@ def format_location(path: str | None, line: int | None) -> str:
     return f"{shown}:{line}: " if line is not None else f"{shown}: "
 
 
-class Diagnostic(NamedTuple):
+class Diagnostic(Record):
     """One finding of the validator (or a warning of the scorer) about one line of a file."""
 
     path: str

@@ -15,13 +15,15 @@ from __future__ import annotations
 import importlib
 from collections.abc import Mapping
 from types import MappingProxyType, ModuleType
-from typing import Any, Literal, NamedTuple
+from typing import Any, Literal
+
+from benchie_cli.records import Record
 
 #: The facet every other is compared with, and the one a store version must have.
 BASE_FACET = "default"
 
 
-class Facet(NamedTuple):
+class Facet(Record):
     """One facet of BenchIE's metric (docs/facets.md)."""
 
     name: str
@@ -95,7 +97,7 @@ def facets_of_file(facet: str) -> tuple[str, ...]:
     return tuple(f.name for f in FACETS.values() if f.source == facet)
 
 
-class Metric(NamedTuple):
+class Metric(Record):
     """One metric ``score --metric`` computes."""
 
     name: str
@@ -213,7 +215,7 @@ def metrics_of(choice: str) -> tuple[Metric, ...]:
     return tuple(METRICS[name] for name in choice.split(","))
 
 
-class Published(NamedTuple):
+class Published(Record):
     """A file a benchmark's authors publish without a licence, which benchie therefore
     does not ship: ``benchie benchmark add`` checks a user's download of it by sha256 and
     imports it into their gold store (docs/gold-store.md, "External benchmarks"). The files
@@ -251,7 +253,7 @@ class Published(NamedTuple):
     part: str = ""
 
 
-class Benchmark(NamedTuple):
+class Benchmark(Record):
     """One benchmark ``score --benchmark`` scores against: its own gold, in its own part of
     the gold store, with its own versions."""
 
@@ -311,7 +313,7 @@ class Benchmark(NamedTuple):
         return tuple(sorted(files, key=lambda p: p.kind != "gold"))
 
 
-class _Source(NamedTuple):
+class _Source(Record):
     """A repository that publishes gold files: its address, where its raw files are
     downloaded from (a branch or a commit), and whom to cite."""
 

@@ -25,7 +25,8 @@ import re
 from collections.abc import Callable
 from itertools import product
 from math import prod
-from typing import NamedTuple
+
+from benchie_cli.records import Record
 
 #: Issue codes a slot can raise; the validator turns them into diagnostics.
 LONE_BRACKET = "lone-bracket"
@@ -53,7 +54,7 @@ def quote(text: str) -> str:
     return f"{text[:QUOTE_LIMIT]!r}… ({len(text)} characters)"
 
 
-class Unit(NamedTuple):
+class Unit(Record):
     """Consecutive tokens that are kept or dropped together (``optional``) or always kept.
 
     A NamedTuple rather than a dataclass: the loader builds tens of thousands per gold file,
@@ -64,7 +65,7 @@ class Unit(NamedTuple):
     optional: bool
 
 
-class SlotIssue(NamedTuple):
+class SlotIssue(Record):
     code: str
     message: str
 

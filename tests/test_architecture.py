@@ -54,6 +54,7 @@ FLOORS: tuple[tuple[str, ...], ...] = (
         "benchie_cli.slots",
         "benchie_cli.gc_pause",
         "benchie_cli.stops",
+        "benchie_cli.records",
     ),
     ("benchie_cli.textio",),
     ("benchie_cli.gold",),
@@ -183,6 +184,7 @@ def test_version_imports_no_command() -> None:
         "benchie_cli.cli.group",
         "benchie_cli.compiled",  # (a list of names: which build runs, looked up on disk)
         "benchie_cli.errors",
+        "benchie_cli.records",  # (the base of the records errors defines)
         "benchie_cli.stops",  # (the end of standard output, which textio's writes share)
         "benchie_cli.textio",
     }, loaded

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from benchie_cli import __version__
 from benchie_cli.analysis.buckets import Bucketing, bucket_scores, by_length, from_file
@@ -33,6 +33,7 @@ from benchie_cli.gold.review import review
 from benchie_cli.gold.store import ResolvedGold
 from benchie_cli.inputs.batch import Failure, Submission
 from benchie_cli.inputs.submission import FileFacts
+from benchie_cli.records import Record
 from benchie_cli.registry import BASE_FACET, FACETS
 
 if TYPE_CHECKING:
@@ -128,7 +129,7 @@ def _score_carb(
     return kept, carb
 
 
-class _CarbJson(NamedTuple):
+class _CarbJson(Record):
     """What CaRB adds to the document: the report's ``carb_signature``, its gold's
     ``carb_reference`` and each system's ``carb`` object, in the systems' order."""
 

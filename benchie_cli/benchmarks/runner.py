@@ -15,15 +15,15 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NamedTuple, Protocol, TypeVar, cast
+from typing import Any, Protocol, TypeVar, cast
 
 from benchie_cli.curves import Curve
 from benchie_cli.errors import BenchieError, ExitCode, printable_path
 from benchie_cli.gold.dirs import GoldDirs
 from benchie_cli.inputs.batch import Failure, Submission
 from benchie_cli.inputs.subset import SubsetFile, read_subset
+from benchie_cli.records import Record, Slotted
 from benchie_cli.registry import (
     BASE_FACET,
     BENCHMARKS,
@@ -43,7 +43,7 @@ def _ignore(_: object) -> None:
     pass
 
 
-class Hooks(NamedTuple):
+class Hooks(Record):
     """What a run tells its caller as it goes: ``say`` each message, ``notice`` what
     concerns the gold rather than a submission (a draft version: the CLI says it once per
     run), ``on_outcome`` each scored system or :class:`Failure`, in order (a progress bar)."""
@@ -61,7 +61,7 @@ class Hooks(NamedTuple):
 SILENT = Hooks()
 
 
-class Request(NamedTuple):
+class Request(Record):
     """One ``benchie score`` run: the submissions and every option, as given. ``None``
     means not given (each benchmark's default applies)."""
 
@@ -103,7 +103,7 @@ class Request(NamedTuple):
         return [s.path for s in self.batch]
 
 
-class Outcome(NamedTuple):
+class Outcome(Record):
     """A scored run: the report, a label for the line that names the written file
     (``2 system(s), gold 1.1.0``), the failures (each already said), the number of
     submissions, and what a page of BenchIE's leaderboard needs (its results)."""
@@ -143,33 +143,67 @@ class NothingScored(BenchieError):
         self.failures = list(failures)
 
 
-@dataclass
-class Row:
-    """One benchmark's line of the suite's table (docs/suite.md)."""
+class Row(Slotted):
+    """One benchmark's line of the suite's table (docs/suite.md), filled in as the
+    benchmark is scored."""
 
-    benchmark: str
-    metric: str
-    split: str
-    numbers: dict[str, Any] | None = None
-    signature: str | None = None
-    #: The gold scored against: version and sha256 (the signature shows 12 digits).
-    gold: dict[str, str] = field(default_factory=dict)
-    #: (gold sentences with output, gold sentences).
-    coverage: tuple[int, int] = (0, 0)
-    #: Why there are no numbers (absent gold, no sentence of the benchmark).
-    skipped: str | None = None
-    facet: str | None = None
-    #: What the benchmark's scorer does silently that a user must know (said on stderr).
-    warnings: tuple[str, ...] = ()
-    #: The file's sentence texts that are the benchmark's (not in the report).
-    known: frozenset[str] = frozenset()
-    #: A gold with errors its reader skipped or repaired: what ``score`` reports of it.
-    findings: dict[str, Any] | None = None
-    #: The language of the gold (the suite groups its rows by it).
-    language: str = "en"
-    #: The metric's precision-recall curve when it draws one: not in the row's JSON (the
-    #: suite's report holds no curves), drawn on the suite's HTML page.
-    curve: Curve | None = None
+    __slots__ = (
+        "benchmark",
+        "coverage",
+        "curve",
+        "facet",
+        "findings",
+        "gold",
+        "known",
+        "language",
+        "metric",
+        "numbers",
+        "signature",
+        "skipped",
+        "split",
+        "warnings",
+    )
+
+    def __init__(
+        self,
+        benchmark: str,
+        metric: str,
+        split: str,
+        numbers: dict[str, Any] | None = None,
+        signature: str | None = None,
+        gold: dict[str, str] | None = None,
+        coverage: tuple[int, int] = (0, 0),
+        skipped: str | None = None,
+        facet: str | None = None,
+        warnings: tuple[str, ...] = (),
+        known: frozenset[str] = frozenset(),
+        findings: dict[str, Any] | None = None,
+        language: str = "en",
+        curve: Curve | None = None,
+    ) -> None:
+        self.benchmark = benchmark
+        self.metric = metric
+        self.split = split
+        self.numbers = numbers
+        self.signature = signature
+        #: The gold scored against: version and sha256 (the signature shows 12 digits).
+        self.gold: dict[str, str] = {} if gold is None else gold
+        #: (gold sentences with output, gold sentences).
+        self.coverage = coverage
+        #: Why there are no numbers (absent gold, no sentence of the benchmark).
+        self.skipped = skipped
+        self.facet = facet
+        #: What the benchmark's scorer does silently that a user must know (said on stderr).
+        self.warnings = warnings
+        #: The file's sentence texts that are the benchmark's (not in the report).
+        self.known = known
+        #: A gold with errors its reader skipped or repaired: what ``score`` reports of it.
+        self.findings = findings
+        #: The language of the gold (the suite groups its rows by it).
+        self.language = language
+        #: The metric's precision-recall curve when it draws one: not in the row's JSON (the
+        #: suite's report holds no curves), drawn on the suite's HTML page.
+        self.curve = curve
 
     @property
     def label(self) -> str:
@@ -203,27 +237,54 @@ def none_of_its(benchmark: str) -> str:
     return f"none of its sentences is {BENCHMARKS[benchmark].label}'s"
 
 
-@dataclass
-class SuiteInput:
+class SuiteInput(Slotted):
     """The system output as every benchmark of the suite takes it, read once for all."""
 
-    root: GoldDirs
-    path: str
-    data: bytes
-    shown: str
-    fmt: str
-    sha256: str
-    #: ``--input-format`` as ``score`` records it (BenchIE's signature), found before any
-    #: conversion stands in for the file.
-    given: str
-    #: Whether compiled gold may come from the index cache (``verify`` re-derives without).
-    cached: bool = True
-    #: Where what a user must know goes (a gold's errors, as every command says them).
-    say: Say = _ignore
-    #: How the file is read as CaRB's reader of its format reads it: extractions by
-    #: sentence text (``corpus.carb_texts``), called on first use, once.
-    read_texts: Callable[[], Any] = dict
-    _texts: Any = None
+    __slots__ = (
+        "_texts",
+        "cached",
+        "data",
+        "fmt",
+        "given",
+        "path",
+        "read_texts",
+        "root",
+        "say",
+        "sha256",
+        "shown",
+    )
+
+    def __init__(
+        self,
+        root: GoldDirs,
+        path: str,
+        data: bytes,
+        shown: str,
+        fmt: str,
+        sha256: str,
+        given: str,
+        cached: bool = True,
+        say: Say = _ignore,
+        read_texts: Callable[[], Any] = dict,
+    ) -> None:
+        self.root = root
+        self.path = path
+        self.data = data
+        self.shown = shown
+        self.fmt = fmt
+        self.sha256 = sha256
+        #: ``--input-format`` as ``score`` records it (BenchIE's signature), found before any
+        #: conversion stands in for the file.
+        self.given = given
+        #: Whether compiled gold may come from the index cache (``verify`` re-derives
+        #: without).
+        self.cached = cached
+        #: Where what a user must know goes (a gold's errors, as every command says them).
+        self.say = say
+        #: How the file is read as CaRB's reader of its format reads it: extractions by
+        #: sentence text (``corpus.carb_texts``), called on first use, once.
+        self.read_texts = read_texts
+        self._texts: Any = None
 
     def texts(self) -> Any:
         """Extractions by sentence text, as CaRB's reader of the format reads the file."""
@@ -232,7 +293,7 @@ class SuiteInput:
         return self._texts
 
 
-class Sentences(NamedTuple):
+class Sentences(Record):
     """A benchmark's input sentences as ``benchie sentences`` exports them: ``(id, text)``
     in gold order (the id a BenchIE TSV line names the sentence by), and the files read."""
 

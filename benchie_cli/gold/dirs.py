@@ -26,9 +26,9 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
-from typing import NamedTuple
 
 from benchie_cli.errors import BenchieError, printable_path
+from benchie_cli.records import Record
 from benchie_cli.registry import BENCHMARKS
 
 #: MAJOR.MINOR.PATCH in ASCII digits; used with ``fullmatch`` (``$`` would allow a newline).
@@ -48,7 +48,7 @@ USER = "user data"
 PACKAGE = "installed package"
 
 
-class GoldDir(NamedTuple):
+class GoldDir(Record):
     """One store of the order: its directory and where the order took it from."""
 
     path: Path
@@ -64,7 +64,7 @@ class GoldDir(NamedTuple):
         return f"{self.source}: {self.detail}" if self.detail else self.source
 
 
-class GoldDirs(NamedTuple):
+class GoldDirs(Record):
     """The stores a run reads, in order (only those that exist), and where it writes.
 
     ``dirs / "carb"`` is the same order one directory down (CaRB's part of every store),

@@ -30,9 +30,9 @@ import os
 import re
 import stat
 from pathlib import Path
-from typing import NamedTuple
 
 from benchie_cli.errors import BenchieError
+from benchie_cli.records import Record
 from benchie_cli.textio import display_name
 
 GOLD_DVC = "gold.dvc"
@@ -47,7 +47,7 @@ _CONTENT_KEYS = frozenset(
 )
 
 
-class Output(NamedTuple):
+class Output(Record):
     """One output, as ``(key, lines)`` groups: the first line of a group is ``key: value``,
     the others (a nested value) as written, without the output's own indentation."""
 
@@ -86,7 +86,7 @@ class Output(NamedTuple):
         return self._replace(keys=self.keys + kept)
 
 
-class DvcFile(NamedTuple):
+class DvcFile(Record):
     """A DVC file as lines: those before its outputs (``outs:`` included), the outputs,
     the lines after them. Rendering an unchanged file gives its bytes back."""
 

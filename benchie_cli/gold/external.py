@@ -29,13 +29,14 @@ import re
 import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, NamedTuple, overload
+from typing import Any, overload
 
 import orjson
 
 from benchie_cli.errors import BenchieError, ExitCode, printable_path
 from benchie_cli.gold.dirs import GoldDirs
 from benchie_cli.gold.store import MANIFEST, MANIFEST_SCHEMA, GoldStore, ResolvedGold
+from benchie_cli.records import Record
 from benchie_cli.registry import BENCHMARKS, EXTERNAL, Published, implementation
 from benchie_cli.textio import atomic_write, display_name, read_whole, temporary_directory
 
@@ -49,7 +50,7 @@ _DIR_MODE, _FILE_MODE = 0o755, 0o644
 _TMP_PREFIX = ".add-"
 
 
-class External(NamedTuple):
+class External(Record):
     """One part of a benchmark's published files (``registry.Published``): a language's or
     a split's gold with the files it needs beside it, added together as one version of
     their own, in the benchmark's store (part ``""``) or a directory under it."""

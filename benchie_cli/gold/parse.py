@@ -32,9 +32,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import NamedTuple
 
 from benchie_cli.errors import BenchieError, Diagnostic
+from benchie_cli.records import Record
 from benchie_cli.slots import SlotIssue, SlotPattern, parse_slot, quote
 from benchie_cli.textio import display_name, read_whole, split_text_lines
 
@@ -55,7 +55,7 @@ MAX_DIAGNOSTICS = 10_000
 MAX_KEPT_ERRORS = 1_000
 
 
-class Findings(NamedTuple):
+class Findings(Record):
     """What reading a gold file found wrong with it, as scoring keeps it beside the index.
 
     An error is a line the parser skipped or repaired (docs/formats.md): a gold with errors
@@ -70,7 +70,7 @@ class Findings(NamedTuple):
     first_errors: tuple[tuple[int, str, str], ...]
 
 
-class GoldTriple(NamedTuple):
+class GoldTriple(Record):
     """One acceptable triple line of a synset; its slots may hold optional units."""
 
     line: int

@@ -17,10 +17,11 @@ gets every error reported.
 from __future__ import annotations
 
 import shlex
-from typing import Any, NamedTuple
+from typing import Any
 
 from benchie_cli.errors import Diagnostic, printable_path
 from benchie_cli.gold.parse import Findings
+from benchie_cli.records import Record
 
 #: The reviewed recoveries of the gold files this package ships, by the file's sha256:
 #: (line, code) of each error, each read the way docs/formats.md's leniency rules say.
@@ -53,7 +54,7 @@ SHOWN = 3
 LISTED = 5
 
 
-class Review(NamedTuple):
+class Review(Record):
     """A gold file's findings, split into reviewed and new errors."""
 
     path: str

@@ -35,7 +35,7 @@ import hashlib
 import os
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 import orjson
 
@@ -46,6 +46,7 @@ from benchie_cli.gold.dirs import ENV_GOLD_DIR, GoldDirs
 from benchie_cli.gold.dirs import VERSION as _VERSION
 from benchie_cli.gold.dirs import is_version as is_version
 from benchie_cli.gold.dvcfile import GOLD_DVC, outputs_in
+from benchie_cli.records import Record
 from benchie_cli.registry import (
     BENCHMARKS,
     DEFAULT_BENCHMARK,
@@ -119,7 +120,7 @@ def not_pulled_hint(root: Path, version: str) -> str:
     )
 
 
-class GoldFileEntry(NamedTuple):
+class GoldFileEntry(Record):
     """One file of a version's manifest."""
 
     path: str
@@ -175,7 +176,7 @@ class GoldFileEntry(NamedTuple):
         }
 
 
-class Manifest(NamedTuple):
+class Manifest(Record):
     version: str
     description: str
     license: str
@@ -222,7 +223,7 @@ def _lang_order(lang: str) -> tuple[int, str]:
     return (LANGUAGES.index(lang) if lang in LANGUAGES else len(LANGUAGES), lang)
 
 
-class ResolvedGold(NamedTuple):
+class ResolvedGold(Record):
     """The gold file one run scores against, with everything a report must say about it."""
 
     version: str  # a store version, or "file" for --gold-file

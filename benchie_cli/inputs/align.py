@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import NamedTuple
+
+from benchie_cli.records import Record
 
 #: Penn Treebank bracket escapes and LaTeX-style quotes, as parsers and CaRB-era corpora
 #: write them, mapped to the characters they stand for.
@@ -55,7 +56,7 @@ def sentence_key(text: str) -> str:
     return _SPACE_RE.sub("", _ESCAPE_RE.sub(lambda m: _ESCAPES[m.group()], text).translate(_QUOTES))
 
 
-class InputSentence(NamedTuple):
+class InputSentence(Record):
     """A native file's sentence that found no single gold sentence, where it first appears."""
 
     line: int

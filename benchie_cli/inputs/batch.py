@@ -10,21 +10,21 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import NamedTuple
 
 from benchie_cli.errors import BenchieError, ExitCode, printable_path
+from benchie_cli.records import Record
 from benchie_cli.textio import EMPTY_NAME, STDIN, display_name
 
 #: What a directory contributes: its submission files, by this pattern, in name order.
 SUBMISSION_GLOB = "*.tsv"
 
 
-class Submission(NamedTuple):
+class Submission(Record):
     name: str
     path: str
 
 
-class Failure(NamedTuple):
+class Failure(Record):
     """A submission that could not be scored, and why (its one-line error)."""
 
     submission: Submission

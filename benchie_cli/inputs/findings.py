@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from typing import NamedTuple
 
 from benchie_cli.errors import BenchieError
+from benchie_cli.records import Record
 from benchie_cli.textio import head_lines
 
 
-class Finding(NamedTuple):
+class Finding(Record):
     """One likely mistake: a stable kebab-case ``code``, a message that names the cause and
     the fix, and the first line that shows it (None: the file as a whole)."""
 

@@ -32,13 +32,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from typing import NamedTuple
 
 import orjson
 
 from benchie_cli.errors import BenchieError
 from benchie_cli.inputs.formats import VERSIONS, signed
 from benchie_cli.inputs.json_lines import objects
+from benchie_cli.records import Record
 
 #: The rules' version: part of the name every signature gives them (``llm-text@1``).
 VERSION = VERSIONS["llm-text"]
@@ -88,7 +88,7 @@ _QUOTED = re.compile(r"\"((?:[^\"\\]|\\.)*)\"|'((?:[^'\\]|\\.)*)'|“([^”]*)�
 _QUOTES = "\"'`\u201c\u201d\u2018\u2019"  # straight, back and curly quotes
 
 
-class Triple(NamedTuple):
+class Triple(Record):
     """One triple of an answer, at the file's line where its fragment is."""
 
     line: int
@@ -97,7 +97,7 @@ class Triple(NamedTuple):
     object: str
 
 
-class Unparsed(NamedTuple):
+class Unparsed(Record):
     """A fragment no rule reads as a triple, and why."""
 
     line: int
@@ -105,7 +105,7 @@ class Unparsed(NamedTuple):
     reason: str
 
 
-class Answer(NamedTuple):
+class Answer(Record):
     """One sentence and what its answer gave: the sentence's text or id (one of them),
     where it is, its triples and its unparsed fragments."""
 

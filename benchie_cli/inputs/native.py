@@ -23,7 +23,7 @@ import math
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import BinaryIO, NamedTuple
+from typing import BinaryIO
 
 import orjson
 
@@ -32,6 +32,7 @@ from benchie_cli.inputs import json_lines
 from benchie_cli.inputs.align import Aligner, AlignmentStats
 from benchie_cli.inputs.findings import curve_named
 from benchie_cli.inputs.formats import BENCHIE_TSV, CARB_READ, NATIVE_FORMATS
+from benchie_cli.records import Record
 from benchie_cli.slots import quote
 from benchie_cli.textio import (
     MAX_WHOLE_BYTES,
@@ -50,7 +51,7 @@ PEEK_BYTES = 64 << 10
 PEEK_LINES = 20
 
 
-class NativeExtraction(NamedTuple):
+class NativeExtraction(Record):
     """One extraction as its system wrote it. ``sentence`` or ``sent_id`` names its sentence
     (``sentence_line`` is where that sentence's text is, for alignment reports); ``args`` are
     the arguments after the relation, joined into the BenchIE object (paper §4.1, n-ary)."""
@@ -65,7 +66,7 @@ class NativeExtraction(NamedTuple):
     confidence: float | None
 
 
-class Skipped(NamedTuple):
+class Skipped(Record):
     """A line a reader recognised and skipped on purpose (OLLIE's header row): never an
     extraction, and never dropped unsaid: every command that converts names it."""
 
@@ -74,7 +75,7 @@ class Skipped(NamedTuple):
     reason: str
 
 
-class Unparsed(NamedTuple):
+class Unparsed(Record):
     """A fragment of an LLM's answer no rule of its reader reads as an extraction (prose, a
     refusal, an ambiguous split): a finding, said with its line, recorded in the report and
     an error under ``--strict`` (docs/llm-text.md)."""
@@ -105,7 +106,7 @@ def sorted_out(
             yield item
 
 
-class NativeFormat(NamedTuple):
+class NativeFormat(Record):
     name: str
     title: str
     #: Whether its extractions carry a confidence: always, or None when optional (JSONL,

@@ -13,14 +13,13 @@ import hashlib
 import math
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
-from typing import NamedTuple
 
 from benchie_cli.errors import Diagnostic
+from benchie_cli.records import Record, Slotted
 from benchie_cli.textio import display_name, iter_lines, nul_message, reported_sha256
 
 
-class Extraction(NamedTuple):
+class Extraction(Record):
     """One extraction with its slots whitespace-normalised; ``columns`` counts the slots
     the line had (more than 3 is an n-ary extraction folded into the object)."""
 
@@ -34,14 +33,16 @@ class Extraction(NamedTuple):
     confidence: float | None = None
 
 
-@dataclass
-class FileFacts:
+class FileFacts(Slotted):
     """What the reader learnt about the file as a whole, filled in as it streams."""
 
-    path: str
-    sha256: str = ""
-    lines: int = 0
-    extractions: int = 0
+    __slots__ = ("extractions", "lines", "path", "sha256")
+
+    def __init__(self, path: str, sha256: str = "", lines: int = 0, extractions: int = 0) -> None:
+        self.path = path
+        self.sha256 = sha256
+        self.lines = lines
+        self.extractions = extractions
 
 
 #: ``split_line``'s result: ``(sent_id, subject words, relation words, object words, slot

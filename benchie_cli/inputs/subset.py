@@ -16,13 +16,14 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Sequence
-from typing import Any, NamedTuple
+from typing import Any
 
 from benchie_cli.errors import BenchieError
+from benchie_cli.records import Record
 from benchie_cli.textio import display_name, read_whole, split_text_lines
 
 
-class SubsetFile(NamedTuple):
+class SubsetFile(Record):
     """A ``--sentences`` file as read: its name, the sha256 of its bytes (as read, so that
     ``sha256sum FILE`` gives it) and its lines that are not blank, with their numbers."""
 
@@ -31,7 +32,7 @@ class SubsetFile(NamedTuple):
     lines: tuple[tuple[int, str], ...]
 
 
-class Subset(NamedTuple):
+class Subset(Record):
     """The sentences a ``--sentences`` file chose, in the gold's order: ``(id, text)``."""
 
     file: SubsetFile

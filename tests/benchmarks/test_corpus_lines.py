@@ -35,3 +35,27 @@ def test_the_count_by_hand() -> None:
         "1 of its 2 lines give no extraction: the reader skips them, as the original scorer's "
         "does (a slot empty or missing)"
     )
+
+
+# The same with what may stand for a blank in text but not in bytes (NBSP, ideographic space)
+# and a BOM, which the decoded text loses.
+_TEXT_LINES = st.lists(
+    st.sampled_from(
+        [b"\n", b"\r", b"\r\n", b" ", b"\t", b"a", b"\xc2\xa0", b"\xe3\x80\x80", b"\xef\xbb\xbf"]
+    )
+)
+
+
+@given(_TEXT_LINES.map(b"".join), st.integers(0, 12))
+@example(b"\xef\xbb\xbf\nx\n", 0)  # (a BOM alone on the first line: a line in bytes)
+@example(b"\xc2\xa0\n \t\n", 0)  # (NBSP: not blank as bytes.strip strips)
+def test_the_texts_lines_count_as_the_bytes_lines(data: bytes, extractions: int) -> None:
+    """CaRB's run passes the decoded text's lines it split already, where they are the bytes'
+    lines (no BOM; no other break, which these bytes never hold): the note is the same."""
+    from benchie_cli.textio import BOM, decode_text
+
+    text = decode_text(data, "f")
+    lines = text.splitlines() if not data.startswith(BOM) else None
+    assert skipped_lines(data, "openie4", extractions, lines) == skipped_lines(
+        data, "openie4", extractions
+    )

@@ -56,6 +56,7 @@ SOURCES = (
     "errors.py",
     "textio.py",
     "stops.py",
+    "records.py",
 )
 
 #: The entry layout; a change of layout changes this and the suffix, so old entries are

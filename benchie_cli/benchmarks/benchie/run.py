@@ -10,7 +10,7 @@ import functools
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from benchie_cli import LANGUAGES, default_gold_version
 from benchie_cli.benchmarks.benchie.index_cache import load_compiled
@@ -39,6 +39,7 @@ from benchie_cli.inputs.batch import Failure, Submission
 from benchie_cli.inputs.formats import BENCHIE_TSV
 from benchie_cli.inputs.mistakes import LANGUAGE_NAMES, MistakeCheck
 from benchie_cli.inputs.subset import Subset, SubsetFile, choose, read_subset
+from benchie_cli.records import Record
 from benchie_cli.registry import (
     BASE_FACET,
     DEFAULT_BENCHMARK,
@@ -73,7 +74,7 @@ OnOutcome = Callable[["SystemResult | CarbResult | Failure"], None]
 CARB_FIX = "(CaRB scores every line as given); use --metric benchie,carb"
 
 
-class Scored(NamedTuple):
+class Scored(Record):
     """A batch scored: the report, BenchIE's results (none for CaRB's metrics alone) and
     CaRB's (none without CaRB's metrics), in the order given, and the failures."""
 

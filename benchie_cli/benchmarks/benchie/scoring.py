@@ -17,7 +17,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from benchie_cli.benchmarks.benchie.matching import CompiledGold
 from benchie_cli.errors import BenchieError, Diagnostic, ExitCode
@@ -44,6 +44,7 @@ from benchie_cli.inputs.submission import (
 )
 from benchie_cli.inputs.subset import Subset
 from benchie_cli.prf import prf
+from benchie_cli.records import Record
 from benchie_cli.registry import BASE_FACET, FACETS
 from benchie_cli.textio import (
     BLOCK_SIZE,
@@ -74,7 +75,7 @@ IMPLICIT_KEPT = 10_000
 UNKNOWN_IDS_TRACKED = 100_000
 
 
-class ScoreOptions(NamedTuple):
+class ScoreOptions(Record):
     """Every setting that can change a number; the report's signature is made from these."""
 
     lang: str

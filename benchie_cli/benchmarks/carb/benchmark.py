@@ -35,7 +35,7 @@ import hashlib
 import io
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 from benchie_cli import REPORT_SCHEMA, __version__
 from benchie_cli.benchmarks.carb.data import (
@@ -102,8 +102,9 @@ from benchie_cli.inputs.mistakes import MistakeCheck
 from benchie_cli.inputs.native_layouts import read_by_original
 from benchie_cli.inputs.subset import Subset, SubsetFile, choose, read_subset
 from benchie_cli.outputs import check_output
+from benchie_cli.records import Record
 from benchie_cli.registry import BENCHMARKS
-from benchie_cli.textio import decode_text, display_name, head_lines
+from benchie_cli.textio import BOM, decode_text, display_name, head_lines
 
 #: The CaRB benchmark's directory in the gold store, and its splits (the default first).
 CARB_DIR = BENCHMARKS["carb"].store_dir
@@ -382,7 +383,10 @@ def score_native(
             exit_code=ExitCode.FAILED,
         )
     # (benchie's readers say what they skip themselves, in read_notes)
-    said = reading_notes(data, fmt, facts.extractions) if reader is not None else []
+    # (the text's lines are the bytes' where the text holds no other break and the bytes no
+    # BOM: counted, not split again)
+    same = split if lines is split and not data.startswith(BOM) else None
+    said = reading_notes(data, fmt, facts.extractions, same) if reader is not None else []
     if said and strict:
         raise BenchieError(
             f"{said[0]} (an error under --strict)", path=shown, exit_code=ExitCode.FAILED
@@ -597,7 +601,7 @@ def read_published(path: str) -> Extractions:
     return extractions
 
 
-class SplitStats(NamedTuple):
+class SplitStats(Record):
     """What ``gold stats --benchmark carb`` counts in one split, read as scoring reads it."""
 
     split: str

@@ -54,7 +54,7 @@ import sys
 from collections.abc import Sequence
 from functools import reduce
 from operator import add, itemgetter, sub
-from typing import NamedTuple, TextIO
+from typing import TextIO
 
 from benchie_cli.benchmarks.carb.data import (
     NUMBERED,
@@ -87,6 +87,7 @@ from benchie_cli.benchmarks.carb.matching import sentence_key as sentence_key
 from benchie_cli.benchmarks.carb.matching import sentence_stats as sentence_stats
 from benchie_cli.benchmarks.carb.matching import word_counts as word_counts
 from benchie_cli.curves import Curve, of_points
+from benchie_cli.records import Record
 
 # --------------------------------------------------------------------------- corpus
 
@@ -175,7 +176,7 @@ def carb_round(value: float, decimals: int = 3) -> float:
     return round(value * scale) / scale
 
 
-class CarbScore(NamedTuple):
+class CarbScore(Record):
     curve: list[CurvePoint]
     auc: float
     #: (precision, recall, F1) at the best threshold.

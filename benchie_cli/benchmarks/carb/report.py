@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from typing import Any, NamedTuple
+from typing import Any
 
 from benchie_cli import REPORT_SCHEMA, __version__
 from benchie_cli.benchmarks.carb.data import Extractions, from_submission, read_gold, text_lines
@@ -57,6 +57,7 @@ from benchie_cli.inputs.mistakes import (
     strict_error,
 )
 from benchie_cli.inputs.submission import Extraction, FileFacts, read_submission
+from benchie_cli.records import Record
 from benchie_cli.registry import METRICS
 from benchie_cli.tables import render
 from benchie_cli.textio import decode_text, display_name
@@ -112,7 +113,7 @@ def load_reference(reference: ResolvedGold) -> Extractions:
     return read_gold(text_lines(text), reference.display_path)
 
 
-class CarbResult(NamedTuple):
+class CarbResult(Record):
     """One submission scored with CaRB's metric."""
 
     name: str

@@ -32,7 +32,7 @@ import sys
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from itertools import pairwise
-from typing import NamedTuple, TextIO, TypeVar
+from typing import TextIO, TypeVar
 
 from benchie_cli.benchmarks.carb.metric import numpy_sum, sentence_key
 
@@ -54,6 +54,7 @@ from benchie_cli.benchmarks.oie2016 import metric as oie2016
 from benchie_cli.benchmarks.oie2016.data import read_lines
 from benchie_cli.benchmarks.oie2016.metric import CurvePoint, SentenceStats
 from benchie_cli.disk_cache import clear_on_bypass
+from benchie_cli.records import Record
 
 __all__ = [
     "CurvePoint",
@@ -151,7 +152,7 @@ def write_dat(points: Sequence[CurvePoint], out: TextIO) -> None:
 # --------------------------------------------------------------------------- summaries
 
 
-class Summary(NamedTuple):
+class Summary(Record):
     """What ``pr_plot.py`` prints of a ``.dat`` (computed on its rounded numbers)."""
 
     #: The trapezoidal area under the rows of positive recall, in file order; 0.0 with
@@ -197,7 +198,7 @@ def summary(points: Sequence[CurvePoint]) -> Summary:
     return Summary(auc, *best)
 
 
-class LsoieScore(NamedTuple):
+class LsoieScore(Record):
     curve: list[CurvePoint]
     summary: Summary
     #: Gold extractions scored (after sentences sharing a key are merged).

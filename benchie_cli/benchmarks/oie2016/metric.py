@@ -34,7 +34,7 @@ import sys
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from itertools import chain, pairwise
-from typing import NamedTuple, Protocol, TextIO
+from typing import Protocol, TextIO
 
 from benchie_cli.benchmarks.carb.matching import collisions, dropped_texts, sentence_key
 from benchie_cli.benchmarks.carb.metric import numpy_sum
@@ -60,6 +60,7 @@ from benchie_cli.benchmarks.oie2016.matching import (
     sentence_stats,
 )
 from benchie_cli.curves import Curve, of_points
+from benchie_cli.records import Record
 
 __all__ = [
     "LEXICAL_THRESHOLD",
@@ -90,7 +91,7 @@ __all__ = [
 # --------------------------------------------------------------------------- the curve
 
 
-class CurvePoint(NamedTuple):
+class CurvePoint(Record):
     """The corpus at one threshold: the samples with confidence >= ``confidence``."""
 
     #: ``math.inf`` for the end point scikit-learn appends (nothing predicted).
@@ -227,7 +228,7 @@ def f1(point: CurvePoint) -> float:
     return 2 * point.precision * point.recall / total if total > 0.0 else 0.0
 
 
-class Oie2016Score(NamedTuple):
+class Oie2016Score(Record):
     curve: list[CurvePoint]
     auc: float
     #: The point of best F1 (:func:`best_f1`), None if there is none.

@@ -33,7 +33,6 @@ import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import lru_cache, partial
 from itertools import pairwise
-from typing import NamedTuple
 
 from benchie_cli.benchmarks.carb.metric import (
     PTB_ESCAPES,
@@ -55,6 +54,7 @@ from benchie_cli.benchmarks.oie2016.metric import (
     py2_str,
     write_dat,
 )
+from benchie_cli.records import Record
 
 __all__ = [
     "END",
@@ -205,7 +205,7 @@ def sentence_stats(gold: Sequence[Extraction], predicted: Sequence[Extraction]) 
     return SentenceStats(len(gold), tuple(positives), negatives)
 
 
-class CorpusStats(NamedTuple):
+class CorpusStats(Record):
     #: Every gold sentence by :func:`sentence_key`, in gold order. A sentence without
     #: predictions has no samples and counts ``n * n`` gold extractions (``n_gold``).
     sentences: dict[str, SentenceStats]
@@ -277,7 +277,7 @@ def optimum(points: Sequence[CurvePoint]) -> CurvePoint | None:
     return None if best is None or top != top else best
 
 
-class Oie2016Score(NamedTuple):
+class Oie2016Score(Record):
     curve: list[CurvePoint]
     #: :func:`published_auc`.
     auc: float

@@ -34,13 +34,14 @@ import math
 import sys
 from collections.abc import Iterable, Sequence
 from itertools import pairwise
-from typing import NamedTuple, TextIO
+from typing import TextIO
 
 from benchie_cli.benchmarks.carb.data import text_lines
 from benchie_cli.benchmarks.carb.matching import collisions, dropped_texts
 from benchie_cli.benchmarks.carb.metric import numpy_sum, sentence_key
 from benchie_cli.curves import Curve, of_points
 from benchie_cli.errors import json_key
+from benchie_cli.records import Record
 
 __all__ = [
     "Extraction",
@@ -74,7 +75,7 @@ class ReOieError(ValueError):
     location in the message when it comes from a file."""
 
 
-class Extraction(NamedTuple):
+class Extraction(Record):
     """One tuple as the scorer holds it. ``line_index``: a gold tuple's 0-based line in an
     OIE2016 text gold (what the scorer writes to its error file); None otherwise."""
 
@@ -252,7 +253,7 @@ def lexical_match(gold: Extraction, predicted: Extraction) -> bool:
     return 2 * _pairs(bag, _bag(predicted)) > sum(bag.values())
 
 
-class SentenceResult(NamedTuple):
+class SentenceResult(Record):
     """One gold sentence, as the scorer sees it."""
 
     n_gold: int
@@ -301,7 +302,7 @@ def corpus_results(gold: Extractions, predicted: Extractions) -> dict[str, Sente
 # --------------------------------------------------------------------------- the curve
 
 
-class Point(NamedTuple):
+class Point(Record):
     """A point of the curve: the predictions with confidence >= ``threshold``."""
 
     precision: float
@@ -309,7 +310,7 @@ class Point(NamedTuple):
     threshold: float
 
 
-class ReOieScore(NamedTuple):
+class ReOieScore(Record):
     #: In ascending order of threshold, from the highest threshold that reaches every
     #: matched gold tuple (scikit-learn's truncation); the final (1, 0) point not included.
     curve: list[Point]

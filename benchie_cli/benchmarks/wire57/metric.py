@@ -30,7 +30,9 @@ import json
 import os
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, NamedTuple
+from typing import Any
+
+from benchie_cli.records import Record
 
 __all__ = [
     "GoldPart",
@@ -64,7 +66,7 @@ class WireError(ValueError):
 # --------------------------------------------------------------------------- data
 
 
-class GoldPart(NamedTuple):
+class GoldPart(Record):
     """A part of a reference tuple: its words, how many of them are in the sentence (not
     ``"inf"`` in ``words_indexes``), and whether it is inferred through and through (every
     index ``"inf"``, which an empty part also is)."""
@@ -74,7 +76,7 @@ class GoldPart(NamedTuple):
     inferred: bool
 
 
-class GoldTuple(NamedTuple):
+class GoldTuple(Record):
     arg1: GoldPart
     rel: GoldPart
     arg2: GoldPart
@@ -82,7 +84,7 @@ class GoldTuple(NamedTuple):
     extra: tuple[GoldPart, ...]
 
 
-class Predicted(NamedTuple):
+class Predicted(Record):
     """A system's tuple: each part a string, split at whitespace when compared."""
 
     arg1: str
@@ -364,7 +366,7 @@ def exact_match(predicted: Predicted, gold: GoldTuple) -> bool:
     return True
 
 
-class SentenceStats(NamedTuple):
+class SentenceStats(Record):
     """One reference sentence's contribution."""
 
     #: Sum of the matched pairs' precisions (in match order), number of predictions.
@@ -434,7 +436,7 @@ def sentence_stats(gold: Sequence[GoldTuple], predicted: Sequence[Predicted]) ->
 # --------------------------------------------------------------------------- corpus
 
 
-class SystemScore(NamedTuple):
+class SystemScore(Record):
     precision: float
     recall: float
     f1: float
