@@ -282,6 +282,16 @@ def test_a_closed_output_pipe_keeps_a_negative_verdict(tmp_path: Path) -> None:
     assert _with_closed_pipe("score", example("en", "clausie")).returncode == 0
 
 
+def test_what_is_left_in_the_buffer_for_a_gone_reader_ends_quietly() -> None:
+    """`benchie --version | true` exited 1: the version line waits in standard output's
+    buffer until the process ends, and the flush there found the reader gone. Quiet, and
+    the status is the command's, as when a command's own write finds the reader gone."""
+    assert _with_closed_pipe("--version").returncode == 0
+    assert _with_closed_pipe("--help").returncode == 0
+    assert _with_closed_pipe("score", "--help").returncode == 0
+    assert _with_closed_pipe("score", "--no-such-option").returncode == 2  # (its own status)
+
+
 @contextlib.contextmanager
 def _a_stop_in_an_import() -> Iterator[None]:
     """SIGTERM handled as if a module were being imported (the handler sees the import

@@ -15,6 +15,7 @@ import click
 
 from benchie_cli import __version__
 from benchie_cli.errors import BenchieError, ExitCode, printable_path
+from benchie_cli.stops import abandon_stdout
 from benchie_cli.textio import release_spooled
 
 EPILOG_EXIT = (
@@ -106,7 +107,11 @@ class BenchieGroup(click.Group):
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         if ctx.parent is None:  # the words the command line gave, for internal_error
             ctx.meta[_ARGV] = list(args)
-        return super().parse_args(ctx, args)
+        try:
+            return super().parse_args(ctx, args)
+        except BrokenPipeError:  # `benchie --version | true`: as a command's output (below)
+            abandon_stdout()
+            ctx.exit(verdict())
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
