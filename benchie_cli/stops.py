@@ -26,6 +26,10 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any, NoReturn, TextIO
 
+#: Set (to anything) to get the traceback of an internal error instead of its one line
+#: (docs/exit-status.md): ``benchie``'s commands and the metric modules' command lines.
+TRACEBACK_ENV = "BENCHIE_TRACEBACK"
+
 #: How long a stop that arrives in the middle of an import waits before it is tried again.
 _RETRY_SECONDS = 0.005
 
@@ -234,6 +238,22 @@ def run_module(main: Callable[[], int]) -> NoReturn:
             print(f"error: cannot write standard output: {exc.strerror or exc}", file=sys.stderr)
     except SystemExit as done:
         status = done.code
+    except Exception as exc:  # a bug: one line, as benchie says one (docs/exit-status.md)
+        if os.environ.get(TRACEBACK_ENV):
+            raise
+        from benchie_cli import __version__
+        from benchie_cli.errors import ExitCode
+
+        status = int(ExitCode.INTERNAL)
+        module = getattr(getattr(sys.modules.get("__main__"), "__spec__", None), "name", "")
+        where = f" in `python -m {module}`" if module else ""
+        what = " ".join(f"{type(exc).__name__}: {exc}".split())[:300]
+        print(
+            f"error: internal error{where}: {what}. This is a bug in "
+            f"benchie {__version__}, not a fault of yours: please report it with this line "
+            f"and the input files (run again with {TRACEBACK_ENV}=1 for the traceback)",
+            file=sys.stderr,
+        )
     finally:
         stopped = settle()
         if stopped is not None:

@@ -15,7 +15,7 @@ import click
 
 from benchie_cli import __version__
 from benchie_cli.errors import BenchieError, ExitCode, printable_path
-from benchie_cli.stops import abandon_stdout
+from benchie_cli.stops import TRACEBACK_ENV, abandon_stdout
 from benchie_cli.textio import release_spooled
 
 EPILOG_EXIT = (
@@ -23,9 +23,6 @@ EPILOG_EXIT = (
     "70 internal error (a bug: please report it), "
     "129 hung up, 130 interrupted (Ctrl-C), 143 terminated."
 )
-
-#: Set (to anything) to get the traceback of an internal error instead of its one line.
-TRACEBACK_ENV = "BENCHIE_TRACEBACK"
 
 #: Where ``Context.meta`` keeps the words the command line gave the top-level group.
 _ARGV = "benchie.argv"

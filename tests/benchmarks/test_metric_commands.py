@@ -4,6 +4,7 @@ a traceback."""
 
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
 import sys
@@ -31,6 +32,32 @@ def test_a_stop_is_its_exit_status_without_a_traceback(stop: signal.Signals) -> 
     )
     done = subprocess.run([sys.executable, "-c", command], capture_output=True, text=True)
     assert (done.returncode, done.stderr) == (128 + stop, "")
+
+
+@pytest.mark.parametrize("traced", [False, True])
+def test_a_bug_is_one_line_unless_its_traceback_is_asked_for(traced: bool) -> None:
+    """An exception no check foresaw was Python's traceback, exit 1: it is one line, exit 70,
+    as ``benchie`` says a bug, and the traceback with BENCHIE_TRACEBACK set."""
+    command = (
+        "from benchie_cli.stops import run_module\n"
+        "def main():\n"
+        "    raise KeyError('no such column')\n"
+        "run_module(main)\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "BENCHIE_TRACEBACK"}
+    if traced:
+        env["BENCHIE_TRACEBACK"] = "1"
+    done = subprocess.run(
+        [sys.executable, "-c", command], capture_output=True, text=True, env=env, check=False
+    )
+    if traced:
+        assert done.returncode == 1 and "Traceback" in done.stderr, done.stderr
+        return
+    assert done.returncode == 70
+    assert done.stderr.startswith("error: internal error: KeyError")  # (-c names no module)
+    assert "KeyError: 'no such column'. This is a bug in benchie " in done.stderr
+    assert done.stderr.endswith("(run again with BENCHIE_TRACEBACK=1 for the traceback)\n")
+    assert done.stderr.count("\n") == 1
 
 
 @pytest.mark.parametrize("benchmark", ["oie2016", "oie2016_2018"])
