@@ -763,6 +763,18 @@ def new_temporary(directory: Path | str, prefix: str, suffix: str) -> tuple[int,
     raise FileExistsError(f"no free temporary file name in {directory}")
 
 
+def _as_text(data: bytes) -> str:
+    """An output's bytes for a standard output that takes text only: every report is
+    UTF-8; bytes that are not (a figure) go to a file instead."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise BenchieError(
+            "standard output takes text only here (a text stream stands in for it): write "
+            "this output with -o FILE"
+        ) from None
+
+
 def atomic_write(path: str, data: bytes, *, durable: bool = True) -> None:
     """Write ``data`` to ``path`` via a temporary file and a rename, or to stdout for ``-``.
 
@@ -775,9 +787,14 @@ def atomic_write(path: str, data: bytes, *, durable: bool = True) -> None:
     if path == STDIN:
         if sys.stdout is None:  # `benchie score ... >&-`
             raise BenchieError("standard output is closed; write the report with -o FILE")
+        binary = getattr(sys.stdout, "buffer", None)
         try:
-            sys.stdout.buffer.write(data)
-            sys.stdout.buffer.flush()
+            if binary is not None:
+                binary.write(data)
+                binary.flush()
+            else:  # a text stream in its place (a program's io.StringIO): the report's text
+                sys.stdout.write(_as_text(data))
+                sys.stdout.flush()
         except BrokenPipeError:
             raise
         except OSError as exc:

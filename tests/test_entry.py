@@ -170,3 +170,32 @@ def test_what_the_interpreter_was_started_for(
 ) -> None:
     monkeypatch.setattr(sys, "orig_argv", argv)
     assert stops.started_as() == started
+
+
+def test_a_program_that_captures_standard_output_as_text_gets_the_report() -> None:
+    """A program that calls ``main`` with standard output redirected to an ``io.StringIO``
+    (which has no binary buffer) got exit 70, "'_io.StringIO' object has no attribute
+    'buffer'": it gets the report's text, the same bytes the command writes."""
+    from tests.conftest import example
+
+    script = (
+        "import contextlib, io, sys\n"
+        "from benchie_cli.entry import main\n"
+        f"sys.argv = ['benchie', 'score', '--lang', 'en', {str(example('en', 'clausie'))!r}]\n"
+        "out = io.StringIO()\n"
+        "with contextlib.redirect_stdout(out):\n"
+        "    try:\n"
+        "        main()\n"
+        "    except SystemExit as done:\n"
+        "        code = done.code\n"
+        "sys.stdout.buffer.write(repr(code).encode() + b'\\n' + out.getvalue().encode())\n"
+    )
+    captured = subprocess.run([sys.executable, "-c", script], capture_output=True, check=False)
+    direct = subprocess.run(
+        [sys.executable, "-m", "benchie_cli", "score", "--lang", "en", example("en", "clausie")],
+        capture_output=True,
+        check=False,
+    )
+    status, _, text = captured.stdout.partition(b"\n")
+    assert (status, direct.returncode) == (b"0", 0), captured.stderr
+    assert text == direct.stdout and text.startswith(b"#  system")
