@@ -8,7 +8,9 @@ string that it compiles into a ``ForwardRef``. That was a third of the time benc
 modules take to load (about 40 records load for a scoring run, 200 fields: 5-10 ms of a
 0.2 s command, docs/performance.md). The annotations stay on the class as written
 (``typing.get_type_hints`` reads them), and everything a ``NamedTuple`` class refuses is
-refused here too.
+refused here too. Only the class syntax, and no ``Generic`` base: type checkers would
+accept ``Record("X", [...])`` and ``class X(Record, Generic[T])``, which are refused when
+the module loads (``typing.NamedTuple`` itself serves those).
 """
 
 from __future__ import annotations
@@ -48,6 +50,12 @@ class _RecordMeta(type):
     def __new__(mcs, typename: str, bases: tuple[type, ...], ns: dict[str, Any]) -> Any:
         if bases != (_RecordBase,):
             raise TypeError(f"{typename}: a record inherits from Record alone")
+        if "__annotations__" not in ns and "__annotate__" in ns:
+            # (Python 3.14 without the future import: annotations evaluated lazily, which
+            # would leave the record without fields)
+            raise TypeError(
+                f"{typename}: a record's module needs `from __future__ import annotations`"
+            )
         annotations: dict[str, Any] = ns.get("__annotations__", {})
         defaults = []
         for field in annotations:
@@ -93,22 +101,36 @@ else:
 
 
 class Slotted:
-    """A mutable record: a plain class whose ``__slots__`` name its fields, compared and
-    shown by them as a dataclass is. For the mutable records of every scoring run, whose
+    """A mutable record: a plain class whose ``__slots__`` (its own and its bases') name its
+    fields, compared and shown by them as a dataclass is (equal when the field values are,
+    in the order of the slots). For the mutable records of every scoring run, whose
     dataclass methods would be compiled from generated source at each start (about 0.7 ms a
-    class)."""
+    class). A subclass names its own fields in ``__slots__``; one without (which would have
+    a ``__dict__``) is refused."""
 
     __slots__ = ()
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "__slots__" not in cls.__dict__:
+            raise TypeError(f"{cls.__name__}: a Slotted class names its fields in __slots__")
+        names: list[str] = []
+        for klass in reversed(cls.__mro__):  # (the bases' fields first, as a dataclass's)
+            names += klass.__dict__.get("__slots__", ())
+        cls._fields = tuple(names)
+
+    _fields: tuple[str, ...] = ()
+
+    def _values(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, name) for name in self._fields)
+
     def __repr__(self) -> str:
-        names: tuple[str, ...] = self.__slots__  # (the subclass's)
-        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in names)
+        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self._fields)
         return f"{type(self).__name__}({fields})"
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
             return NotImplemented
-        names: tuple[str, ...] = self.__slots__
-        return all(getattr(self, n) == getattr(other, n) for n in names)
+        return self._values() == other._values()
 
     __hash__ = None  # type: ignore[assignment]  # (mutable: unhashable, as a dataclass is)

@@ -102,6 +102,37 @@ class Facts(Slotted):
         self.lines = lines
 
 
+class MoreFacts(Facts):
+    __slots__ = ("extra",)
+
+    def __init__(self, path: str, extra: float) -> None:
+        super().__init__(path)
+        self.extra = extra
+
+
+def test_a_slotted_subclass_has_its_bases_fields_too() -> None:
+    """Its bases' fields first, as a dataclass's; a NaN field equal to itself, as in a
+    dataclass's comparison of field tuples."""
+    nan = float("nan")
+    assert MoreFacts("f", nan) == MoreFacts("f", nan)  # (the same NaN object, as tuples are)
+    assert MoreFacts("f", 1.0) != MoreFacts("g", 1.0)  # (a base's field)
+    assert repr(MoreFacts("f", 1.0)) == "MoreFacts(lines=0, path='f', extra=1.0)"
+    with pytest.raises(TypeError, match="names its fields in __slots__"):
+
+        class Loose(Facts):
+            pass
+
+
+def test_a_record_module_without_the_future_import_is_refused() -> None:
+    """Python 3.14 without ``from __future__ import annotations`` hands the class body an
+    ``__annotate__`` function, not ``__annotations__``: a record would have no fields."""
+    namespace = {"__module__": __name__, "__qualname__": "Lazy", "__annotate__": lambda f: {}}
+    from benchie_cli.records import _RecordBase, _RecordMeta
+
+    with pytest.raises(TypeError, match="needs `from __future__ import annotations`"):
+        _RecordMeta("Lazy", (_RecordBase,), namespace)
+
+
 def test_a_slotted_class_compares_and_shows_its_fields() -> None:
     a, b = Facts("f"), Facts("f")
     assert a == b
