@@ -217,6 +217,7 @@ def run_module(main: Callable[[], int]) -> NoReturn:
     (:func:`leave`)."""
     install_stop_handlers()
     keep_stderr_past_a_closed_pipe()  # (a closed standard error is no standard output's)
+    module = getattr(getattr(sys.modules.get("__main__"), "__spec__", None), "name", "")
     status: str | int | None = 2
     try:
         if sys.stdout is None:
@@ -241,24 +242,28 @@ def run_module(main: Callable[[], int]) -> NoReturn:
     except Exception as exc:  # a bug: one line, as benchie says one (docs/exit-status.md)
         if os.environ.get(TRACEBACK_ENV):
             raise
-        from benchie_cli import __version__
         from benchie_cli.errors import ExitCode
 
         status = int(ExitCode.INTERNAL)
-        module = getattr(getattr(sys.modules.get("__main__"), "__spec__", None), "name", "")
-        where = f" in `python -m {module}`" if module else ""
-        what = " ".join(f"{type(exc).__name__}: {exc}".split())[:300]
-        print(
-            f"error: internal error{where}: {what}. This is a bug in "
-            f"benchie {__version__}, not a fault of yours: please report it with this line "
-            f"and the input files (run again with {TRACEBACK_ENV}=1 for the traceback)",
-            file=sys.stderr,
-        )
+        print(f"error: {bug_line(exc, f'python -m {module}' if module else '')}", file=sys.stderr)
     finally:
         stopped = settle()
         if stopped is not None:
             sys.exit(stopped)  # (in place of whatever was on its way out)
-    spec = getattr(sys.modules.get("__main__"), "__spec__", None)
-    if spec is not None and started_as() == ("module", spec.name):
+    if module and started_as() == ("module", module):
         leave(status)
     sys.exit(status)
+
+
+def bug_line(exc: BaseException, command: str) -> str:
+    """What to say of an exception no check foresaw, a bug, in ``command`` (as typed; none
+    for a program in a string): ``benchie``'s commands and the metric modules' say it so."""
+    from benchie_cli import __version__
+
+    where = f" in `{command}`" if command else ""
+    what = " ".join(f"{type(exc).__name__}: {exc}".split())[:300]
+    return (
+        f"internal error{where}: {what}. This is a bug in benchie {__version__}, not a fault "
+        "of yours: please report it with this line and the input files (run again with "
+        f"{TRACEBACK_ENV}=1 for the traceback)"
+    )

@@ -9,13 +9,12 @@ import os
 import shlex
 import signal
 import sys
-from typing import Any
+from typing import Any, NoReturn
 
 import click
 
-from benchie_cli import __version__
 from benchie_cli.errors import BenchieError, ExitCode, printable_path
-from benchie_cli.stops import TRACEBACK_ENV, abandon_stdout
+from benchie_cli.stops import TRACEBACK_ENV, abandon_stdout, bug_line
 from benchie_cli.textio import release_spooled
 
 EPILOG_EXIT = (
@@ -54,12 +53,7 @@ def _command_line(ctx: click.Context) -> str:
 def internal_error(ctx: click.Context, exc: Exception) -> str:
     """The one line for an exception no check foresaw: a bug, said as one, with the
     command and its inputs (its arguments) a report needs."""
-    what = " ".join(f"{type(exc).__name__}: {exc}".split())[:300]
-    return (
-        f"benchie: internal error in `{_command_line(ctx)}`: {what}. This is a bug in "
-        f"benchie {__version__}, not a fault of yours: please report it with this line and "
-        f"the input files (run again with {TRACEBACK_ENV}=1 for the traceback)"
-    )
+    return f"benchie: {bug_line(exc, _command_line(ctx))}"
 
 
 def environment_error(exc: OSError) -> str:
@@ -97,6 +91,14 @@ def _save_memos(ctx: click.Context) -> None:
         memos.save_memos()
 
 
+def _reader_gone(ctx: click.Context) -> NoReturn:
+    """End the command whose standard output's reader went away (``| head``): it had what
+    it wanted. Quietly, with the verdict the command decided; what is left in the output's
+    buffers goes nowhere, so that no later flush fails and says so."""
+    abandon_stdout()
+    ctx.exit(verdict())
+
+
 class BenchieGroup(click.Group):
     """Turns every :class:`BenchieError` into one stderr line and its exit status, and any
     other exception into one line too (exit 2 for the system's, 70 for a bug)."""
@@ -106,9 +108,8 @@ class BenchieGroup(click.Group):
             ctx.meta[_ARGV] = list(args)
         try:
             return super().parse_args(ctx, args)
-        except BrokenPipeError:  # `benchie --version | true`: as a command's output (below)
-            abandon_stdout()
-            ctx.exit(verdict())
+        except BrokenPipeError:  # `benchie --version | true` (click writes it while parsing)
+            _reader_gone(ctx)
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -126,9 +127,8 @@ class BenchieGroup(click.Group):
         except BenchieError as exc:
             click.echo(f"benchie: {exc}", err=True)
             ctx.exit(int(exc.exit_code))
-        except BrokenPipeError:  # `benchie ... | head`: the reader has what it wanted
-            sys.stderr.close()
-            ctx.exit(verdict())
+        except BrokenPipeError:  # `benchie ... | head`
+            _reader_gone(ctx)
         except (click.exceptions.ClickException, click.exceptions.Exit, click.Abort):
             raise  # click's own: usage errors, --help, exits
         except OSError as exc:
