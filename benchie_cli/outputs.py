@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from benchie_cli.errors import BenchieError, printable_path
 from benchie_cli.gold.dirs import GoldDirs
-from benchie_cli.textio import LINK_LOOP, STDIN, atomic_write, display_name
+from benchie_cli.textio import LINK_LOOP, STDIN, WRITTEN_NAME_MAX, atomic_write, display_name
 
 if TYPE_CHECKING:
     from benchie_cli.curves import Curve
@@ -184,11 +184,6 @@ def check_curves_directory(
     check_output(directory, stores=stores, directory=True)
 
 
-#: The longest curve file name written: 255 bytes, a file name's limit on the common file
-#: systems, less what :func:`atomic_write`'s temporary file adds (``.NAME.XXXXXXXX.tmp``).
-_CURVE_NAME_MAX = 240
-
-
 def write_curves(
     directory: str,
     curves: Sequence[tuple[str, Curve]],
@@ -217,11 +212,11 @@ def write_curves(
         return [f"the {metric} curve of system {printable_path(name)!r}" for name, metric in found]
 
     for n, name in enumerate(names):
-        if len(name) > _CURVE_NAME_MAX:
+        if len(name) > WRITTEN_NAME_MAX:
             raise BenchieError(
                 f"--curves: the file name of {' and '.join(whose([n]))} would be "
                 f"{len(name):,} characters, more than a file name may hold (with the "
-                f"temporary file's, {_CURVE_NAME_MAX}): give the system a shorter name "
+                f"temporary file's, {WRITTEN_NAME_MAX}): give the system a shorter name "
                 "(NAME=PATH); nothing written",
                 path=directory,
             )

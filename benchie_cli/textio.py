@@ -718,25 +718,36 @@ def write_file_of(path: str, text: str, inputs: Sequence[str]) -> None:
 
 def write_files_of(files: Sequence[tuple[str, str]], inputs: Sequence[str]) -> None:
     """:func:`write_file_of` of several ``(path, text)``, every path checked before any file
-    is written: a refused one leaves none written."""
+    is written (one of ``inputs``, by any name: refused): a refused one leaves none written."""
     for path, _ in files:
-        _refuse_an_input(path, inputs)
+        for source in inputs:
+            try:
+                same = os.path.samefile(source, path)
+            except (OSError, ValueError):
+                same = os.path.realpath(source) == os.path.realpath(path)
+            if same:
+                raise BenchieError(
+                    f"is also an input ({display_name(source)}); write it elsewhere", path=path
+                )
     for path, text in files:
         atomic_write(path, text.encode("utf-8"))
 
 
-def _refuse_an_input(path: str, inputs: Sequence[str]) -> None:
-    """A :class:`BenchieError` when ``path`` is one of ``inputs`` (the same file, by any name):
-    a command that writes several files checks them all before it writes any."""
-    for source in inputs:
-        try:
-            same = os.path.samefile(source, path)
-        except (OSError, ValueError):
-            same = os.path.realpath(source) == os.path.realpath(path)
-        if same:
-            raise BenchieError(
-                f"is also an input ({display_name(source)}); write it elsewhere", path=path
-            )
+#: The longest file name :func:`atomic_write` can write: 255 bytes, a file name's limit on
+#: the common file systems, less what its temporary file adds (``.NAME.XXXXXXXX.tmp``).
+WRITTEN_NAME_MAX = 240
+
+
+def writable_name(name: str) -> bool:
+    """Whether ``name`` can be the name of a file :func:`atomic_write` writes in a directory:
+    no separator, no NUL, encodable in the file system's encoding, at most
+    :data:`WRITTEN_NAME_MAX` bytes."""
+    if any(c in name for c in (os.sep, os.altsep or os.sep, "\x00")):
+        return False
+    try:
+        return len(name.encode(sys.getfilesystemencoding(), "surrogateescape")) <= WRITTEN_NAME_MAX
+    except UnicodeEncodeError:
+        return False
 
 
 #: The error for an output path that is a loop of symbolic links (``realpath`` leaves it a

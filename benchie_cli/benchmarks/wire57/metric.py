@@ -573,17 +573,6 @@ exact values by system. --raw-scores DIR: also write DIR/<system>_prec_scores.da
 _rec_scores.dat as the original does."""
 
 
-def _file_name(name: str) -> bool:
-    """Whether ``name`` can be a file's name in a directory: no separator, no NUL, encodable
-    in the file system's encoding, at most 255 bytes (the common limit)."""
-    if any(c in name for c in (os.sep, os.altsep or os.sep, "\x00")):
-        return False
-    try:
-        return len(name.encode(sys.getfilesystemencoding(), "surrogateescape")) <= 255
-    except UnicodeEncodeError:
-        return False
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     """The command line (see :data:`USAGE`); its exit status."""
     args = sys.argv[1:] if argv is None else list(argv)
@@ -607,13 +596,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     if raw_dir is not None:
         from benchie_cli.errors import BenchieError, failure_line
-        from benchie_cli.textio import write_files_of
+        from benchie_cli.textio import writable_name, write_files_of
 
         files = []
         for system, s in scores.items():
             for kind, text in zip(("prec", "rec"), raw_scores(s), strict=True):
                 name = f"{system}_{kind}_scores.dat"
-                if not _file_name(name):
+                if not writable_name(name):
                     print(f"error: {args[1]}: system {system!r} names no file", file=sys.stderr)
                     return 2
                 files.append((os.path.join(raw_dir, name), text))
