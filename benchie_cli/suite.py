@@ -49,7 +49,7 @@ LOW_COVERAGE = bm.LOW_COVERAGE
 def _detect(path: str, data: bytes, input_format: str) -> str:
     if not data.strip():
         raise BenchieError("an empty file: no extraction to score", path=display_name(path))
-    fmt = bm.detect_format(data) if input_format == "auto" else input_format
+    fmt = bm.detect_format(data, display_name(path)) if input_format == "auto" else input_format
     if fmt == bm.JSON_DOCUMENT:
         raise BenchieError(
             "a JSON file: --suite reads a system output of OpenIE 4, OpenIE 5 or CaRB "

@@ -23,7 +23,7 @@ import json
 import math
 import os
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from itertools import repeat
 from pathlib import Path
 from typing import Any
@@ -69,7 +69,7 @@ from benchie_cli.gold.store import (
 )
 from benchie_cli.inputs.batch import Failure, Submission, check_stdin_once
 from benchie_cli.inputs.findings import curve_named
-from benchie_cli.inputs.formats import BENCHIE_TSV, CARB_READ, VERSIONS, signed
+from benchie_cli.inputs.formats import BENCHIE_TSV, CARB_READ, OPENIE_FORMATS, VERSIONS, signed
 from benchie_cli.inputs.native_layouts import read_by_original
 from benchie_cli.inputs.submission import FileFacts
 from benchie_cli.inputs.subset import Subset, SubsetFile, choose, read_subset
@@ -424,33 +424,65 @@ def reading_notes(
 
 #: How far :func:`several_arguments` looks for OpenIE 5's argument separator.
 _SEVERAL_HEAD = 1 << 18
+#: Offsets OpenIE 5 could not give. OpenIE 4 gives every part its offsets, so one such part
+#: names a file OpenIE 5's (its several arguments in one column do not: OpenIE 4 writes
+#: those too, as in the OpenIE 4 outputs supervised-oie keeps of Mesquita et al.'s corpora).
+OPENIE5_MARK = b"List(null)"
 
 
-def several_arguments(data: bytes, fmt: str) -> str | None:
-    """What to say of OpenIE 5's output read as OpenIE 4's (``--input-format openie4``): its
-    arg2 column may hold several arguments (``A(...,List(...)); B(...,List(...))``, split
-    at ``);`` as OpenIE 5's readers split it), of which the original scorers' OpenIE 4
-    readers keep the first. The numbers are the original's for that reading, and differ
-    from OpenIE 5's, with nothing else to show it. Only lines a reader scores count (arg1,
-    rel and arg2 given). Looked for in the first 256 KiB (about 750 lines; a scan of a whole
-    3 MB file costs a run 3 ms, and OpenIE 4's own output has none), then counted in every
-    line."""
-    if fmt != "openie4" or data.find(b");", 0, _SEVERAL_HEAD) < 0:
-        return None
-    several = 0
-    for line in data.splitlines():
+def several_argument_lines(data: bytes) -> Iterator[int]:
+    """The numbers of the lines whose arg2 column holds several arguments
+    (``A(...,List(...)); B(...,List(...))``, split at ``);`` as OpenIE 5's readers split it),
+    among those a reader scores (arg1, rel and arg2 given). Lines as CaRB's ``open`` counts
+    them (universal newlines)."""
+    if data.find(b");") < 0:  # (a search in C: a file without the separator has no such line)
+        return
+    for n, line in enumerate(data.splitlines(), 1):
         cols = line.strip().split(b"\t")
         if len(cols) < 6 or not all(cols[2:5]) or b");" not in cols[4]:
             continue
-        parts = cols[4].split(b");")
-        several += all(b",List(" in part for part in parts)
+        if all(b",List(" in part for part in cols[4].split(b");")):
+            yield n
+
+
+def several_arguments(data: bytes, fmt: str) -> str | None:
+    """What to say of a file with several arguments in a column read as OpenIE 4's
+    (``--input-format openie4``): of those arguments the original scorers' OpenIE 4 readers
+    keep the first, where OpenIE 5's keep all. The numbers are the original's for that
+    reading, and differ from OpenIE 5's, with nothing else to show it. Looked for in the
+    first 256 KiB (about 750 lines; :func:`detect_format` looks at every line of a file it
+    detects), then counted in every line."""
+    if fmt != "openie4" or data.find(b");", 0, _SEVERAL_HEAD) < 0:
+        return None
+    several = sum(1 for _ in several_argument_lines(data))
     if not several:
         return None
     return (
         f"{several:,} of its lines {'holds' if several == 1 else 'hold'} several arguments "
-        "in the arg2 column, as OpenIE 5 writes them: the original scorers' OpenIE 4 readers "
-        "keep the first of each (OpenIE 5's output: --input-format openie5, where the "
-        "benchmark reads it)"
+        "in the arg2 column (OpenIE 5 writes them so, and OpenIE 4 at times): the original "
+        "scorers' OpenIE 4 readers keep the first of each (OpenIE 5's output: "
+        "--input-format openie5, where the benchmark reads it)"
+    )
+
+
+def _openie_version(data: bytes, shown: str) -> str:
+    """Which of OpenIE 4's and OpenIE 5's readers ``auto`` reads a file of their columns by.
+    A ``List(null)`` offset anywhere names OpenIE 5. Several arguments in one column name
+    neither, and the original scorers' two readers score them differently (OpenIE 4's keep
+    the first): such a file is refused rather than guessed at. Otherwise OpenIE 4 (both
+    readers read its lines alike)."""
+    if OPENIE5_MARK in data:
+        return "openie5"
+    first = next(several_argument_lines(data), None)
+    if first is None:
+        return "openie4"
+    raise BenchieError(
+        "OpenIE 4's output or OpenIE 5's? Its arg2 column holds several arguments, which both "
+        "write, and the original scorers read them differently (OpenIE 4's readers keep the "
+        "first); no List(null) offset, which only OpenIE 5 writes, tells them apart: give "
+        "--input-format openie4 or openie5",
+        path=shown,
+        line=first,
     )
 
 
@@ -701,11 +733,13 @@ _SENTENCE_OBJECT_KEYS = frozenset(
 JSON_DOCUMENT = "json-document"
 
 
-def detect_format(data: bytes) -> str:
+def detect_format(data: bytes, shown: str) -> str:
     """The format ``--input-format auto`` reads in a file's bytes, as read (decompressed,
     from standard input too): a native format or ``benchie`` as
     :func:`benchie_cli.inputs.native.detect_bytes` finds, or :data:`JSON_DOCUMENT` for a
-    JSON object no reader of system outputs reads (WiRe57's export is one)."""
+    JSON object no reader of system outputs reads (WiRe57's export is one). OpenIE 4's and
+    OpenIE 5's columns are told apart by the whole file (:func:`_openie_version`), which
+    refuses one they cannot be told apart in (``shown`` names it)."""
     from benchie_cli.inputs.native import detect_bytes
 
     if data.lstrip()[:1] == b"{":
@@ -720,6 +754,8 @@ def detect_format(data: bytes) -> str:
     fmt = detect_bytes(data)
     if fmt == BENCHIE_TSV and data.lstrip()[:1] == b"{":
         return JSON_DOCUMENT
+    if fmt in OPENIE_FORMATS:
+        return _openie_version(data, shown)
     return fmt
 
 
@@ -728,7 +764,7 @@ def _detected(corpus: Corpus, path: str, data: bytes) -> str:
     ``native`` detects."""
     if not data.strip():
         raise nothing(display_name(path))
-    fmt = detect_format(data)
+    fmt = detect_format(data, display_name(path))
     if fmt == JSON_DOCUMENT:
         if entry(corpus.benchmark).score_export is not None:
             return entry(corpus.benchmark).own[0]

@@ -44,6 +44,11 @@ def signed(fmt: str) -> str:
     return fmt if version is None else f"{fmt}@{version}"
 
 
+#: The formats of OpenIE 4's and OpenIE 5's columns, which the original scorers read by
+#: readers of their own (the arguments they keep differ): ``auto`` tells them apart by the
+#: whole file (``benchmarks.corpus.detect_format``), not by its first lines.
+OPENIE_FORMATS = ("openie4", "openie5")
+
 #: CaRB's reader of each format the tab-keyed benchmarks may also read through it (as the
 #: suite does, docs/suite.md): OpenIE 4, OpenIE 5 and CaRB's tab format.
 CARB_READ = {"openie4": "openie4", "openie5": "openie5", "carb": "tabbed"}

@@ -250,7 +250,7 @@ def reader_for(path: str, input_format: str) -> str:
         if own is not None:
             fmt = next(name for name, reader in CARB_READERS.items() if reader == own)
         else:
-            fmt = detect_format(data)
+            fmt = detect_format(data, display_name(path))
             # OLLIE's tab output without the header CaRB's reader skips: refused, since that
             # reader would drop its first extraction (its plain lines: benchie's reader).
             if fmt == "ollie" and read_by_original(fmt, data):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+import re
 import shutil
 from pathlib import Path
 from typing import Any
@@ -362,7 +363,7 @@ def test_openie5_output_read_as_openie4_is_said(cli: RunCli, tmp_path: Path) -> 
     several arguments). OpenIE 4's own output gets no such warning, under CaRB or
     OIE2016."""
     five = output(tmp_path, "openie5")
-    said = "590 of its lines hold several arguments in the arg2 column, as OpenIE 5 writes them"
+    said = "590 of its lines hold several arguments in the arg2 column (OpenIE 5 writes them so"
     res = cli("score", "--benchmark", "carb", "--input-format", "openie4", five)
     assert res.exit_code == 0 and said in res.stderr
     right = cli("score", "--benchmark", "carb", "--input-format", "openie5", five)
@@ -373,6 +374,47 @@ def test_openie5_output_read_as_openie4_is_said(cli: RunCli, tmp_path: Path) -> 
     for benchmark in ("carb", "oie2016"):
         res = cli("score", "--benchmark", benchmark, "--input-format", "openie4", four)
         assert res.exit_code == 0 and "several arguments" not in res.stderr
+
+
+@pytest.mark.parametrize("benchmark", ["carb", "oie2016", "oie2016-2018", "suite"])
+def test_auto_tells_openie4_from_openie5_by_the_whole_file(
+    cli: RunCli, tmp_path: Path, benchmark: str
+) -> None:
+    """OpenIE 4 writes several arguments in one column too (supervised-oie's OpenIE 4
+    outputs of Mesquita et al.'s corpora have 31 and 188 such lines), and the original
+    scorers' OpenIE 4 readers keep only the first of them, OpenIE 5's all: ``auto`` once
+    read such a file as OpenIE 5's and gave numbers no original gives for OpenIE 4's
+    output. Now a ``List(null)`` offset anywhere, which only OpenIE 5 writes, names OpenIE
+    5 (here on the 40th line, past the lines detection peeks at); several arguments
+    without one are refused at their first line, naming both formats; a file with neither
+    is OpenIE 4's. The file is CaRB's OpenIE 4 output with lines rewritten."""
+    lines = output(tmp_path, "openie4").read_bytes().splitlines(keepends=True)[:400]
+    several = [i for i, line in enumerate(lines) if line.count(b"\t") == 5][30]
+    cols = lines[several].split(b"\t")
+    cols[4] = cols[4] + b"; TemporalArgument(in 1990,List([0, 7)))"
+    ambiguous = [*lines[:several], b"\t".join(cols), *lines[several + 1 :]]
+    null = list(ambiguous)
+    null[39] = re.sub(rb"List\(\[[^)]*\)\)", b"List(null)", null[39], count=1)
+    assert b"List(null)" in null[39] and b"List(null)" not in b"".join(null[:20])
+    args = ["--suite"] if benchmark == "suite" else ["--benchmark", benchmark]
+    files = {}
+    for name, content in (("ambiguous", ambiguous), ("null", null), ("plain", lines)):
+        files[name] = tmp_path / f"{name}.txt"
+        files[name].write_bytes(b"".join(content))
+    refused = cli("score", *args, files["ambiguous"])
+    assert refused.exit_code == 2, refused.stderr
+    assert f"ambiguous.txt:{several + 1}: error: OpenIE 4's output or OpenIE 5's?" in refused.stderr
+    assert "give --input-format openie4 or openie5" in refused.stderr
+    if benchmark != "suite":
+        from benchie_cli.benchmarks.corpus import detect_format
+
+        assert detect_format(b"".join(null), "null") == "openie5"
+        assert detect_format(b"".join(lines), "plain") == "openie4"
+    assert cli("score", *args, files["null"]).exit_code == 0
+    for fmt in ("openie4", "openie5"):  # (named, it is read as named)
+        named = cli("score", *args, "--input-format", fmt, files["ambiguous"])
+        assert named.exit_code == 0, named.stderr
+        assert ("several arguments" in named.stderr) == (fmt == "openie4")
 
 
 def test_several_arguments_counts_what_openie5_readers_split() -> None:
