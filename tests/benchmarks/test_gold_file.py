@@ -137,6 +137,19 @@ def test_reoie2016_and_wire57_own_gold_score_as_their_metrics(cli: RunCli, tmp_p
     expected = {**reoie2016.to_json(result), "curve": reoie2016.curve_of(result).as_json()}
     assert report["systems"][0]["reoie2016"] == json.loads(json.dumps(expected))  # type: ignore[index]
     assert cli("verify", "--gold-file", gold, tmp_path / "r.json", system).exit_code == 0
+    # OIE2016's text gold (the scorer's `old` mode), told by its content, not its name
+    text = tmp_path / "OIE2016"
+    text.write_text(
+        "Ann likes Bob , a teacher .\tlikes\tlikes\tAnn\tBob\nCarl sleeps .\tsleeps\tsleeps\tCarl\n"
+    )
+    old = _report(cli, tmp_path / "o.json", "--benchmark", "reoie2016", "--gold-file", text, system)
+    result = reoie2016.score(
+        reoie2016.read_gold_text(str(text)), reoie2016.read_system(str(system))
+    )
+    expected = {**reoie2016.to_json(result), "curve": reoie2016.curve_of(result).as_json()}
+    assert old["systems"][0]["reoie2016"] == json.loads(json.dumps(expected))  # type: ignore[index]
+    assert expected != report["systems"][0]["reoie2016"]  # (another gold, other numbers)
+    assert cli("verify", "--gold-file", text, tmp_path / "o.json", system).exit_code == 0
 
     reference = tmp_path / "wire.json"
     reference.write_text(json.dumps(WIRE))

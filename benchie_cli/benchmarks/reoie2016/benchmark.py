@@ -29,7 +29,8 @@ def score_own(gold: Corpus, data: bytes, shown: str, fmt: str) -> Scored:
     return corpus.keyed_numbers(metric, gold, predicted, shown)
 
 
-read_gold = corpus.text_reader(metric.read_gold_json)
+#: The store's gold (Re-OIE2016's JSON) or a ``--gold-file`` in either of the scorer's formats.
+read_gold = corpus.text_reader(metric.read_gold_content)
 
 CORPUS = CorpusEntry(
     corpus.single_file_load("reoie2016", read_gold),

@@ -57,6 +57,7 @@ __all__ = [
     "lexical_match",
     "printed",
     "read_gold",
+    "read_gold_content",
     "read_gold_json",
     "read_gold_text",
     "read_system",
@@ -190,6 +191,17 @@ def read_gold(path: str) -> Extractions:
     """The gold in either format: Re-OIE2016 JSON if ``path`` ends in ``.json``, else
     OIE2016 text (the original picks by its ``new``/``old`` flag)."""
     return read_gold_json(path) if path.endswith(".json") else read_gold_text(path)
+
+
+def read_gold_content(path: str, text: str) -> Extractions:
+    """The gold in either format, told by its content rather than its name: Re-OIE2016 JSON
+    when it begins with ``{`` (after blanks), else OIE2016 text (the scorer's ``old`` gold,
+    whose lines begin with a sentence). ``score --gold-file`` reads a file so, as the
+    original reads either by its ``new``/``old`` flag; the gold's sha256 in the report
+    names which one was used."""
+    if text.lstrip()[:1] == "{":
+        return read_gold_json(path, text)
+    return read_gold_text(path, text)
 
 
 def read_system(path: str, text: str | None = None) -> Extractions:
