@@ -398,7 +398,7 @@ def score_native(
         collision = (
             f"{collided:,} of its sentence texts differ from another only where CaRB's "
             "sentence key ignores (spaces, punctuation, bracket escapes): as by CaRB's scorer, "
-            "only one text's extractions are scored for each key"
+            "only one text's extractions are scored for each key: the last in the file"
         )
         if strict:
             raise BenchieError(
