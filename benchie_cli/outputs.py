@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Iterable, Sequence
-from pathlib import Path
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path, PurePath
 from typing import TYPE_CHECKING
 
 from benchie_cli.errors import BenchieError, printable_path
@@ -37,6 +37,55 @@ EXTENSIONS = {
     ".md": "markdown",
     ".txt": "table",
 }
+
+#: What ``score`` (one benchmark's leaderboard) writes by ``-o``'s extension.
+LEADERBOARD_EXTENSIONS = {
+    ".json": "json",
+    ".html": "html",
+    ".htm": "html",
+    ".md": "markdown",
+    ".txt": "table",
+}
+#: How to get the formats only ``score --suite`` writes, said when a leaderboard's ``-o``
+#: names one.
+SUITE_ONLY = {
+    ".csv": "a csv table is --suite's: benchie score --suite FILE... -o NAME.csv",
+    ".tex": "a latex table is --suite's: benchie score --suite FILE... -o NAME.tex",
+}
+#: What ``analyze`` writes by ``-o``'s extension.
+ANALYSIS_EXTENSIONS = {".json": "json", ".html": "html", ".htm": "html", ".txt": "text"}
+
+
+def format_of_name(
+    output: str,
+    writes: Mapping[str, str],
+    *,
+    command: str,
+    elsewhere: Mapping[str, str] | None = None,
+) -> str:
+    """The format ``-o FILE`` writes when ``--format`` is not given: the one of ``writes``
+    (extension, lowercase, -> format) that its extension names, in any case; JSON for a
+    name without extension or ``-``.
+
+    Any other extension is refused (exit 2), never written as JSON under that name: a
+    ``lb.csv`` or ``a.pdf`` holding JSON would be found wrong only when opened, by a
+    spreadsheet or a LaTeX run, long after the command said it succeeded. One rule for every
+    command that writes reports (``score``, ``score --suite``, ``analyze``; ``plot`` refuses
+    the same way): the extension names the format, and ``--format`` always wins.
+    ``elsewhere`` says, for an extension another command writes, how to get that format
+    (``.csv``: ``score --suite``)."""
+    suffix = PurePath(output).suffix.lower()
+    if output == STDIN or not suffix:
+        return "json"
+    if suffix in writes:
+        return writes[suffix]
+    known = ", ".join(writes)
+    hint = (elsewhere or {}).get(suffix)
+    raise BenchieError(
+        f"-o {output}: {command} writes the format of its extension ({known}), and "
+        f"{suffix} is none of them{f' ({hint})' if hint else ''}; give --format FORMAT to write "
+        "that file in FORMAT anyway"
+    )
 
 
 def _same_file(a: str, b: str) -> bool:

@@ -537,22 +537,9 @@ def format_of(output: str) -> str:
     """The format ``-o FILE`` writes when ``--format`` is not given: by its extension. An
     extension of no suite format (``.svg``, ``.latex``, ``.pdf``) is refused rather than
     written as JSON under that name: the user meant another format, or another file."""
-    from pathlib import PurePath
+    from benchie_cli.outputs import EXTENSIONS, format_of_name
 
-    from benchie_cli.errors import BenchieError
-    from benchie_cli.outputs import EXTENSIONS
-    from benchie_cli.textio import STDIN
-
-    suffix = PurePath(output).suffix.lower()
-    if output == STDIN or not suffix:
-        return "json"
-    if suffix not in EXTENSIONS:
-        known = ", ".join(EXTENSIONS)
-        raise BenchieError(
-            f"-o {output}: --suite writes the format of its extension ({known}), and {suffix} "
-            "is none; give --format FORMAT to write that file in FORMAT anyway"
-        )
-    return EXTENSIONS[suffix]
+    return format_of_name(output, EXTENSIONS, command="--suite")
 
 
 def render_as(

@@ -468,14 +468,38 @@ def test_the_extension_picks_the_format_case_insensitively(cli: RunCli, tmp_path
     assert out.read_bytes().startswith(b"% benchie score --suite")
 
 
-def test_score_without_suite_writes_json_for_any_other_extension(
-    cli: RunCli, tmp_path: Path
+@pytest.mark.parametrize(
+    ("name", "says"),
+    [
+        ("lb.csv", "benchie score --suite FILE... -o NAME.csv"),
+        ("lb.tex", "benchie score --suite FILE... -o NAME.tex"),
+        ("lb.pdf", None),
+        ("board.svg", None),
+        ("lb.TSV", None),
+    ],
+)
+def test_score_without_suite_refuses_an_extension_of_another_format(
+    cli: RunCli, tmp_path: Path, name: str, says: str | None
 ) -> None:
-    """As docs/reports.md says: without --suite, -o writes html for *.html, else json."""
-    out = tmp_path / "board.svg"
+    """As docs/reports.md ("Output names") says: -o names the format, and a name of a format
+    the leaderboard is not written in is refused before any work, not filled with JSON."""
+    out = tmp_path / name
     minie = DATA.parent.parent / "examples/submissions/en/minie.tsv"
-    assert cli("score", "--lang", "en", minie, "-o", out).exit_code == 0
+    result = cli("score", "--lang", "en", minie, "-o", out)
+    assert result.exit_code == 2 and not out.exists()
+    assert len(result.stderr.splitlines()) == 1, result.stderr
+    assert "score writes the format of its extension (.json, .html, .htm, .md, .txt)" in (
+        result.stderr
+    )
+    assert "--format FORMAT" in result.stderr
+    if says is not None:
+        assert says in result.stderr
+    # --format wins, and .json or no extension stays JSON.
+    assert cli("score", "--lang", "en", minie, "-o", out, "--format", "json").exit_code == 0
     assert out.read_bytes().startswith(b"{")
+    for plain in ("lb.json", "lb"):
+        assert cli("score", "--lang", "en", minie, "-o", tmp_path / plain).exit_code == 0
+        assert (tmp_path / plain).read_bytes().startswith(b"{")
 
 
 @pytest.mark.parametrize(

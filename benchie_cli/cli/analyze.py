@@ -26,7 +26,7 @@ from benchie_cli.cli.common import (
 from benchie_cli.cli.group import EPILOG_EXIT, set_verdict
 from benchie_cli.errors import BenchieError, ExitCode
 from benchie_cli.inputs.batch import expand
-from benchie_cli.outputs import check_output
+from benchie_cli.outputs import ANALYSIS_EXTENSIONS, check_output, format_of_name
 from benchie_cli.registry import metrics_of
 from benchie_cli.textio import STDIN, atomic_write
 
@@ -85,7 +85,8 @@ from benchie_cli.textio import STDIN, atomic_write
     "fmt",
     type=click.Choice(["text", "json", "html"]),
     default=None,
-    help="[default: text on stdout; with -o, html for *.html, else json]",
+    help="[default: text on stdout; with -o by the extension: json for *.json or no "
+    "extension, html for *.html, text for *.txt; any other extension refused]",
 )
 @click.option("-o", "--output", default=None, metavar="FILE", help="Write here, atomically.")
 @click.option("--jobs", type=JOBS, default=None, help="Processes for large submission files.")
@@ -140,6 +141,12 @@ def analyze(
     from benchie_cli.benchmarks.benchie.scoring import SystemResult
     from benchie_cli.report import to_json
 
+    if fmt is None:  # (before any work: a refused name costs nothing)
+        fmt = (
+            "text"
+            if output in (None, STDIN)
+            else format_of_name(output, ANALYSIS_EXTENSIONS, command="analyze")
+        )
     batch = expand(submissions)
     if any(s.path == STDIN for s in batch):
         raise BenchieError("analyze reads each submission once per facet: give a file, not '-'")
@@ -182,14 +189,6 @@ def analyze(
         sys.exit(int(exc.exit_code))
     if report.get("failures"):
         set_verdict(int(ExitCode.FAILED))
-    if fmt is None:
-        fmt = (
-            "text"
-            if output in (None, STDIN)
-            else "html"
-            if output.endswith((".html", ".htm"))
-            else "json"
-        )
     data = {
         "json": lambda: to_json(report),
         "text": lambda: to_text(report).encode(),

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import contextlib
 import sys
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -60,10 +59,9 @@ if TYPE_CHECKING:
     "fmt",
     type=click.Choice(["table", "json", "markdown", "html", "latex", "csv"], case_sensitive=False),
     default=None,
-    help="Output format [default: table on stdout; with -o, html for *.html, markdown for "
-    "*.md, table for *.txt, else json; "
-    "with --suite by the extension: json for *.json, markdown for *.md, latex for *.tex, "
-    "csv for *.csv, html for *.html, table for *.txt, any other refused]. "
+    help="Output format [default: table on stdout; with -o by the extension: json for "
+    "*.json or no extension, html for *.html, markdown for *.md, table for *.txt, and "
+    "with --suite also latex for *.tex and csv for *.csv; any other extension refused]. "
     "html: one self-contained leaderboard page with 95% bootstrap intervals and pairwise "
     "significance (BenchIE's metric only), or with --suite the suite's table. latex and "
     "csv: --suite only.",
@@ -394,9 +392,9 @@ def _as_given(name: str) -> str:
 
 def _format(fmt: str | None, output: str | None, *, suite: bool = False) -> str:
     """The format asked for, or the default: table on stdout, with ``-o`` by the file's
-    extension as --suite names them (html for *.html, markdown for *.md, table for *.txt)
-    and json for any other (``--suite``: by its extension, one of no suite format
-    refused)."""
+    extension (html for *.html, markdown for *.md, table for *.txt, json for *.json or a
+    name without one; ``--suite`` also latex and csv); any other extension is refused
+    before any work (:func:`benchie_cli.outputs.format_of_name`)."""
     if fmt is not None:
         return fmt
     if output is None:
@@ -405,10 +403,9 @@ def _format(fmt: str | None, output: str | None, *, suite: bool = False) -> str:
         from benchie_cli.suite_views import format_of
 
         return format_of(output)
-    from benchie_cli.outputs import EXTENSIONS
+    from benchie_cli.outputs import LEADERBOARD_EXTENSIONS, SUITE_ONLY, format_of_name
 
-    named = EXTENSIONS.get(Path(output).suffix.lower())
-    return named if named in ("html", "markdown", "table") else "json"  # (--suite's alone)
+    return format_of_name(output, LEADERBOARD_EXTENSIONS, command="score", elsewhere=SUITE_ONLY)
 
 
 def write_score_report(

@@ -197,6 +197,25 @@ def test_same_seed_same_bytes_other_seed_other_intervals(cli: RunCli, tmp_path: 
     )
 
 
+@pytest.mark.parametrize("name", ["a.pdf", "a.csv", "a.md", "a.png"])
+def test_an_output_name_of_another_format_is_refused(
+    cli: RunCli, tmp_path: Path, name: str
+) -> None:
+    """analyze -o a.pdf used to write JSON into a.pdf: refused before any work (exit 2)."""
+    out = tmp_path / name
+    res = cli("analyze", "--lang", "en", example("en", "clausie"), "-o", out)
+    assert res.exit_code == 2 and not out.exists()
+    assert "analyze writes the format of its extension (.json, .html, .htm, .txt)" in res.stderr
+    assert len(res.stderr.splitlines()) == 1, res.stderr
+
+
+def test_a_txt_output_is_the_text_view(cli: RunCli, tmp_path: Path) -> None:
+    out = tmp_path / "a.txt"
+    res = cli("analyze", "--lang", "en", "--resamples", "20", example("en", "clausie"), "-o", out)
+    assert res.exit_code == 0, res.stderr
+    assert not out.read_bytes().startswith(b"{") and "a.txt (text:" in res.stderr
+
+
 def test_report_structure_and_facets(cli: RunCli, tmp_path: Path) -> None:
     out = tmp_path / "a.json"
     res = cli(
