@@ -249,6 +249,12 @@ def is_regular_file(path: str) -> bool:
     return path != STDIN and path not in _SPOOLED and os.path.isfile(path)
 
 
+def rereadable(path: str) -> bool:
+    """Whether ``path`` can be read again from its start: a regular file, or a pipe already
+    spooled (:func:`spool`). Reading stdin again once read would wait for more input."""
+    return path in _SPOOLED or is_regular_file(path)
+
+
 def spool(path: str) -> None:
     """Let later reads of ``path`` see one copy of it, when it cannot be read twice.
 

@@ -88,6 +88,7 @@ def validate(
     """
     from benchie_cli.errors import Diagnostic
     from benchie_cli.gold.check import FileReport, validate_gold
+    from benchie_cli.inputs.mistakes import declared_native_error
     from benchie_cli.inputs.native import (
         REGISTRY,
         alignment_diagnostics,
@@ -126,7 +127,10 @@ def validate(
                 raise BenchieError(gold.review.refusal(), exit_code=ExitCode.FAILED)
         texts = {i: s.text for i, s in gold.parsed.sentences.items()}
         try:
-            conversion = prepare(path, input_format, texts.copy, lang)
+            try:
+                conversion = prepare(path, input_format, texts.copy, lang)
+            except BenchieError as exc:  # (a BenchIE TSV file given a native format)
+                raise declared_native_error(exc, path, input_format) from None
         except BenchieError as exc:
             if exc.line is None:
                 raise

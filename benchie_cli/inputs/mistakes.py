@@ -205,6 +205,54 @@ def detect_native(head: Sequence[bytes]) -> Finding | None:
     return None
 
 
+def looks_like_benchie_tsv(head: Sequence[bytes]) -> bool:
+    """Whether a file's first lines are BenchIE TSV: the confidence directive first, or no
+    native format's detection fits them and most have four TAB-separated columns or more
+    with an id first. (Auto-detection falls back to BenchIE TSV for anything; this asks
+    for the columns too, so that it is said only of a file that is one.)"""
+    from benchie_cli.inputs.formats import BENCHIE_TSV
+    from benchie_cli.inputs.native import PEEK_LINES, detect_head
+
+    lines = sample_texts(head, PEEK_LINES)
+    if not lines:
+        return False
+    if lines[0][1].lstrip("\ufeff").startswith("#benchie-tsv"):
+        return True
+    if detect_head(list(head)) != BENCHIE_TSV:
+        return False
+    rows = [text.split("\t") for _, text in lines]
+    tsv = sum(1 for row in rows if len(row) >= 4 and row[0].strip())
+    return tsv >= CLEAR_SHARE * len(rows)
+
+
+def declared_native_error(exc: BenchieError, path: str, input_format: str) -> BenchieError:
+    """``exc``, raised reading ``path`` as the native ``input_format`` given, with the likely
+    cause first when the file is BenchIE TSV: a wrong ``--input-format`` otherwise gets the
+    reader's words alone ("4 TAB-separated columns, need 6", "none of its sentences is a
+    gold sentence: the wrong --lang?"), which send the user after the wrong fix.
+
+    A file that cannot be read again (stdin, read once) is left as it is: peeking at it
+    would wait for input that never comes."""
+    from benchie_cli.inputs.formats import NATIVE_FORMATS
+    from benchie_cli.textio import peek_lines, rereadable
+
+    if input_format not in NATIVE_FORMATS or not rereadable(path):
+        return exc
+    try:
+        head = peek_lines(path, 64 << 10)
+    except BenchieError:
+        return exc
+    if not looks_like_benchie_tsv(head):
+        return exc
+    return BenchieError(
+        f"this looks like BenchIE TSV: --input-format benchie (or auto) reads it; read as "
+        f"--input-format {input_format}: {exc.message}",
+        path=exc.path,
+        line=exc.line,
+        exit_code=exc.exit_code,
+    )
+
+
 def detect_header(head: Sequence[bytes], ids: Mapping[str, str]) -> Finding | None:
     """A first line that names the columns instead of holding an extraction."""
     lines = sample_texts(head, 1)

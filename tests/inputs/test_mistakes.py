@@ -17,7 +17,7 @@ import orjson
 import pytest
 
 from benchie_cli.inputs.mistakes import MistakeCheck, read_head
-from tests.conftest import ENGLISH_SYSTEMS, GOLD_DIR, RunCli, example
+from tests.conftest import DATA, ENGLISH_SYSTEMS, GOLD_DIR, RunCli, example
 
 RunProcess = Callable[..., subprocess.CompletedProcess[str]]
 
@@ -447,3 +447,37 @@ def test_a_curve_read_as_the_format_given_is_named_as_the_cause(
     assert res.returncode == 2, res.stderr
     assert "; likely cause: this is a precision-recall curve" in res.stderr
     assert res.stderr.rstrip().endswith("[curve-file]") and res.stderr.count("\n") == 1
+
+
+# --------------------------------------------------------------------------- a native format given
+
+
+@pytest.mark.parametrize(
+    "fmt", ["openie4", "openie5", "clausie", "stanford", "ollie", "openie6", "carb", "props"]
+)
+def test_a_native_format_given_to_benchie_tsv_says_so_first(cli: RunCli, fmt: str) -> None:
+    """A BenchIE TSV file read with a native --input-format got the reader's words alone;
+    props even blamed --lang. The likely cause is said first, by score and validate."""
+    clausie = example("en", "clausie")
+    res = cli("score", "--lang", "en", "--input-format", fmt, clausie)
+    assert res.exit_code == 2, res.stderr
+    assert len(res.stderr.splitlines()) == 1, res.stderr
+    assert res.stderr.startswith(
+        f"benchie: {clausie}"
+    ) and "error: this looks like BenchIE TSV: --input-format benchie (or auto) reads it; " in (
+        res.stderr
+    )
+    checked = cli("validate", "--lang", "en", "--input-format", fmt, clausie)
+    assert checked.exit_code in (1, 2)
+    assert "this looks like BenchIE TSV: --input-format benchie (or auto)" in (
+        checked.stdout + checked.stderr
+    )
+
+
+def test_a_native_file_read_as_another_native_format_is_not_called_benchie_tsv(
+    cli: RunCli, tmp_path: Path
+) -> None:
+    path = tmp_path / "oie4.txt"
+    path.write_bytes(gzip.decompress((DATA / "carb/openie4_output.txt.gz").read_bytes()))
+    res = cli("score", "--lang", "en", "--input-format", "clausie", path)
+    assert res.exit_code == 2 and "looks like BenchIE TSV" not in res.stderr

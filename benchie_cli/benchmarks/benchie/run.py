@@ -294,9 +294,13 @@ def prepare_native(
     warnings that ``--strict`` turns into errors elsewhere.
     """
     from benchie_cli.inputs.formats import CARB_READ
+    from benchie_cli.inputs.mistakes import declared_native_error
     from benchie_cli.inputs.native import prepare, summary
 
-    conversion = prepare(path, input_format, sentences, lang)
+    try:
+        conversion = prepare(path, input_format, sentences, lang)
+    except BenchieError as exc:  # (a BenchIE TSV file given a native format: said first)
+        raise declared_native_error(exc, path, input_format) from None
     if conversion is None:
         return None
     shown = display_name(path)
