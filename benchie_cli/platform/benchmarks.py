@@ -32,6 +32,7 @@ from benchie_cli.platform.score import (
     SubmittedFile,
     find_submission,
     finite,
+    for_participants,
     ignored_paragraph,
     metric_key,
     score_as_submitted,
@@ -94,10 +95,10 @@ def _score(
     real = str(file.path)
 
     def said(line: str) -> None:
-        say(line.replace(real, file.shown))
+        say(for_participants(line, file, spec.languages))
 
     request = _request(spec, file.lang, gold_dir, (Submission(file.lang, real),))
-    report = score_as_submitted(request, file, said).report
+    report = score_as_submitted(request, file, said, spec.languages).report
     report["systems"][0]["file"] = file.shown
     return report
 

@@ -15,6 +15,7 @@ is written last, so that a run that fails leaves none and the platform marks it 
 
 from __future__ import annotations
 
+import functools
 import html
 import json
 import math
@@ -489,34 +490,79 @@ def finite(x: Any) -> float:
     return float(x) if isinstance(x, (int, float)) and math.isfinite(x) else 0.0
 
 
-def _renamed(file: SubmittedFile, say: Say) -> Say:
-    """A ``say`` that names the participant's file as they know it, not its read path."""
-    real = str(file.path)
+#: The advice of ``benchie score`` that names ``--lang`` (the wrong-language mistake, the
+#: hints of a file mostly implicit or of no gold id): a participant has no ``--lang``.
+_LANG_ADVICE = (
+    (re.compile(r"score it with --lang ([a-z]{2,3})\b"), "fix"),
+    (re.compile(r"is the file really --lang ([a-z]{2,3}),"), "really"),
+    (re.compile(r"is --lang ([a-z]{2,3}) right\?"), "right"),
+)
+
+
+def for_participants(text: str, file: SubmittedFile, languages: tuple[str, ...]) -> str:
+    """``text`` with the read path named as the participant knows the file, and advice
+    about ``--lang`` said as a Codabench submission chooses a language: by the file's name
+    (``zh.tsv``, docs/platform.md). "score it with --lang zh" would send a participant
+    after an option the platform does not give them."""
+    text = text.replace(str(file.path), file.shown)
+    ext = file.path.name.partition(".")[2] or "tsv"
+    task = ", ".join(f"{lang}.{ext}" for lang in languages)
+
+    def advice(kind: str, lang: str) -> str:
+        named = f"{lang}.{ext}"
+        if kind == "fix":
+            if lang not in languages:
+                return f"this task scores {', '.join(languages)} ({task}), not {lang}"
+            return f"submit it named {named} (a file's name says its language)"
+        if kind == "really":
+            return f"is the file really {lang}, as its name {named} says,"
+        return f"is the file really {lang}, as its name {named} says?"
+
+    for pattern, kind in _LANG_ADVICE:
+        text = pattern.sub(functools.partial(_advised, advice, kind), text)
+    return text
+
+
+def _advised(advice: Callable[[str, str], str], kind: str, match: re.Match[str]) -> str:
+    """One ``--lang`` advice of :func:`for_participants` replaced (a ``re.sub`` callback)."""
+    return advice(kind, match.group(1))
+
+
+def _renamed(file: SubmittedFile, say: Say, languages: tuple[str, ...]) -> Say:
+    """A ``say`` that names the participant's file as they know it, not its read path, and
+    gives advice in the platform's terms (:func:`for_participants`)."""
 
     def said(line: str) -> None:
-        say(line.replace(real, file.shown))
+        say(for_participants(line, file, languages))
 
     return said
 
 
-def score_as_submitted(request: Request, file: SubmittedFile, said: Say) -> Outcome:
+def score_as_submitted(
+    request: Request, file: SubmittedFile, said: Say, languages: tuple[str, ...] = ()
+) -> Outcome:
     """``request`` scored (its one submission, ``file``, read at its temporary path), every
-    error naming the file as the participant knows it; a file that cannot be scored is a
-    :class:`SubmissionFailed`."""
+    error naming the file as the participant knows it and advising in the platform's terms
+    (:func:`for_participants`; ``languages``: the task's); a file that cannot be scored is
+    a :class:`SubmissionFailed`."""
     from benchie_cli.benchmarks import runner
 
     real = str(file.path)
+    languages = languages or (file.lang,)
     try:
         return runner.score(request, runner.Hooks(say=said, notice=_quiet))
     except runner.NothingScored as exc:
         path = exc.path.replace(real, file.shown) if exc.path else file.shown
         raise SubmissionFailed(
-            exc.message, path=path, line=exc.line, exit_code=exc.exit_code
+            for_participants(exc.message, file, languages),
+            path=path,
+            line=exc.line,
+            exit_code=exc.exit_code,
         ) from None
     except BenchieError as exc:
         if exc.path is not None:
             exc.path = exc.path.replace(real, file.shown)
-        exc.message = exc.message.replace(real, file.shown)
+        exc.message = for_participants(exc.message, file, languages)
         raise
 
 
@@ -564,7 +610,7 @@ def _score_language(
     if file is None:
         return result
     real = str(file.path)
-    said = _renamed(file, say)
+    said = _renamed(file, say, spec.languages)
     for index, facet in enumerate(spec.facets):
         carb = spec.carb and index == 0 and lang in _carb_languages()
         request = runner.Request(
@@ -577,7 +623,7 @@ def _score_language(
             facet=facet,
             expect_gold=golds[facet].sha256,
         )
-        outcome = score_as_submitted(request, file, said)
+        outcome = score_as_submitted(request, file, said, spec.languages)
         data = outcome.report
         system = data["systems"][0]
         system["file"] = file.shown

@@ -345,3 +345,23 @@ def test_spec_defaults() -> None:
         "en_default_f1",
         "mean_f1",
     ]
+
+
+@pytest.mark.parametrize(
+    ("languages", "says"),
+    [
+        (["en", "zh"], "submit it named zh.tsv (a file's name says its language)"),
+        (["en"], "this task scores en (en.tsv), not zh"),
+    ],
+)
+def test_a_file_of_another_language_is_told_its_name_not_lang(
+    tmp_path: Path, languages: list[str], says: str
+) -> None:
+    """A participant has no --lang: a Chinese file submitted as en.tsv is told to be named
+    zh.tsv (docs/platform.md), or that the task does not score Chinese."""
+    root = _input(tmp_path, _spec(languages=languages))
+    shutil.copy(example("zh", "m2oie_zh"), root / "res" / "en.tsv")
+    done = _run(root, tmp_path / "out")
+    assert done.returncode == 2, done.stderr
+    assert "the file looks Chinese, not English" in done.stderr and says in done.stderr
+    assert "--lang" not in done.stderr
