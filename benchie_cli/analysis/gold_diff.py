@@ -193,6 +193,9 @@ class LanguageDiff:
     #: the diff can show, so it must be said): None for a side without the language.
     review_a: Review | None = None
     review_b: Review | None = None
+    #: The version without the language (then nothing is compared), and its languages.
+    missing_in: str | None = None
+    available: tuple[str, ...] = ()
 
     def notices(self) -> list[str]:
         """What a run says on stderr of each side's gold with new errors."""
@@ -211,10 +214,15 @@ class LanguageDiff:
         }
 
     def as_json(self) -> dict[str, Any]:
-        return {
+        sides = {
             "language": self.language,
             "a": _side(self.path_a, self.sha256_a, self.review_a),
             "b": _side(self.path_b, self.sha256_b, self.review_b),
+        }
+        if self.missing_in is not None:  # (no summary: nothing was compared)
+            return {**sides, "missing_in": self.missing_in}
+        return {
+            **sides,
             "summary": self.summary(),
             "sentences": [s.as_json() for s in self.sentences],
         }
@@ -238,18 +246,28 @@ def _review(resolved: ResolvedGold | None, gold: Gold | None) -> Review | None:
 
 
 def _languages(store: GoldStore, a: str, b: str, lang: str | None) -> list[str]:
+    """The languages to diff: ``lang``, which both versions must have (as ``score
+    --gold-version`` refuses a language its version lacks), else every language of either."""
     langs_a, langs_b = store.manifest(a).languages(), store.manifest(b).languages()
     if lang is not None:
         if lang not in langs_a and lang not in langs_b:
             raise BenchieError(f"neither gold {a} nor gold {b} has language {lang!r}")
+        for version, langs in ((a, langs_a), (b, langs_b)):
+            if lang not in langs:
+                raise BenchieError(
+                    f"gold {version} has no language {lang!r} (available: {', '.join(langs)}): "
+                    "there is nothing to compare"
+                )
         return [lang]
     return [*langs_a, *(x for x in langs_b if x not in langs_a)]
 
 
 def diff_versions(store: GoldStore, a: str, b: str, lang: str | None = None) -> list[LanguageDiff]:
-    """Default-facet differences between store versions ``a`` and ``b``, per language (a
-    language one version lacks shows as every sentence added or removed). An unknown version
-    raises :class:`BenchieError`."""
+    """Default-facet differences between store versions ``a`` and ``b``, per language. A
+    language one version lacks is not compared: its diff has no sentences and names the
+    version without it (:attr:`LanguageDiff.missing_in`); every sentence shown as removed
+    would read as a gold that deleted them, when the version was made without them (a
+    private test gold of one language). An unknown version raises :class:`BenchieError`."""
     out = []
     for language in _languages(store, a, b, lang):
         sides: list[ResolvedGold | None] = []
@@ -257,6 +275,21 @@ def diff_versions(store: GoldStore, a: str, b: str, lang: str | None = None) -> 
             has = language in store.manifest(version).languages()
             sides.append(store.resolve(version, language, BASE_FACET) if has else None)
         ra, rb = sides
+        if ra is None or rb is None:
+            missing = a if ra is None else b
+            out.append(
+                LanguageDiff(
+                    language,
+                    ra.display_path if ra else None,
+                    rb.display_path if rb else None,
+                    ra.sha256 if ra else None,
+                    rb.sha256 if rb else None,
+                    (),
+                    missing_in=missing,
+                    available=tuple(store.manifest(missing).languages()),
+                )
+            )
+            continue
         gold_a = _parse(ra) if ra is not None else None
         gold_b = _parse(rb) if rb is not None else None
         out.append(
@@ -283,6 +316,13 @@ def diff_lines(a: str, b: str, diffs: Iterable[LanguageDiff]) -> Iterator[str]:
     written like the gold (``sent_id:ID<TAB>text``, ``ID--> Cluster N:``, triple forms) with
     ``+``/``-`` for what B adds or removes and ``~`` for a changed synset's header."""
     for d in diffs:
+        if d.missing_in is not None:
+            other = b if d.missing_in == a else a
+            yield (
+                f"== {d.language}: gold {d.missing_in} has no language {d.language!r} "
+                f"(available: {', '.join(d.available)}): not compared (gold {other} has it)"
+            )
+            continue
         s = d.summary()
         yield (
             f"== {d.language}: gold {a} -> {b}: sentences +{s['sentences_added']} "

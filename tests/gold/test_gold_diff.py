@@ -226,3 +226,31 @@ def test_impact_says_why_a_score_is_zero(cli: RunCli) -> None:
     assert res.exit_code == 2
     assert "none of its 695 extractions can be scored" in res.stderr
     assert "score it with --lang en [wrong-language]" in res.stderr
+
+
+def test_a_language_one_version_lacks_is_said_not_listed_as_removed(
+    cli: RunCli, tmp_path: Path
+) -> None:
+    """A version made with English only (docs/gold-versions.md) listed every German sentence
+    of the other as removed; the missing language is said, as `score` says it."""
+    root = tiny_store(cli, tmp_path)
+    german = root / "3.0.0" / "de" / "default" / "tiny_de.txt"
+    german.parent.mkdir(parents=True)
+    german.write_text(TINY_A, encoding="utf-8")
+    assert cli("gold", "manifest", root / "3.0.0").exit_code == 0
+    result = cli("gold", "diff", "3.0.0", "3.1.0", "--gold-dir", root)
+    assert result.exit_code == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert (
+        "== de: gold 3.1.0 has no language 'de' (available: en): not compared (gold 3.0.0 has it)"
+        in lines
+    )
+    assert not any(line.startswith("- sent_id:") for line in lines)
+    doc = orjson.loads(
+        cli("gold", "diff", "3.0.0", "3.1.0", "--gold-dir", root, "--format", "json").stdout
+    )
+    de = next(d for d in doc["languages"] if d["language"] == "de")
+    assert de["missing_in"] == "3.1.0" and "sentences" not in de
+    only = cli("gold", "diff", "3.0.0", "3.1.0", "--gold-dir", root, "--lang", "de")
+    assert only.exit_code == 2 and only.stdout == ""
+    assert "gold 3.1.0 has no language 'de' (available: en)" in only.stderr
