@@ -13,7 +13,7 @@ import click
 import orjson
 
 from benchie_cli import DEFAULT_GOLD_VERSION, LANGUAGES, default_gold_version, limits
-from benchie_cli.errors import BenchieError, ExitCode
+from benchie_cli.errors import BenchieError, ExitCode, format_location
 from benchie_cli.inputs.formats import INPUT_FORMATS
 from benchie_cli.registry import BASE_FACET, BENCHMARKS, FACET_NAMES, FACETS, SCORE_LANGUAGES
 from benchie_cli.tables import render
@@ -199,8 +199,9 @@ def summarise_warnings(result: SystemResult, lang: str) -> None:
         if mostly_implicit(result.implicit_count, result.facts.extractions):
             hint = language_hint(result.implicit_count, result.facts.extractions, lang)
             click.echo(f"benchie: {result.name}: {hint}", err=True)
-    for finding in result.findings:
-        click.echo(f"benchie: {result.name}: hint: {finding.message} [{finding.code}]", err=True)
+    for finding in result.findings:  # (at PATH:LINE, as every error and warning is)
+        where = format_location(result.facts.path, finding.line)
+        click.echo(f"benchie: {where}hint: {finding.message} [{finding.code}]", err=True)
     if result.retokenized is not None:
         mapped, left = result.retokenized
         click.echo(

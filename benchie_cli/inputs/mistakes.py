@@ -16,7 +16,7 @@ sentence's own tokens where that is unambiguous, and counts what it mapped and l
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Container, Iterable, Iterator, Mapping, Sequence
 
 from benchie_cli.errors import BenchieError, ExitCode
 from benchie_cli.inputs.findings import Finding as Finding
@@ -253,8 +253,9 @@ def declared_native_error(exc: BenchieError, path: str, input_format: str) -> Be
     )
 
 
-def detect_header(head: Sequence[bytes], ids: Mapping[str, str]) -> Finding | None:
-    """A first line that names the columns instead of holding an extraction."""
+def detect_header(head: Sequence[bytes], ids: Container[str]) -> Finding | None:
+    """A first line that names the columns instead of holding an extraction (``ids``: the
+    gold's sentence ids; the scorer skips the line, :meth:`Scorer._skip_header`)."""
     lines = sample_texts(head, 1)
     if not lines:
         return None
@@ -266,8 +267,8 @@ def detect_header(head: Sequence[bytes], ids: Mapping[str, str]) -> Finding | No
     if named >= 2:
         return Finding(
             "header-row",
-            f"line {n} is a header row ({text.strip()[:60]!r}), not an extraction: "
-            "remove it (BenchIE TSV has no header)",
+            f"line {n} is a header row ({text.strip()[:60]!r}), not an extraction: score "
+            "skips it; remove it (BenchIE TSV has no header)",
             n,
         )
     return None

@@ -90,7 +90,7 @@ MISTAKES = [
         lambda: ["sent_id\tsubject\trelation\tobject", *_lines(*CLAUSIE)],
         "header-row",
         "line 1 is a header row ('sent_id\\tsubject\\trelation\\tobject'), not an extraction: "
-        "remove it",
+        "score skips it; remove it",
     ),
     Mistake(
         "comma",
@@ -481,3 +481,21 @@ def test_a_native_file_read_as_another_native_format_is_not_called_benchie_tsv(
     path.write_bytes(gzip.decompress((DATA / "carb/openie4_output.txt.gz").read_bytes()))
     res = cli("score", "--lang", "en", "--input-format", "clausie", path)
     assert res.exit_code == 2 and "looks like BenchIE TSV" not in res.stderr
+
+
+def test_a_header_row_is_skipped_and_its_hint_is_at_path_line(cli: RunCli, tmp_path: Path) -> None:
+    """A header row was counted as an extraction (696 for ClausIE's 695) and an unknown id,
+    and its hint named the system, not PATH:LINE. It is skipped: the numbers are the file's
+    without it, and verify re-derives them."""
+    path = _write(tmp_path / "mysys.tsv", ["sent_id\tsubject\trelation\tobject", *_lines(*CLAUSIE)])
+    res = cli("score", "--lang", "en", path, "-o", tmp_path / "m.json")
+    assert res.exit_code == 0, res.stderr
+    assert f"benchie: {path}:1: hint: line 1 is a header row" in res.stderr
+    assert "unknown-sentence-id" not in res.stderr
+    with_header = orjson.loads((tmp_path / "m.json").read_bytes())["systems"][0]
+    plain = _score_json(cli, tmp_path / "c.json", example(*CLAUSIE))["systems"][0]
+    for key in ("extractions", "tp", "fp", "fn", "precision", "recall", "f1"):
+        assert with_header[key] == plain[key], key
+    assert with_header["lines"] == plain["lines"] + 1
+    assert with_header["unknown_sentence_ids"] == 0
+    assert cli("verify", tmp_path / "m.json").exit_code == 0

@@ -27,6 +27,7 @@ from benchie_cli.inputs.mistakes import (
     Finding,
     MistakeCheck,
     Retokenizer,
+    detect_header,
     explained,
     keep_head,
     nothing_scorable,
@@ -498,15 +499,16 @@ class Scorer:
                 raise BenchieError("changed while it was being scored; score it again", path=shown)
         else:
             digest = hashlib.sha256()
-            blocks = iter_line_blocks(path, digest)
-            if self.mistakes is not None:
-                blocks = keep_head(blocks, head)
+            blocks = keep_head(iter_line_blocks(path, digest), head)  # (the header row too)
             try:
                 confident, blocks = _split_directive(blocks)
                 tally = self._scan_mapped(blocks, shown, strict, confident)
             except BenchieError as exc:
                 raise self._explained(exc, head) from None
             sha256 = reported_sha256(path, digest)
+        if workers > 1:
+            head = read_head(path)
+        self._skip_header(tally, head)
         facts = FileFacts(shown, sha256, tally.lines, tally.extractions)
         if tally.extractions == 0:
             raise BenchieError(empty_file(shown, facts).message, path=shown)
@@ -517,9 +519,7 @@ class Scorer:
                 or 2 * tally.unknown_count > tally.extractions
                 or not any(tally.covered)
             )
-            findings = self.mistakes.check(
-                head if workers == 1 else read_head(path), suspicious=suspicious
-            )
+            findings = self.mistakes.check(head, suspicious=suspicious)
         if strict and findings:
             raise strict_error(findings[0], shown)
         if nothing_scorable(tally.extractions, tally.unknown_count, tally.implicit_count, findings):
@@ -575,6 +575,36 @@ class Scorer:
             tally.matches,
             tally.outside_subset,
         )
+
+    def _skip_header(self, tally: _Tally, head: list[bytes]) -> None:
+        """Take a header row (``sent_id<TAB>subject<TAB>...`` first: the ``header-row``
+        mistake) out of ``tally``: the scan counted it as an extraction of an unknown
+        sentence id, which the scores leave out but the ``extractions`` column and the
+        unknown-id warning showed, as if the system had made one more extraction. The
+        mistake check's hint says it is skipped; every scorer skips it, with or without
+        that check, so that ``verify`` re-derives the same counts."""
+        found = detect_header(head, self.position)
+        if found is None or found.line is None:
+            return
+        raw = head[found.line - 1]
+        fields = split_line(raw[:-1] if raw.endswith(b"\r") else raw)
+        if fields is None or len(fields) == 2:
+            return
+        sent_id = fields[0]
+        count = tally.unknown_ids.get(sent_id, 0)
+        if not count:  # (not tallied as an unknown id: no header row to take out)
+            return
+        tally.extractions -= 1
+        tally.unknown_count -= 1
+        if count == 1:
+            del tally.unknown_ids[sent_id]
+        else:
+            tally.unknown_ids[sent_id] = count - 1
+        said = {"unknown-sentence-id"} | (set() if all(fields[1:4]) else {"empty-slot"})
+        tally.warning_count -= len(said)
+        tally.warnings = [
+            w for w in tally.warnings if not (w.line == found.line and w.code in said)
+        ]
 
     def _scan_mapped(
         self, blocks: Iterable[list[bytes]], shown: str, strict: bool, confident: bool
