@@ -20,7 +20,7 @@ from benchie_cli.cli.common import (
 )
 from benchie_cli.cli.group import EPILOG_EXIT, set_verdict
 from benchie_cli.errors import BenchieError, Diagnostic, ExitCode
-from benchie_cli.inputs.batch import check_stdin_once
+from benchie_cli.inputs.batch import check_stdin_once, files_in
 from benchie_cli.outputs import check_output
 from benchie_cli.textio import (
     EMPTY_NAME,
@@ -77,7 +77,8 @@ def validate(
     input_format: str,
     retokenize: bool,
 ) -> None:
-    """Check gold or submission FILEs; print every problem as PATH:LINE: severity: message.
+    """Check gold or submission FILEs (a directory: every *.tsv in it, as for `score`);
+    print every problem as PATH:LINE: severity: message.
 
     Submissions are checked against the gold (unknown sentence ids, implicit extractions).
 
@@ -101,13 +102,16 @@ def validate(
     if sum(1 for path in files if path == STDIN) > 1:
         raise BenchieError("standard input ('-') can be read only once per run")
     check_stdin_once(gold_file, files)
-    for path in files:
+    given, files = files, ()
+    for path in given:
         if not path:
             raise BenchieError(EMPTY_NAME)
         if path != STDIN and not Path(path).exists():
             raise BenchieError("no such file", path=path)
-        if Path(path).is_dir():
-            raise BenchieError("is a directory, not a file", path=path)
+        if path != STDIN and Path(path).is_dir():  # every *.tsv in it, as score reads it
+            files += tuple(str(p) for p in files_in(path, verb="validate"))
+        else:
+            files += (path,)
     gold: Gold | None = None
     reports = []
     formats: list[str | None] = []  # each file's format: None for gold, else benchie or native

@@ -109,21 +109,46 @@ def parse_submission_arg(arg: str, *, every_file: bool = False) -> list[Submissi
         return [Submission(name, given)]
     path = Path(arg)
     if path.is_dir():
-        # Hidden files are not submissions (macOS leaves ._name.tsv beside every file).
-        pattern = "*" if every_file else SUBMISSION_GLOB
-        files = sorted(p for p in path.glob(pattern) if p.is_file() and not p.name.startswith("."))
-        if not files:
-            what = "file" if every_file else f"{SUBMISSION_GLOB} file"
-            below = sorted(
-                d.name
-                for d in path.iterdir()
-                if d.is_dir() and not d.name.startswith(".") and any(d.glob(pattern))
-            )
-            listed = ", ".join(below[:5])
-            hint = f"; give one of its subdirectories with some: {listed}" if below else ""
-            raise BenchieError(f"directory has no {what} to score{hint}", path=arg)
+        files = files_in(arg, every_file=every_file)
         return [Submission(printable_path(stem(str(p))), str(p)) for p in files]
     return [Submission(printable_path(stem(arg)), arg)]
+
+
+def files_in(directory: str, *, every_file: bool = False, verb: str = "score") -> list[Path]:
+    """The submissions a directory argument gives, sorted: its ``*.tsv`` files (``every_file``:
+    every file), hidden ones left out (macOS leaves ``._name.tsv`` beside every file). The
+    one rule for ``score``, ``analyze`` and ``validate``. None is an error that names what
+    the directory holds instead, and how to give it (``verb``: the command's): a
+    directory of ``clausie.txt`` must not leave the user guessing why it was passed over."""
+    path = Path(directory)
+    pattern = "*" if every_file else SUBMISSION_GLOB
+    files = sorted(p for p in path.glob(pattern) if p.is_file() and not p.name.startswith("."))
+    if files:
+        return files
+    what = "file" if every_file else f"{SUBMISSION_GLOB} file"
+    below = sorted(
+        d.name
+        for d in path.iterdir()
+        if d.is_dir() and not d.name.startswith(".") and any(d.glob(pattern))
+    )
+    if below:
+        listed = ", ".join(below[:5])
+        hint = f"; give one of its subdirectories with some: {listed}"
+    else:
+        others = sorted(
+            p.name for p in path.iterdir() if p.is_file() and not p.name.startswith(".")
+        )
+        hint = ""
+        if others:
+            shown = ", ".join(printable_path(n) for n in others[:5])
+            more = f" and {len(others) - 5} more" if len(others) > 5 else ""
+            first = printable_path(str(path / others[0]))
+            hint = (
+                f"; it holds {shown}{more}, which a directory does not give: name such a "
+                f"file itself (benchie {verb} {first}; with --input-format FORMAT for a "
+                "system's native output that auto-detection does not read)"
+            )
+    raise BenchieError(f"directory has no {what} to {verb}{hint}", path=directory)
 
 
 def expand(args: Iterable[str], *, every_file: bool = False) -> list[Submission]:

@@ -88,6 +88,36 @@ def test_directory_without_submissions(cli: RunCli, tmp_path: Path) -> None:
     assert res.stderr == f"benchie: {tmp_path}: error: directory has no *.tsv file to score\n"
 
 
+def test_a_directory_of_other_files_names_them_and_how_to_score_one(
+    cli: RunCli, tmp_path: Path
+) -> None:
+    """A directory holding clausie.txt only said "no *.tsv file", not what it passed over."""
+    (tmp_path / "clausie.txt").write_text("1\ta\tb\tc\n")
+    (tmp_path / ".hidden.txt").write_text("x\n")
+    res = cli("score", "--lang", "en", tmp_path)
+    assert res.exit_code == 2
+    assert res.stderr == (
+        f"benchie: {tmp_path}: error: directory has no *.tsv file to score; it holds "
+        "clausie.txt, which a directory does not give: name such a file itself (benchie score "
+        f"{tmp_path / 'clausie.txt'}; with --input-format FORMAT for a system's native output "
+        "that auto-detection does not read)\n"
+    )
+
+
+def test_validate_reads_a_directory_as_score_does(cli: RunCli, tmp_path: Path) -> None:
+    """validate DIR said "is a directory, not a file" while score DIR reads its *.tsv."""
+    for name in ("b.tsv", "a.tsv", "notes.txt"):
+        (tmp_path / name).write_text("1\tHe\tserved\tas the first Prime Minister of Australia\n")
+    res = cli("validate", "--lang", "en", tmp_path)
+    assert res.exit_code == 0, res.stdout + res.stderr
+    assert "in 2 file(s)" in res.stderr and "notes.txt" not in res.stdout + res.stderr
+    (tmp_path / "a.tsv").unlink()
+    (tmp_path / "b.tsv").unlink()
+    empty = cli("validate", "--lang", "en", tmp_path)
+    assert empty.exit_code == 2
+    assert "directory has no *.tsv file to validate; it holds notes.txt" in empty.stderr
+
+
 def test_a_directory_whose_subdirectories_hold_submissions_names_them(
     cli: RunCli, tmp_path: Path
 ) -> None:
