@@ -44,11 +44,32 @@ def to_markdown(report: dict[str, Any]) -> str:
     return markdown
 
 
-def load_json(path: str) -> tuple[Any, bytes]:
+def load_json(path: str, command: str = "verify") -> tuple[Any, bytes]:
     """A JSON report's document and its bytes, read once (bounded, no device); not JSON:
-    refused (exit 2). Its shape is the caller's to check (``verify``, ``plot``)."""
+    refused (exit 2), bytes that are not text in plain words naming ``command`` (the one
+    reading it). Its shape is the caller's to check (``verify``, ``plot``)."""
     data = read_whole(path, what="report")
+    text = without_bom(data)
     try:
-        return orjson.loads(without_bom(data)), data
+        text.decode("utf-8")
+    except UnicodeDecodeError as exc:  # (the decoder's own words name its internals)
+        raise BenchieError(_not_text(text, exc, command), path=display_name(path)) from None
+    try:
+        return orjson.loads(text), data
     except orjson.JSONDecodeError as exc:
         raise BenchieError(f"not a JSON report ({exc})", path=display_name(path)) from None
+
+
+#: The magic numbers of the binary files most often given for a report by mistake.
+_BINARY_KINDS = ((b"PK\x03\x04", "a zip archive"), (b"\x1f\x8b", "a gzip file"), (b"%PDF", "a PDF"))
+
+
+def _not_text(data: bytes, exc: UnicodeDecodeError, command: str) -> str:
+    """Why bytes that are not UTF-8 are no report, in the user's terms: orjson says "str is
+    not valid UTF-8: surrogates not allowed", which names its own internals."""
+    kind = next((name for magic, name in _BINARY_KINDS if data.startswith(magic)), None)
+    what = kind or "a binary file?"
+    return (
+        f"not UTF-8 text ({what}): {command} reads a JSON report written by benchie score "
+        f"(byte 0x{data[exc.start]:02x} at offset {exc.start})"
+    )

@@ -247,3 +247,23 @@ def test_a_file_the_report_names_that_is_absent_is_said_so(
         "error: no such file (named by the report, relative to the directory `score` ran "
         "in): run verify there, or give the submissions as arguments"
     )
+
+
+@pytest.mark.parametrize(
+    ("data", "says"),
+    [
+        (bytes(range(128, 256)) * 4, "not UTF-8 text (a binary file?): "),
+        (b"PK\x03\x04\x14\x00\x08\x00\xff\xfe", "not UTF-8 text (a zip archive): "),
+    ],
+)
+def test_a_binary_file_is_named_in_plain_words(
+    cli: RunCli, tmp_path: Path, data: bytes, says: str
+) -> None:
+    """`verify bundle.zip` said "str is not valid UTF-8: surrogates not allowed: line 1
+    column 1 (char 0)", the JSON decoder's internals."""
+    path = tmp_path / "bundle.zip"
+    path.write_bytes(data)
+    res = cli("verify", path)
+    assert res.exit_code == 2
+    assert says + "verify reads a JSON report written by benchie score" in res.stderr
+    assert "surrogates" not in res.stderr and len(res.stderr.splitlines()) == 1

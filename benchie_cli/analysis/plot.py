@@ -103,7 +103,7 @@ def read(path: str) -> dict[str, Any]:
     from benchie_cli.report import load_json
 
     shown = display_name(path)
-    report = load_json(path)[0]
+    report = load_json(path, "plot")[0]
     if (
         not isinstance(report, dict)
         or not isinstance(report.get("systems"), list)
