@@ -195,6 +195,12 @@ def convert(
     atomic_write(output, buffer.getvalue())
     for line in summary(result, display_name(source)):
         say(line)
+    # (named as every command that writes names its output: a run never ends in silence)
+    say_written(
+        output,
+        "benchie tsv",
+        f"{result.written:,} extraction(s) from {display_name(source)}, read as {result.format}",
+    )
     if report_file is not None:
         a = result.alignment
         doc = {
@@ -217,3 +223,4 @@ def convert(
             "gold_without_extraction": a.gold_without_extraction,
         }
         atomic_write(report_file, orjson.dumps(doc, option=orjson.OPT_INDENT_2) + b"\n")
+        say_written(report_file, "json", "alignment report")

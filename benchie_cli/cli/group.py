@@ -111,6 +111,33 @@ class BenchieGroup(click.Group):
         except BrokenPipeError:  # `benchie --version | true` (click writes it while parsing)
             _reader_gone(ctx)
 
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        """The command ``args[0]`` names; a misspelt one (``benchie scroe``) is a usage error
+        that suggests the closest names, as click does for options. Click's own suggestion
+        looks only at the commands already loaded (none, for the lazy top-level group), and
+        before click 8.4 there is none at all."""
+        name = args[0] if args else ""
+        if (
+            name
+            and not name.startswith("-")
+            and not ctx.resilient_parsing
+            and self.get_command(ctx, name) is None
+        ):
+            import difflib
+
+            close = difflib.get_close_matches(name, self.list_commands(ctx))
+            if close:
+                quoted = ", ".join(repr(c) for c in close)
+                hint = (
+                    f"Did you mean {quoted}?"
+                    if len(close) == 1
+                    else f"(Did you mean one of: {quoted}?)"
+                )
+                raise click.UsageError(f"No such command {name!r}. {hint}", ctx)
+        return super().resolve_command(ctx, args)
+
     def invoke(self, ctx: click.Context) -> Any:
         try:
             result = self._invoke(ctx)

@@ -149,3 +149,23 @@ def test_gold_file_and_gold_version_exclude_each_other(cli) -> None:
     res = cli("score", "--gold-version", "1.0.0", "--gold-file", gold, example("en", "clausie"))
     assert res.exit_code == 2 and "not both" in res.stderr
     assert cli("score", "--gold-file", gold, example("en", "clausie")).exit_code == 0
+
+
+@pytest.mark.parametrize(
+    ("words", "says"),
+    [
+        (("scroe",), "No such command 'scroe'. Did you mean 'score'?"),
+        (("valdate",), "No such command 'valdate'. Did you mean 'validate'?"),
+        (("gold", "verfy"), "No such command 'verfy'. Did you mean 'verify'?"),
+        (("platform", "scor"), "No such command 'scor'. Did you mean 'score'?"),
+        (("xyzzy",), "No such command 'xyzzy'.\n"),
+    ],
+)
+def test_a_misspelt_command_gets_a_suggestion(
+    cli: RunCli, words: tuple[str, ...], says: str
+) -> None:
+    """`benchie scroe` said "No such command" alone: the lazy group's commands are not
+    loaded, so click's suggestion had nothing to compare with."""
+    result = cli(*words)
+    assert result.exit_code == 2
+    assert says in result.stderr

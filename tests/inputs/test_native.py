@@ -405,6 +405,12 @@ def test_convert_writes_confidences_and_refuses_benchie_tsv(
         "#benchie-tsv confidence\n1\tHe\tserved as\tthe first Prime Minister of Australia\t0.25\n"
     )
     assert "299 gold sentence(s) without extraction" in done.stderr
+    # Named on stderr as every command that writes names its output, last.
+    assert done.stderr.splitlines()[-1] == (
+        f"benchie: wrote {out} (benchie tsv: 1 extraction(s) from {source}, read as jsonl)"
+    )
+    stdout = cli_process("convert", "--lang", "en", source, "-o", "-")
+    assert stdout.returncode == 0 and "wrote" not in stdout.stderr
     refused = cli_process("convert", "--lang", "en", example("en", "clausie"), "-o", out)
     assert refused.returncode == 2
     assert "no native format recognised" in refused.stderr
