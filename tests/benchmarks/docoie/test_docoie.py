@@ -400,7 +400,7 @@ def test_a_gold_file_of_either_format_is_read_by_its_name(cli: RunCli, tmp_path:
     as_json.write_text(json.dumps(TRANSPORTATION_JSON))
     recalls = []
     for gold in (tsv, as_json):
-        out = tmp_path / f"{gold.name}.report"
+        out = tmp_path / f"{gold.name}.report.json"
         scored = cli("score", "--benchmark", "docoie", "--gold-file", gold, system, "-o", out)
         assert scored.exit_code == 0, scored.stderr
         recalls.append(orjson.loads(out.read_bytes())["systems"][0]["docoie"]["recall"])
