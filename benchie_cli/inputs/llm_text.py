@@ -37,7 +37,7 @@ import orjson
 
 from benchie_cli.errors import BenchieError
 from benchie_cli.inputs.formats import VERSIONS, signed
-from benchie_cli.inputs.json_lines import objects
+from benchie_cli.inputs.json_lines import objects, repeated_key
 from benchie_cli.records import Record
 
 #: The rules' version: part of the name every signature gives them (``llm-text@1``).
@@ -240,6 +240,9 @@ def _json_object(text: str, line: int) -> Triple | Unparsed:
         return Unparsed(line, text, "a '{' that is no JSON object")
     if not isinstance(doc, dict):
         return Unparsed(line, text, "a '{' that is no JSON object")
+    key = repeated_key(text, doc)
+    if key is not None:  # (which value was meant is anyone's guess: none is taken)
+        return Unparsed(line, text, f"a JSON object giving the key {key[:40]!r} twice")
     slots = []
     for names in _OBJECT_KEYS:
         value = next((doc[k] for k in names if k in doc), None)

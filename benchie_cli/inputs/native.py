@@ -1032,7 +1032,9 @@ def _json_array(lines: Lines, name: str) -> Iterator[NativeExtraction | Skipped]
     def line(pos: int) -> int:
         return first + bisect.bisect_right(starts, pos) - 1
 
-    decoder = json.JSONDecoder(parse_constant=_no_constant)
+    decoder = json.JSONDecoder(
+        parse_constant=_no_constant, object_pairs_hook=json_lines.unique_pairs
+    )
     space = re.compile(r"[ \t\r\n]*")
 
     def skip(pos: int) -> int:
@@ -1061,6 +1063,8 @@ def _json_array(lines: Lines, name: str) -> Iterator[NativeExtraction | Skipped]
             raise BenchieError(
                 f"not valid JSON: {exc.msg}", path=name, line=line(exc.pos)
             ) from None
+        except json_lines.RepeatedKey as exc:  # (at the object's first line)
+            raise json_lines.repeated_key_error(exc.key, name, line(pos)) from None
         except ValueError as exc:  # NaN, Infinity
             raise BenchieError(f"not valid JSON: {exc}", path=name, line=line(pos)) from None
         yield from _json_doc(item, name, line(pos), seen)
@@ -1103,6 +1107,9 @@ def _json_lines(lines: Lines, name: str) -> Iterator[NativeExtraction | Skipped]
                     "[...] of them)"
                 )
             raise BenchieError(f"not valid JSON: {exc}{hint}", path=name, line=n) from None
+        key = json_lines.repeated_key(text, doc)
+        if key is not None:
+            raise json_lines.repeated_key_error(key, name, n)
         yield from _json_doc(doc, name, n, seen)
 
 

@@ -83,6 +83,10 @@ def test_several_bracketed_triples_on_one_line_and_a_json_list_of_lists() -> Non
         ("(a; b; c) - note", "text outside the brackets: '- note'"),
         ("((He; served as; PM))", "a bracket open or closed across slots: markup?"),
         ('{"subject": "He", "object": "PM"}', "a JSON object without a string 'relation'"),
+        (
+            '{"subject": "He", "relation": "served", "object": "X", "object": "as PM"}',
+            "a JSON object giving the key 'object' twice",
+        ),
     ],
 )
 def test_what_no_rule_reads_is_reported_with_why(fragment: str, reason: str) -> None:

@@ -12,9 +12,13 @@ import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
+import orjson
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from benchie_cli.errors import BenchieError
+from benchie_cli.inputs import json_lines
 from benchie_cli.inputs.native import (
     PEEK_BYTES,
     REGISTRY,
@@ -413,6 +417,77 @@ def test_json_errors_say_the_likely_cause(
     error = _error(_write(tmp_path, text, "llm.jsonl"), "json")
     assert error.line == line
     assert message in error.message, error.message
+
+
+@pytest.mark.parametrize(
+    ("fmt", "text", "line", "key"),
+    [
+        ("json", '{"sentence": "%s", "triples": [["a", "r", "b"]], "triples": []}\n', 1, "triples"),
+        (
+            "json",
+            '[\n{"sentence": "x", "triples": []},\n{"sentence": "%s",\n"sentence": "y"}\n]\n',
+            3,
+            "sentence",
+        ),
+        (
+            "jsonl",
+            '{"sentence": "%s", "subject": "a", "relation": "r", "object": "b", "object": "c"}\n',
+            1,
+            "object",
+        ),
+        (
+            "jsonl",
+            '{"sentence": "%s", "extractions": [{"subject": "a", "subject": "b", "relation": "r"}]}'
+            "\n",
+            1,
+            "subject",
+        ),
+        ("llm-text", '{"sentence": "%s", "output": "(a; r; b)", "output": "None"}\n', 1, "output"),
+    ],
+)
+def test_a_key_given_twice_in_an_object_is_refused_at_its_line(
+    tmp_path: Path, fmt: str, text: str, line: int, key: str
+) -> None:
+    """Every JSON reader keeps only the last value of a repeated key: a second "triples"
+    list replaced the first, and 264 of ClausIE's 695 extractions split so vanished without
+    a word, scored exit 0. Now the object is refused at its (first) line, in every reader
+    of JSON, nested objects too."""
+    error = _error(_write(tmp_path, text % S1, f"dup.{fmt}"), fmt)
+    assert error.line == line
+    assert error.message.startswith(f"the key {key!r} is given twice in one object"), error.message
+
+
+@given(
+    st.recursive(
+        st.none() | st.booleans() | st.integers() | st.text(max_size=5),
+        lambda inner: (
+            st.lists(inner, max_size=3)
+            | st.lists(st.tuples(st.sampled_from(["a", "b", '":', 'a"', " :"]), inner), max_size=3)
+        ),
+        max_leaves=12,
+    )
+)
+def test_repeated_key_finds_exactly_the_repeats(value: object) -> None:
+    """:func:`repeated_key` counts key ends before it decodes again: whatever the document
+    holds (strings with ``":`` in them, keys that look like key ends), it names a repeated
+    key exactly when the text repeats one, as the standard library's decoder sees it."""
+
+    def dump(v: object) -> str:  # (objects as lists of pairs: a key may repeat)
+        if isinstance(v, list) and v and all(isinstance(x, tuple) for x in v):
+            return "{" + ", ".join(f"{json.dumps(k)} : {dump(x)}" for k, x in v) + "}"
+        if isinstance(v, list):
+            return "[" + ",".join(dump(x) for x in v) + "]"
+        return json.dumps(v)
+
+    def repeats(v: object) -> bool:
+        if isinstance(v, list) and v and all(isinstance(x, tuple) for x in v):
+            keys = [k for k, _ in v]
+            return len(set(keys)) < len(keys) or any(repeats(x) for _, x in v)
+        return isinstance(v, list) and any(repeats(x) for x in v)
+
+    text = dump(value)
+    found = json_lines.repeated_key(text, orjson.loads(text))
+    assert (found is not None) == repeats(value)
 
 
 def test_json_error_is_one_line_exit_2(cli_process: Run, tmp_path: Path) -> None:
