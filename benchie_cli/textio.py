@@ -102,6 +102,47 @@ def _too_long(name: str, lineno: int) -> BenchieError:
     )
 
 
+def _lone_cr(name: str, lineno: int) -> BenchieError:
+    """The error for a line holding a CR that no LF follows (``name`` as diagnostics show
+    it). Lines here end at LF alone (a CRLF's CR is dropped), so such a CR breaks no line:
+    a file whose lines end in CR (classic Mac OS) would be one line of every extraction's
+    columns, and a stray CR where a line should end would merge two extractions into one,
+    each a wrong count with nothing to show it."""
+    return BenchieError(
+        "a CR (\\r) that no LF follows: lines end at LF (or CRLF) here, so this line runs on "
+        "into the next (a file from classic Mac OS, or a stray CR?); end every line with LF, "
+        "e.g. `tr '\\r' '\\n' < FILE > FIXED` for a file whose lines all end in CR",
+        path=name,
+        line=lineno,
+    )
+
+
+def _text(line: bytes) -> bool:
+    """Whether ``line`` is UTF-8 text without NUL: a lone CR in a line that is not is left
+    to the reader, whose error for bytes that are no text (a binary file?) is the likelier
+    cause."""
+    if b"\0" in line:
+        return False
+    try:
+        line.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def _first_lone_cr(lines: list[bytes]) -> int | None:
+    """The index of the first of ``lines`` (each without its LF) holding a CR other than
+    one last CR (a CRLF's), or None. Counted in C first: in the lines joined, each followed
+    by its LF, every CR is a CRLF's exactly when there are as many CRLFs as CRs."""
+    joined = b"\n".join(lines) + b"\n"
+    if joined.count(b"\r") == joined.count(b"\r\n"):
+        return None
+    for k, line in enumerate(lines):
+        if b"\r" in (line[:-1] if line.endswith(b"\r") else line):
+            return k
+    return None  # (unreachable: a CR without LF is in some line)
+
+
 def _check_kind(fh: BinaryIO, path: str) -> None:
     """Refuse what is no file to read to its end: directories, devices, sockets.
 
@@ -512,6 +553,8 @@ def iter_lines(path: str, digest: Hasher | None = None) -> Iterator[tuple[int, b
                 content = content[:-1]
             if len(content) > MAX_LINE_BYTES:
                 raise _too_long(name, lineno)
+            if b"\r" in content and _text(content):
+                raise _lone_cr(name, lineno)
             yield lineno, content, raw
     except OSError as exc:
         raise BenchieError(f"cannot read: {exc.strerror or exc}", path=name) from None
@@ -548,6 +591,7 @@ def iter_line_blocks(
         carry = b""
         first = start == 0
         done = 0  # lines yielded so far
+        carriage = False  # whether a CR was read: only then are lines checked for a lone one
         read = _block_reader(fh)
         while remaining is None or remaining > 0:
             chunk = read(BLOCK_SIZE if remaining is None else min(BLOCK_SIZE, remaining))
@@ -566,10 +610,20 @@ def iter_line_blocks(
             if first and lines:
                 first = False
                 lines[0] = without_bom(lines[0])
+            if carriage or b"\r" in chunk:  # (a CRLF file has one in every block)
+                carriage = True
+                k = _first_lone_cr(lines)
+                if k is not None and _text(lines[k]):
+                    if k:  # (the lines before it are read first: their errors come first)
+                        yield lines[:k]
+                    raise _lone_cr(name, done + k + 1)
             done += len(lines)
             yield lines
         if carry:
-            yield [without_bom(carry) if first else carry]
+            last = without_bom(carry) if first else carry
+            if carriage and _first_lone_cr([last]) is not None and _text(last):
+                raise _lone_cr(name, done + 1)
+            yield [last]
     except OSError as exc:
         raise BenchieError(f"cannot read: {exc.strerror or exc}", path=name) from None
     finally:

@@ -87,6 +87,8 @@ def test_no_output_overwrites_an_input(
     args = ["--lang", "en", "--gold-file", files["gold"]]
     if command == "analyze":
         args += ["--buckets", files["buckets"], "--resamples", "10"]
+    if command != "strip-implicit":  # (a format given: the name's extension is not one)
+        args += ["--format", "json"]
     res = cli_process(command, *args, files["sub"], "-o", out)
     _refused(res, "is also an input")
     assert {name: path.read_bytes() for name, path in files.items()} == before
@@ -190,6 +192,69 @@ def test_empty_file_name_is_not_the_working_directory(
     shutil.copyfile(example("en", "clausie"), tmp_path / "x.tsv")
     res = cli_process(*args, "--lang", "en", cwd=tmp_path)
     _refused(res, "empty", "name")
+
+
+@pytest.mark.parametrize(
+    ("where", "line"),
+    [
+        ("every", 1),  # a file of classic Mac OS's line ends: all of it was one line
+        ("one", 6),  # one LF become CR: two extractions were one, scored exit 0
+        ("inside", 6),  # a CR inside a CRLF file's line
+        ("doubled", 6),  # CR CR LF
+        ("last", 8),  # in the last line, which has no line end
+        ("block", 0),  # at a block's end, the line going on into the next block
+    ],
+)
+@pytest.mark.parametrize("command", ["score", "validate", "strip-implicit", "analyze"])
+def test_a_cr_without_lf_is_refused_at_its_line(
+    cli_process: Run, tmp_path: Path, command: str, where: str, line: int
+) -> None:
+    """Lines end at LF (a CRLF's CR dropped): a CR that no LF follows broke no line, so a
+    file with CR line ends scored as one extraction (F1 0.0 with --keep-implicit, exit 0)
+    and a stray CR merged two extractions. Each is refused at its line, whatever the
+    reader (the scorer's blocks, the line by line readers), also where the CR ends one
+    block; a CRLF file is read as ever."""
+    lines = example("en", "clausie").read_bytes().splitlines(keepends=True)[:8]
+    if where == "every":
+        data = b"".join(lines).replace(b"\n", b"\r")
+    elif where == "one":
+        data = b"".join(lines[:5]) + lines[5].replace(b"\n", b"\r") + b"".join(lines[6:])
+    elif where in ("inside", "doubled"):
+        crlf = [x.replace(b"\n", b"\r\n") for x in lines]
+        crlf[5] = (
+            crlf[5].replace(b"\t", b"\r\t", 1) if where == "inside" else crlf[5][:-1] + b"\r\n"
+        )
+        data = b"".join(crlf)
+    elif where == "last":
+        data = b"".join(lines)[:-1] + b"\rx"
+    else:  # the block's last byte a CR, the line's rest in the next block
+        head = b"".join(lines[:5])
+        pad = b"1\t" + b"a" * (BLOCK_SIZE - len(head) - 3)
+        data = head + pad + b"\r" + b"b\tc\td\n" + b"".join(lines[5:])
+        assert len(head + pad + b"\r") == BLOCK_SIZE
+        line = 6
+    path = tmp_path / "cr.tsv"
+    path.write_bytes(data)
+    res = cli_process(
+        command,
+        "--lang",
+        "en",
+        path,
+        *(["-o", tmp_path / "o.tsv"] if command == "strip-implicit" else []),
+    )
+    assert res.returncode in (1, 2) and "Traceback" not in res.stderr, res.stderr
+    said = res.stdout if command == "validate" else res.stderr
+    assert f"{path}:{line}: error: a CR (\\r) that no LF follows" in said, said
+    assert not (tmp_path / "o.tsv").exists()
+    crlf = tmp_path / "crlf.tsv"
+    crlf.write_bytes(b"".join(lines).replace(b"\n", b"\r\n"))
+    assert cli_process(
+        command,
+        "--lang",
+        "en",
+        crlf,
+        *(["-o", tmp_path / "o.tsv"] if command == "strip-implicit" else []),
+    ).returncode in (0, 1)
 
 
 def test_longest_allowed_line_is_read(cli_process: Run, tmp_path: Path) -> None:
@@ -424,9 +489,9 @@ def test_stdin_is_an_input_no_output_may_overwrite(tmp_path: Path) -> None:
     gold = tmp_path / "g.txt"
     shutil.copyfile(EN_GOLD, gold)
     before = sub.read_bytes(), gold.read_bytes()
-    _refused(_bash(f"{BENCHIE} score --lang en - -o {sub} < {sub}"), "standard input")
+    _refused(_bash(f"{BENCHIE} score --lang en - --format json -o {sub} < {sub}"), "standard input")
     _refused(
-        _bash(f"{BENCHIE} score --lang en {sub} --gold-file - -o {gold} < {gold}"),
+        _bash(f"{BENCHIE} score --lang en {sub} --gold-file - --format json -o {gold} < {gold}"),
         "standard input",
     )
     _refused(_bash(f"{BENCHIE} strip-implicit --lang en - -o {sub} < {sub}"), "standard input")
