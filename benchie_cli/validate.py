@@ -61,7 +61,7 @@ def validate_submission(
     try:
         for item in read_submission(path, facts):
             if isinstance(item, Diagnostic):
-                report.diagnostics.append(item)
+                report.add(item)
             else:
                 where = (report.path, item.line)
                 if retokenizer is not None:
@@ -76,7 +76,7 @@ def validate_submission(
                     ("object", item.object),
                 ):
                     if not value:
-                        report.diagnostics.append(
+                        report.add(
                             Diagnostic(
                                 *where,
                                 "warning",
@@ -87,7 +87,7 @@ def validate_submission(
                 key = (item.sent_id, item.subject, item.relation, item.object)
                 first = seen.setdefault(key, item.line)
                 if first != item.line:
-                    report.diagnostics.append(
+                    report.add(
                         Diagnostic(
                             *where,
                             "warning",
@@ -99,7 +99,7 @@ def validate_submission(
                 if gold is not None and test is not None:
                     sentence = gold.sentences.get(item.sent_id)
                     if sentence is None:
-                        report.diagnostics.append(
+                        report.add(
                             Diagnostic(
                                 *where,
                                 "warning",
@@ -113,7 +113,7 @@ def validate_submission(
                             item.sent_id, f"{item.subject} {item.relation} {item.object}".split()
                         )
                         if missing:
-                            report.diagnostics.append(
+                            report.add(
                                 Diagnostic(
                                     *where,
                                     "warning",
@@ -130,7 +130,7 @@ def validate_submission(
             raise
         # Content that stops the reader (a line over the limit) is a finding like bad bytes;
         # nothing after it can be read line by line.
-        report.diagnostics.append(
+        report.add(
             Diagnostic(
                 report.path, exc.line, "error", "unreadable", f"{exc.message}; not read further"
             )
@@ -139,13 +139,11 @@ def validate_submission(
     findings = [] if mistakes is None else mistakes.check(read_head(path))
     if retokenizer is not None:
         report.retokenized = (retokenizer.mapped, retokenizer.left)
-    report.diagnostics.extend(
-        Diagnostic(report.path, f.line, "warning", f.code, f.message) for f in findings
-    )
+    report.extend(Diagnostic(report.path, f.line, "warning", f.code, f.message) for f in findings)
     if mostly_implicit(implicit, facts.extractions) and not any(
         f.code in ("wrong-language", "shifted-ids") for f in findings
     ):
-        report.diagnostics.append(
+        report.add(
             Diagnostic(
                 report.path,
                 None,
@@ -161,7 +159,7 @@ def validate_submission(
         and not report.truncated
         and nothing_scorable(n, unknown, implicit, findings)
     ):  # what `score` refuses (docs/formats.md): an error here too, not a pass
-        report.diagnostics.append(
+        report.add(
             Diagnostic(
                 report.path,
                 None,

@@ -533,3 +533,29 @@ def test_a_submissions_findings_are_listed_twenty_of_each_kind(cli: RunCli, tmp_
     assert summary_counts(res.stderr) == (0, 2877, 1)
     full = orjson.loads(cli("validate", "--lang", "en", "--format", "json", str(path)).stdout)
     assert len(full["files"][0]["diagnostics"]) == 2877
+
+
+def test_findings_are_counted_once_not_per_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--max-errors`` asks for the error count after every line; it was recounted from
+    all findings so far, so N duplicate lines read N²/2 severities (100,000 lines took
+    minutes). Each finding's severity is read a bounded number of times now."""
+    from benchie_cli.errors import Diagnostic
+    from benchie_cli.validate import validate_submission
+
+    reads = 0
+    field = Diagnostic.severity
+
+    def counted(self: Diagnostic) -> str:
+        nonlocal reads
+        reads += 1
+        return field.__get__(self)  # type: ignore[no-any-return]
+
+    monkeypatch.setattr(Diagnostic, "severity", property(counted))
+    n = 2000
+    path = tmp_path / "same.tsv"
+    path.write_text("1\tHe\tserved\tas the first Prime Minister of Australia\n" * n)
+    report = validate_submission(str(path), None, "en", max_errors=100)
+    assert (report.errors, report.warnings) == (0, n - 1)  # every line but the first
+    assert reads <= 2 * n

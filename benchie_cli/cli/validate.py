@@ -155,12 +155,9 @@ def validate(
             retokenize=retokenize,
         )
         if conversion is not None:
-            report.diagnostics = sorted(
-                report.diagnostics
-                + alignment_diagnostics(conversion, report.path)
-                + unparsed_diagnostics(conversion, report.path),
-                key=lambda d: (d.line is None, d.line or 0),
-            )
+            report.extend(alignment_diagnostics(conversion, report.path))
+            report.extend(unparsed_diagnostics(conversion, report.path))
+            report.sort(key=lambda d: (d.line is None, d.line or 0))
         reports.append(report)
         formats.append("benchie" if conversion is None else conversion.format)
         skipped.append([] if conversion is None else skipped_notes(conversion, report.path))

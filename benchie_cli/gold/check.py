@@ -11,7 +11,8 @@ issues are bounded likewise by the loader (``slots.ISSUES_SHOWN``, ``slots.QUOTE
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
 from benchie_cli.errors import BenchieError, Diagnostic
 from benchie_cli.gold.parse import Gold, GoldSentence, load_gold
@@ -32,22 +33,57 @@ DUPLICATE_CHECK_BUDGET = 1 << 19
 DUPLICATES_SHOWN = 3
 
 
-@dataclass(slots=True)
 class FileReport:
-    path: str
-    kind: str
-    diagnostics: list[Diagnostic] = field(default_factory=list)
-    truncated: bool = False
-    #: With ``--retokenize``: (slots mapped onto the sentence's tokens, slots left).
-    retokenized: tuple[int, int] | None = None
+    """One file's findings, with running counts of its errors and warnings.
+
+    ``validate`` asks for the error count after every line (``--max-errors``): a count
+    recomputed from the list would make a file of N findings take time quadratic in N
+    (100,000 duplicate lines took minutes). Findings are therefore added only through
+    :meth:`add` and :meth:`extend`, which keep the counts, and :attr:`diagnostics` is
+    read-only.
+    """
+
+    __slots__ = ("_diagnostics", "_errors", "_warnings", "kind", "path", "retokenized", "truncated")
+
+    def __init__(self, path: str, kind: str, diagnostics: Iterable[Diagnostic] = ()) -> None:
+        self.path = path
+        self.kind = kind
+        self.truncated = False
+        #: With ``--retokenize``: (slots mapped onto the sentence's tokens, slots left).
+        self.retokenized: tuple[int, int] | None = None
+        self._diagnostics: list[Diagnostic] = []
+        self._errors = 0
+        self._warnings = 0
+        self.extend(diagnostics)
+
+    @property
+    def diagnostics(self) -> Sequence[Diagnostic]:
+        """The findings in the order they were added (or sorted by :meth:`sort`)."""
+        return self._diagnostics
 
     @property
     def errors(self) -> int:
-        return sum(1 for d in self.diagnostics if d.severity == "error")
+        return self._errors
 
     @property
     def warnings(self) -> int:
-        return sum(1 for d in self.diagnostics if d.severity == "warning")
+        return self._warnings
+
+    def add(self, diagnostic: Diagnostic) -> None:
+        """Add one finding, counting it: the only way findings enter the report."""
+        self._diagnostics.append(diagnostic)
+        if diagnostic.severity == "error":
+            self._errors += 1
+        elif diagnostic.severity == "warning":
+            self._warnings += 1
+
+    def extend(self, diagnostics: Iterable[Diagnostic]) -> None:
+        for diagnostic in diagnostics:
+            self.add(diagnostic)
+
+    def sort(self, key: Callable[[Diagnostic], Any]) -> None:
+        """Reorder the findings (stable); the counts do not change."""
+        self._diagnostics.sort(key=key)
 
 
 def _absent_tokens(gold: Gold, sentence: GoldSentence, test: ImplicitTest) -> list[Diagnostic]:
@@ -134,13 +170,11 @@ def validate_gold(path: str, lang: str, *, case_sensitive: bool = False) -> File
     try:
         gold = load_gold(path)
     except BenchieError as exc:
-        report.diagnostics.append(
-            Diagnostic(report.path, exc.line, "error", "unreadable", exc.message)
-        )
+        report.add(Diagnostic(report.path, exc.line, "error", "unreadable", exc.message))
         return report
-    report.diagnostics.extend(gold.diagnostics)
+    report.extend(gold.diagnostics)
     if gold.diagnostics_omitted:  # the loader keeps a bounded number (gold.MAX_DIAGNOSTICS)
-        report.diagnostics.append(
+        report.add(
             Diagnostic(
                 report.path,
                 None,
@@ -153,8 +187,8 @@ def validate_gold(path: str, lang: str, *, case_sensitive: bool = False) -> File
     texts = {sid: s.text for sid, s in gold.sentences.items()}
     test = ImplicitTest(texts, lang, case_sensitive=case_sensitive)
     for sentence in gold.sentences.values():
-        report.diagnostics.extend(_absent_tokens(gold, sentence, test))
-    report.diagnostics.extend(_duplicate_forms(gold))
+        report.extend(_absent_tokens(gold, sentence, test))
+    report.extend(_duplicate_forms(gold))
     # Stable: on one line, the loader's findings, then absent tokens, then duplicate forms.
-    report.diagnostics.sort(key=lambda d: d.line or 0)
+    report.sort(key=lambda d: d.line or 0)
     return report
