@@ -177,7 +177,7 @@ def convert(
             head = read_head(source)
             refuse_other_encoding(head[0] if head else b"", display_name(source))
             if not any(line.strip() for line in head):
-                raise BenchieError("an empty file: nothing to convert", path=display_name(source))
+                _refuse_empty(source)
             curve = detect_curve(head)
             raise BenchieError(
                 f"{curve.message} [{curve.code}]"
@@ -224,3 +224,17 @@ def convert(
         }
         atomic_write(report_file, orjson.dumps(doc, option=orjson.OPT_INDENT_2) + b"\n")
         say_written(report_file, "json", "alignment report")
+
+
+def _refuse_empty(source: str) -> None:
+    """Refuse a file whose sample holds no line with content. The sample stops silently at a
+    line the reader cannot read (one over ``textio.MAX_LINE_BYTES``: a file without line
+    breaks), so the file is read again up to its first line with content, letting the
+    reader's own error name that line as ``score`` does, rather than calling the file
+    empty."""
+    from benchie_cli.textio import iter_lines
+
+    for _, content, _ in iter_lines(source):
+        if content.strip():
+            return  # content after the sample's blank lines: not empty
+    raise BenchieError("an empty file: nothing to convert", path=display_name(source))

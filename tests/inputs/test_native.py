@@ -421,6 +421,29 @@ def test_convert_writes_confidences_and_refuses_benchie_tsv(
     assert nothing.stderr == f"benchie: {empty}: error: an empty file: nothing to convert\n"
 
 
+@pytest.mark.parametrize("blank_lines", [0, 2])
+def test_convert_names_a_line_too_long_as_score_does(
+    cli: RunCli, tmp_path: Path, blank_lines: int
+) -> None:
+    """A file of one 2 MB line was called "an empty file" by ``convert``: the sample it
+    detects formats on stops at a line the reader cannot read. It gets the reader's own
+    error now, at the line, the one ``score`` gives for the same file."""
+    from benchie_cli.textio import MAX_LINE_BYTES
+
+    source = tmp_path / "longline.tsv"
+    source.write_bytes(b"\n" * blank_lines + b"1\tHe\tserved\t" + b"a" * 2 * MAX_LINE_BYTES + b"\n")
+    out = tmp_path / "out.tsv"
+    converted = cli("convert", "--lang", "en", "-o", str(out), str(source))
+    scored = cli("score", "--lang", "en", str(source))
+    assert (converted.exit_code, scored.exit_code) == (2, 2)
+    assert converted.stderr == (
+        f"benchie: {source}:{blank_lines + 1}: error: line longer than {MAX_LINE_BYTES:,} "
+        "bytes, the limit for one line (a binary file, or a file without line breaks?)\n"
+    )
+    assert converted.stderr in scored.stderr
+    assert not out.exists()
+
+
 @pytest.mark.parametrize(
     ("fmt", "first"),
     [
