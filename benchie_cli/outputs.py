@@ -188,6 +188,8 @@ def check_output(
         return
     if not output:
         raise BenchieError("empty output file name")
+    if not directory:
+        _check_name_length(output)
     target = Path(os.path.realpath(output))
     if target.is_symlink():  # (a loop of links: refused before the work, not after it)
         raise BenchieError(LINK_LOOP, path=output)
@@ -218,6 +220,27 @@ def check_output(
             check_outside_store(output, root)
     for root in default_stores():
         check_outside_store(output, root)
+
+
+def _name_bytes(name: str) -> int:
+    """A file name's length as the file system counts it: in bytes of its encoding."""
+    try:
+        return len(os.fsencode(name))
+    except UnicodeEncodeError:  # (not encodable: the write names that problem itself)
+        return 0
+
+
+def _check_name_length(output: str) -> None:
+    """Refuse, before the work, an output whose file name the file system would refuse
+    after it ("File name too long"): over :data:`~benchie_cli.textio.WRITTEN_NAME_MAX`
+    bytes, the limit of the common file systems."""
+    length = _name_bytes(os.path.basename(output))
+    if length > WRITTEN_NAME_MAX:
+        raise BenchieError(
+            f"file name too long: {length:,} bytes, more than the {WRITTEN_NAME_MAX} a file "
+            "system takes; give a shorter name (nothing written)",
+            path=output,
+        )
 
 
 def check_curves_directory(
@@ -261,12 +284,11 @@ def write_curves(
         return [f"the {metric} curve of system {printable_path(name)!r}" for name, metric in found]
 
     for n, name in enumerate(names):
-        if len(name) > WRITTEN_NAME_MAX:
+        if _name_bytes(name) > WRITTEN_NAME_MAX:
             raise BenchieError(
                 f"--curves: the file name of {' and '.join(whose([n]))} would be "
-                f"{len(name):,} characters, more than a file name may hold (with the "
-                f"temporary file's, {WRITTEN_NAME_MAX}): give the system a shorter name "
-                "(NAME=PATH); nothing written",
+                f"{_name_bytes(name):,} bytes, more than the {WRITTEN_NAME_MAX} a file system "
+                "takes: give the system a shorter name (NAME=PATH); nothing written",
                 path=directory,
             )
     for group in clashes(names):

@@ -794,14 +794,16 @@ def write_files_of(files: Sequence[tuple[str, str]], inputs: Sequence[str]) -> N
 
 
 #: The longest file name :func:`atomic_write` can write: 255 bytes, a file name's limit on
-#: the common file systems, less what its temporary file adds (``.NAME.XXXXXXXX.tmp``).
-WRITTEN_NAME_MAX = 240
+#: the common file systems (ext4, XFS, Btrfs, APFS; NTFS counts 255 UTF-16 units, never
+#: fewer). A temporary file beside a name this long is named by a shortened prefix of it
+#: (:func:`new_temporary`), so a name ``touch`` takes is one a report can be written to.
+WRITTEN_NAME_MAX = 255
 
 
 def writable_name(name: str) -> bool:
     """Whether ``name`` can be the name of a file :func:`atomic_write` writes in a directory:
     no separator, no NUL, encodable in the file system's encoding, at most
-    :data:`WRITTEN_NAME_MAX` bytes."""
+    :data:`WRITTEN_NAME_MAX` bytes (the file system's limit, its temporary file's included)."""
     if any(c in name for c in (os.sep, os.altsep or os.sep, "\x00")):
         return False
     try:
@@ -822,7 +824,20 @@ def new_temporary(directory: Path | str, prefix: str, suffix: str) -> tuple[int,
     digits + ``SUFFIX``, open for writing: ``(fd, path)``, as ``tempfile.mkstemp`` makes it
     (created exclusively, a symbolic link at the name never followed, the descriptor not
     inherited). Made here because importing :mod:`tempfile` loads ``shutil``, ``random`` and
-    the compression modules, about 5 ms of every command that writes a report."""
+    the compression modules, about 5 ms of every command that writes a report.
+
+    ``PREFIX`` (``.NAME.`` for a file ``NAME`` written through it) is cut, at a character's
+    start, so that the whole name stays within :data:`WRITTEN_NAME_MAX` bytes: the file
+    system refuses a longer one, and a report named 250 bytes (which ``touch`` makes) would
+    fail after the work. The name needs only be new in the directory, which the exclusive
+    creation ensures, and recognisable: it still starts with ``.`` and the target's name's
+    first bytes and ends in ``SUFFIX``; the prefixes of short names are never cut."""
+    room = WRITTEN_NAME_MAX - 8 - len(os.fsencode(suffix))
+    head = os.fsencode(prefix)
+    if len(head) > room:
+        while room > 0 and head[room] & 0xC0 == 0x80:  # (inside a UTF-8 character)
+            room -= 1
+        prefix = os.fsdecode(head[:room])
     flags = os.O_RDWR | os.O_CREAT | os.O_EXCL
     flags |= getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
     for _ in range(100):  # (a clash of 32 random bits: another name)

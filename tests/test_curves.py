@@ -205,12 +205,13 @@ def test_a_curve_file_name_too_long_for_a_file_system_is_refused_with_what_to_do
     cli: RunCli, tmp_path: Path
 ) -> None:
     """A system name longer than a file name may be gave the operating system's "File name
-    too long": refused before anything is written, saying to name the system shorter."""
+    too long": refused before anything is written, saying to name the system shorter. (A
+    curve file of 255 bytes, ``NAME`` of 251 and ``.dat``, is written: the next test.)"""
     system = _unzipped(CARB / "openie4_output.txt.gz", tmp_path / "openie4.txt")
     out = tmp_path / "curves"
     out.mkdir()
     report = tmp_path / "r.json"
-    long = "L" * 250
+    long = "L" * 252  # (a file name of 256 bytes)
     result = cli(
         "score", "--gold-dir", GOLD_DIR, "--benchmark", "carb", f"a={system}",
         f"{long}={system}", "--curves", out, "-o", report,
@@ -218,6 +219,21 @@ def test_a_curve_file_name_too_long_for_a_file_system_is_refused_with_what_to_do
     assert result.exit_code == 2, result.output
     assert "give the system a shorter name (NAME=PATH); nothing written" in result.stderr
     assert not list(out.iterdir()) and not report.exists()
+
+
+def test_a_curve_file_name_of_255_bytes_is_written(cli: RunCli, tmp_path: Path) -> None:
+    """The longest name a file system takes is written: 240 was the limit while the
+    temporary file's name could not be cut (it refused a 250-byte name ``touch`` makes)."""
+    system = _unzipped(CARB / "openie4_output.txt.gz", tmp_path / "openie4.txt")
+    out = tmp_path / "curves"
+    out.mkdir()
+    long = "L" * 251
+    result = cli(
+        "score", "--gold-dir", GOLD_DIR, "--benchmark", "carb", f"{long}={system}",
+        "--curves", out, "-o", tmp_path / "r.json",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.stderr
+    assert [p.name for p in out.iterdir()] == [f"{long}.dat"]
 
 
 def test_a_curve_as_a_report_holds_it_worked_by_hand() -> None:

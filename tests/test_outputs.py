@@ -135,3 +135,46 @@ def test_an_output_that_is_a_loop_of_links_is_refused(cli: RunCli, tmp_path: Pat
     res = cli("strip-implicit", str(example("en", "clausie")), "-o", str(kept), "--removed", str(a))
     assert res.exit_code == 2 and "a loop of links" in res.stderr
     assert not kept.exists()
+
+
+@pytest.mark.parametrize("length", [250, 255])
+def test_a_report_name_as_long_as_a_file_system_takes_is_written(
+    cli: RunCli, tmp_path: Path, length: int
+) -> None:
+    """A 250-byte name, which ``touch`` makes, failed after the work ("cannot write: File
+    name too long"): its temporary file's name (``.NAME.XXXXXXXX.tmp``) was 15 bytes
+    longer. The temporary name is cut now; the report is written, nothing else left."""
+    name = "a" * (length - len(".json")) + ".json"
+    res = cli("score", str(example("en", "clausie")), "-o", str(tmp_path / name))
+    assert res.exit_code == 0, res.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == [name]
+
+
+def test_a_report_name_longer_than_a_file_system_takes_is_refused_first(
+    cli: RunCli, tmp_path: Path
+) -> None:
+    """One byte more is refused before any work, with the limit, not the operating
+    system's words."""
+    name = "a" * 251 + ".json"
+    res = cli("score", str(example("en", "clausie")), "-o", str(tmp_path / name))
+    assert res.exit_code == 2
+    assert res.stderr == (
+        f"benchie: {tmp_path / name}: error: file name too long: 256 bytes, more than the "
+        "255 a file system takes; give a shorter name (nothing written)\n"
+    )
+    assert not list(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize("name", ["r" * 255, "é" * 127 + "r"])
+def test_a_temporary_name_fits_beside_the_longest_name(tmp_path: Path, name: str) -> None:
+    """The prefix of a temporary file is cut, at a character's start, so that its name
+    stays within the 255 bytes of a file name; it starts as the target's name does."""
+    from benchie_cli import textio
+
+    fd, path = textio.new_temporary(tmp_path, f".{name}.", ".tmp")
+    os.close(fd)
+    made = os.path.basename(path)
+    assert len(made.encode()) <= textio.WRITTEN_NAME_MAX
+    assert made.startswith("." + name[:100]) and made.endswith(".tmp")
+    textio.atomic_write(str(tmp_path / name), b"x")
+    assert (tmp_path / name).read_bytes() == b"x"
