@@ -1349,7 +1349,12 @@ def convert(
                     line=ex.line,
                 )
             if ex.sent_id is not None:
-                sent_id: str | None = ex.sent_id
+                # The id as written, and so as scored (" 1 " is sentence 1): the summary's
+                # counts must be of the sentences the scores are of. An id names its gold
+                # sentence, aligned as surely as by text: counted once, if the gold has it.
+                sent_id: str | None = _slot(ex.sent_id)
+                if sent_id in gold_sentences and sent_id not in aligner.covered:
+                    aligner.stats.aligned_sentences += 1
             else:
                 assert ex.sentence is not None  # every parser names the sentence one way
                 sent_id = aligner.sent_id(ex.sentence, ex.sentence_line)

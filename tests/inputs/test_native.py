@@ -185,6 +185,32 @@ def test_jsonl_without_confidence_writes_no_directive(tmp_path: Path) -> None:
     assert converted == "1\tObama\tr\tHawaii\n"
 
 
+def test_jsonl_sentence_ids_are_counted_as_the_sentences_they_name(tmp_path: Path) -> None:
+    """An id-keyed file's summary said "N kept on 0 aligned sentence(s)", and one with
+    ``" 1 "`` for ``1`` (scored as 1) called every gold sentence "without extraction". Each
+    gold sentence an id names counts once, by the id as written; an id the gold lacks is
+    written but aligns nothing."""
+    from benchie_cli.inputs.native import summary
+
+    path = tmp_path / "llm.jsonl"
+    rows = [(" 1 ", "a"), ("1", "b"), ("2", "c"), ("9", "d")]
+    path.write_text(
+        "".join(
+            json.dumps({"sent_id": i, "subject": s, "relation": "r", "object": "o"}) + "\n"
+            for i, s in rows
+        )
+    )
+    out = io.BytesIO()
+    result = convert(str(path), "jsonl", GOLD, out, confidence=True, pad=False)
+    assert out.getvalue().decode().splitlines() == [
+        "1\ta\tr\to", "1\tb\tr\to", "2\tc\tr\to", "9\td\tr\to",
+    ]  # fmt: skip
+    assert result.alignment.aligned_sentences == 2
+    assert result.alignment.gold_without_extraction == []
+    assert "4 kept on 2 aligned sentence(s)" in summary(result, "llm.jsonl")[0]
+    assert summary(result, "llm.jsonl")[0].endswith("0 gold sentence(s) without extraction")
+
+
 @pytest.mark.parametrize(
     ("fmt", "text", "line", "message"),
     [
