@@ -1,12 +1,13 @@
 """The mistakes people make with a submission file, caught before they become a silent 0.
 
 A header row, a CSV saved as ``.tsv``, sentence ids shifted by one, text tokenised unlike
-the gold, a file in another language, a system's native output format: each still parses
-(or fails on its first line with a column count that says nothing of the cause), then
-scores next to nothing. Every detector here looks at a bounded sample of the file's first
-lines (``SAMPLE_LINES``), which its caller already holds (the scorer keeps the head of its
-first block, ``validate`` reads the head of a spooled input), plus the gold's sentences, and
-returns :class:`Finding` s that name the likely cause and the fix. ``validate`` turns them
+the gold or in another Unicode normalisation form than the gold's, a file in another
+language, a system's native output format: each still parses (or fails on its first line
+with a column count that says nothing of the cause), then scores next to nothing. Every
+detector here looks at a bounded sample of the file's first lines (``SAMPLE_LINES``), which
+its caller already holds (the scorer keeps the head of its first block, ``validate`` reads
+the head of a spooled input), plus the gold's sentences, and returns :class:`Finding` s
+that name the likely cause and the fix. ``validate`` turns them
 into warnings, ``score`` into hints on stderr (and both into errors under ``--strict``).
 
 :class:`Retokenizer` is the fix ``--retokenize`` applies: it re-splits slots onto their
@@ -16,6 +17,7 @@ sentence's own tokens where that is unambiguous, and counts what it mapped and l
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable, Container, Iterable, Iterator, Mapping, Sequence
 
 from benchie_cli.errors import BenchieError, ExitCode
@@ -63,6 +65,7 @@ CODES = (
     "header-row",
     "wrong-separator",
     "undeclared-confidence",
+    "unicode-normalisation",
     "shifted-ids",
     "wrong-language",
     "tokenisation",
@@ -325,6 +328,85 @@ def detect_confidence_column(head: Sequence[bytes]) -> Finding | None:
     )
 
 
+# --------------------------------------------------------------------------- Unicode form
+
+#: The fix a ``unicode-normalisation`` finding gives: NFC, byte for byte otherwise (UTF-8
+#: in and out whatever the locale, line ends kept).
+NFC_COMMAND = (
+    'python3 -c "import sys, unicodedata as u; sys.stdout.buffer.write('
+    "u.normalize('NFC', sys.stdin.buffer.read().decode()).encode())\" < FILE > FILE.nfc"
+)
+
+
+def _code_points(text: str) -> str:
+    """``text`` as a reader can tell its code points apart: ASCII quoted, the rest as U+XXXX
+    (a decomposed letter looks like the composed one it stands for)."""
+    return " + ".join(repr(c) if c.isascii() else f"U+{ord(c):04X}" for c in text)
+
+
+def _decomposed_example(text: str) -> str:
+    """The first run of ``text`` that NFC composes, shown code point by code point against
+    what NFC makes of it ("'u' + U+0308 for 'ü'"): the two look the same on a screen."""
+    start = 0
+    for i in range(1, len(text) + 1):
+        if i < len(text) and unicodedata.combining(text[i]):
+            continue  # a mark belongs to the character before it
+        run = text[start:i]
+        composed = unicodedata.normalize("NFC", run)
+        if composed != run:
+            return f"{_code_points(run)} for {composed!r}"
+        start = i
+    # (a change across characters without combining marks: Hangul jamo, say)
+    word = next((w for w in text.split() if not unicodedata.is_normalized("NFC", w)), text)
+    composed = unicodedata.normalize("NFC", word)
+    return f"{word!r} is {len(word)} code points, {len(composed)} in NFC"
+
+
+def detect_unicode_form(head: Sequence[bytes], gold_nfc: bool) -> Finding | None:
+    """Text in another Unicode normalisation form than the gold's NFC: NFD (``'u'`` +
+    U+0308 for ``'ü'``, as macOS file names and some tools write it) looks the same on a
+    screen, but the scorer compares strings as the original BenchIE scorer does, so every
+    word with such a letter is no word of its sentence: the extraction is implicit and
+    lost. The scores stay those of the raw strings (normalising would change published
+    numbers); the finding names the cause that "is the file really --lang de?" does not.
+
+    A line counts when NFC or NFD changes it (the only lines that can differ); the file is
+    named when every such sampled line is not NFC, or at least as many as a tokenisation
+    mismatch needs: one stray decomposed letter in a large NFC file is no file's form."""
+    if not gold_nfc:
+        return None
+    candidates = hits = sampled = 0
+    first: tuple[int, str] | None = None
+    for n, text in sample_texts(head, SAMPLE_LINES):
+        sampled += 1
+        if text.isascii():
+            continue
+        if not unicodedata.is_normalized("NFC", text):
+            candidates += 1
+            hits += 1
+            if first is None:
+                first = (n, text)
+        elif not unicodedata.is_normalized("NFD", text):
+            candidates += 1
+    if first is None:
+        return None
+    if hits < candidates and hits < max(TOKENISATION_MIN, TOKENISATION_SHARE * candidates):
+        return None
+    n, text = first
+    example = _decomposed_example(text)
+    form = (
+        f"Unicode NFD (decomposed: {example})"
+        if unicodedata.is_normalized("NFD", text)
+        else f"not Unicode NFC ({example})"
+    )
+    return Finding(
+        "unicode-normalisation",
+        f"line {n} is {form}, the gold is NFC: its words do not match the sentence's ({hits} "
+        f"of {sampled} sampled lines are not NFC); normalise the file to NFC: {NFC_COMMAND}",
+        n,
+    )
+
+
 # --------------------------------------------------------------------------- gold fit
 
 
@@ -574,6 +656,15 @@ class MistakeCheck:
         self.sentences_of = sentences_of
         self.retokenize = retokenize
         self.sentences = _Sentences(texts)
+        self._gold_nfc: bool | None = None
+
+    @property
+    def gold_nfc(self) -> bool:
+        """Whether every sentence of this gold is NFC (a gold in another form is compared as
+        it is, and no form is said to be wrong), computed once for a whole run."""
+        if self._gold_nfc is None:
+            self._gold_nfc = all(unicodedata.is_normalized("NFC", t) for t in self.texts.values())
+        return self._gold_nfc
 
     def format(self, head: Sequence[bytes]) -> list[Finding]:
         """The checks that explain a file that does not parse, or parses as nonsense."""
@@ -587,15 +678,24 @@ class MistakeCheck:
         ]
         return [f for f in found if f is not None]
 
-    def check(self, head: Sequence[bytes], *, suspicious: bool = True) -> list[Finding]:
+    def check(
+        self, head: Sequence[bytes], *, suspicious: bool = True, reading_error: bool = False
+    ) -> list[Finding]:
         """Every finding on the sample. ``suspicious=False`` (a result that looks normal)
-        runs only the cheap checks on the first ``QUICK_LINES`` lines."""
+        runs only the cheap checks on the first ``QUICK_LINES`` lines, and the Unicode
+        form's on the whole sample: a file in NFD may lose too few extractions to look
+        suspicious, and the check costs a test of each non-ASCII line. ``reading_error``:
+        the findings explain a line the reader could not read, which the Unicode form
+        never is (every line of another form reads), so it is left out."""
         found = self.format(head)
         if any(
             f.code in ("curve-file", "native-format", "wrong-separator", "undeclared-confidence")
             for f in found
         ):
             return found
+        form = None if reading_error else detect_unicode_form(head, self.gold_nfc)
+        if form is not None:  # said before the gold fit: it is why words miss their sentence
+            found.append(form)
         if suspicious:
             sample = _Sample.of(head, SAMPLE_LINES)
             sets = _TokenSets(self.texts, self.lang)

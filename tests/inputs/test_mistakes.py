@@ -8,6 +8,7 @@ from __future__ import annotations
 import gzip
 import re
 import subprocess
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -144,6 +145,15 @@ MISTAKES = [
         "564 of 581 sampled extractions are tokenised unlike the gold (Chinese without spaces "
         "(564); e.g. '担任' where sentence 1 has '担 任')",
         lang="zh",
+    ),
+    Mistake(
+        "german_nfd",
+        lambda: [unicodedata.normalize("NFD", line) for line in _lines("de", "m2oie_de")],
+        "unicode-normalisation",
+        "line 2 is Unicode NFD (decomposed: 'u' + U+0308 for 'ü'), the gold is NFC: its words "
+        "do not match the sentence's (152 of 313 sampled lines are not NFC); normalise the "
+        "file to NFC: python3 -c",
+        lang="de",
     ),
     Mistake(
         "german_as_english",

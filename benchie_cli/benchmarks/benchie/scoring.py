@@ -626,7 +626,7 @@ class Scorer:
         not say that the file is a CSV."""
         if self.mistakes is None or not head:
             return exc
-        return explained(exc, self.mistakes.check(head))
+        return explained(exc, self.mistakes.check(head, reading_error=True))
 
     @staticmethod
     def _warner(tally: _Tally, shown: str, strict: bool) -> Callable[[int, str, str, str], None]:
