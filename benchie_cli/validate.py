@@ -11,6 +11,7 @@ from __future__ import annotations
 from benchie_cli.errors import BenchieError, Diagnostic
 from benchie_cli.gold.check import FileReport
 from benchie_cli.gold.parse import Gold
+from benchie_cli.inputs.findings import EXPLAIN_IMPLICIT
 from benchie_cli.inputs.implicit import implicit_test
 from benchie_cli.inputs.mistakes import MistakeCheck, Retokenizer, nothing_scorable, read_head
 from benchie_cli.inputs.submission import FileFacts, read_submission
@@ -141,7 +142,7 @@ def validate_submission(
         report.retokenized = (retokenizer.mapped, retokenizer.left)
     report.extend(Diagnostic(report.path, f.line, "warning", f.code, f.message) for f in findings)
     if mostly_implicit(implicit, facts.extractions) and not any(
-        f.code in ("wrong-language", "shifted-ids") for f in findings
+        f.code in EXPLAIN_IMPLICIT for f in findings
     ):
         report.add(
             Diagnostic(

@@ -177,7 +177,7 @@ def test_curves_of_one_file_name_are_refused_and_each_file_written_is_named(
         assert f"{out}: error: --curves: {said}" in result.stderr
         assert not list(out.iterdir()) and not report.exists()
     into_report = out / "a.carb-ss.dat"
-    result = cli(*base, f"a={system}", "--curves", out, "-o", into_report)
+    result = cli(*base, f"a={system}", "--curves", out, "--format", "json", "-o", into_report)
     assert result.exit_code == 2
     assert (
         f"{into_report}: error: --curves: the file of the carb-ss curve of system 'a' is also "

@@ -58,8 +58,10 @@ def test_output_that_is_an_input_is_refused(cli: RunCli, tmp_path: Path) -> None
     sub = tmp_path / "sys.tsv"
     sub.write_bytes(example("en", "clausie").read_bytes())
     before = sub.read_bytes()
-    res = cli("score", "--lang", "en", sub, "-o", sub)
+    res = cli("score", "--lang", "en", sub, "--format", "json", "-o", sub)
     assert res.exit_code == 2 and "is also an input" in res.stderr
+    unnamed = cli("score", "--lang", "en", sub, "-o", sub)  # (.tsv: no report's extension)
+    assert unnamed.exit_code == 2 and "is none of them" in unnamed.stderr
     assert sub.read_bytes() == before
 
 

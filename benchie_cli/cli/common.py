@@ -14,6 +14,7 @@ import orjson
 
 from benchie_cli import DEFAULT_GOLD_VERSION, LANGUAGES, default_gold_version, limits
 from benchie_cli.errors import BenchieError, ExitCode, format_location
+from benchie_cli.inputs.findings import EXPLAIN_IMPLICIT
 from benchie_cli.inputs.formats import INPUT_FORMATS
 from benchie_cli.registry import BASE_FACET, BENCHMARKS, FACET_NAMES, FACETS, SCORE_LANGUAGES
 from benchie_cli.tables import render
@@ -196,7 +197,9 @@ def summarise_warnings(result: SystemResult, lang: str) -> None:
             "before scoring (the JSON report and `benchie strip-implicit --removed` list them)",
             err=True,
         )
-        if mostly_implicit(result.implicit_count, result.facts.extractions):
+        if mostly_implicit(result.implicit_count, result.facts.extractions) and not any(
+            f.code in EXPLAIN_IMPLICIT for f in result.findings
+        ):
             hint = language_hint(result.implicit_count, result.facts.extractions, lang)
             click.echo(f"benchie: {result.name}: {hint}", err=True)
     for finding in result.findings:  # (at PATH:LINE, as every error and warning is)

@@ -99,3 +99,8 @@ def explained(exc: BenchieError, findings: Sequence[Finding]) -> BenchieError:
         line=exc.line,
         exit_code=exc.exit_code,
     )
+
+
+#: The findings that already say why most extractions hold words their sentence lacks:
+#: where one is found, the generic hint (another language, another gold?) is not given.
+EXPLAIN_IMPLICIT = frozenset(("wrong-language", "shifted-ids", "unicode-normalisation"))
