@@ -146,10 +146,10 @@ def _synset_changes(
             yield i, j, SynsetChange("changed", pos_a, pos_b, added, removed)
 
 
-def _sentence_order(a: Gold | None, b: Gold | None) -> list[tuple[str | None, str | None]]:
+def _sentence_order(a: Gold, b: Gold) -> list[tuple[str | None, str | None]]:
     """Sentence ids of A and B paired in gold order (``None``: absent from that side)."""
-    ids_a = list(a.sentences) if a is not None else []
-    ids_b = list(b.sentences) if b is not None else []
+    ids_a = list(a.sentences)
+    ids_b = list(b.sentences)
     in_b = set(ids_b)
     in_a = set(ids_a)
     out: list[tuple[str | None, str | None]] = []
@@ -164,12 +164,13 @@ def _sentence_order(a: Gold | None, b: Gold | None) -> list[tuple[str | None, st
     return out
 
 
-def diff_golds(a: Gold | None, b: Gold | None) -> list[SentenceDiff]:
-    """Every sentence that differs between two parsed gold files, in gold order."""
+def diff_golds(a: Gold, b: Gold) -> list[SentenceDiff]:
+    """Every sentence that differs between two parsed gold files, in gold order (a language
+    one version lacks is no diff: :class:`LanguageDiff`'s ``missing_in``)."""
     diffs: list[SentenceDiff] = []
     for id_a, id_b in _sentence_order(a, b):
-        sa = a.sentences[id_a] if a is not None and id_a is not None else None
-        sb = b.sentences[id_b] if b is not None and id_b is not None else None
+        sa = a.sentences[id_a] if id_a is not None else None
+        sb = b.sentences[id_b] if id_b is not None else None
         changes = tuple(c for _, _, c in _synset_changes(sa, sb) if c is not None)
         if sa is None:
             assert sb is not None
@@ -239,9 +240,7 @@ def _parse(resolved: ResolvedGold) -> Gold:
     return parse_gold_bytes(resolved.data, resolved.display_path)
 
 
-def _review(resolved: ResolvedGold | None, gold: Gold | None) -> Review | None:
-    if resolved is None or gold is None:
-        return None
+def _review(resolved: ResolvedGold, gold: Gold) -> Review:
     return review(resolved.display_path, resolved.sha256, gold.findings())
 
 
@@ -275,30 +274,29 @@ def diff_versions(store: GoldStore, a: str, b: str, lang: str | None = None) -> 
             has = language in store.manifest(version).languages()
             sides.append(store.resolve(version, language, BASE_FACET) if has else None)
         ra, rb = sides
+        files = (
+            ra.display_path if ra else None,
+            rb.display_path if rb else None,
+            ra.sha256 if ra else None,
+            rb.sha256 if rb else None,
+        )
         if ra is None or rb is None:
             missing = a if ra is None else b
             out.append(
                 LanguageDiff(
                     language,
-                    ra.display_path if ra else None,
-                    rb.display_path if rb else None,
-                    ra.sha256 if ra else None,
-                    rb.sha256 if rb else None,
+                    *files,
                     (),
                     missing_in=missing,
                     available=tuple(store.manifest(missing).languages()),
                 )
             )
             continue
-        gold_a = _parse(ra) if ra is not None else None
-        gold_b = _parse(rb) if rb is not None else None
+        gold_a, gold_b = _parse(ra), _parse(rb)
         out.append(
             LanguageDiff(
                 language,
-                ra.display_path if ra else None,
-                rb.display_path if rb else None,
-                ra.sha256 if ra else None,
-                rb.sha256 if rb else None,
+                *files,
                 tuple(diff_golds(gold_a, gold_b)),
                 _review(ra, gold_a),
                 _review(rb, gold_b),
