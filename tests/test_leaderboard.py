@@ -107,16 +107,21 @@ def test_same_run_twice_gives_identical_bytes(cli: RunCli, tmp_path: Path) -> No
 
 def test_format_follows_the_extension(cli: RunCli, tmp_path: Path) -> None:
     """Without --format, -o writes what its extension names (as --suite does): the page for
-    *.html, markdown for *.md, the table for *.txt, and JSON for *.json and any other; each
-    the bytes --format gives on stdout."""
+    *.html, markdown for *.md, the table for *.txt, and JSON for *.json or no extension;
+    each the bytes --format gives on stdout. Any other extension is refused before any
+    work (a lb.csv of JSON was found wrong only when opened)."""
     system = example("en", "clausie")
     formats = {
         "x.HTML": "html",
         "x.json": "json",
-        "x.out": "json",
+        "x": "json",
         "x.md": "markdown",
         "x.txt": "table",
     }
+    for refused in ("x.out", "x.csv"):
+        res = cli("score", "--lang", "en", system, "-o", tmp_path / refused)
+        assert res.exit_code == 2 and "is none of them" in res.stderr, res.stderr
+        assert not (tmp_path / refused).exists()
     for name, fmt in formats.items():
         out = tmp_path / name
         res = cli("score", "--lang", "en", system, "-o", out)

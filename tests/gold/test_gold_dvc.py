@@ -223,7 +223,9 @@ def test_no_output_overwrites_gold_dvc(cli: RunCli, tmp_path: Path) -> None:
     link = tmp_path / "link.json"
     link.symlink_to(REPO / "gold.dvc")
     for target in (REPO / "gold.dvc", link):
-        result = cli("score", "--lang", "en", example("en", "clausie"), "-o", target)
+        result = cli(
+            "score", "--lang", "en", example("en", "clausie"), "--format", "json", "-o", target
+        )
         assert result.exit_code == 2
         assert "is the DVC file of the gold store" in result.stderr
     assert (REPO / "gold.dvc").read_bytes() == before
