@@ -362,7 +362,9 @@ def _decomposed_example(text: str) -> str:
     return f"{word!r} is {len(word)} code points, {len(composed)} in NFC"
 
 
-def detect_unicode_form(head: Sequence[bytes], gold_nfc: bool) -> Finding | None:
+def detect_unicode_form(
+    head: Sequence[bytes], gold_words: Container[str] | None
+) -> Finding | None:
     """Text in another Unicode normalisation form than the gold's NFC: NFD (``'u'`` +
     U+0308 for ``'ü'``, as macOS file names and some tools write it) looks the same on a
     screen, but the scorer compares strings as the original BenchIE scorer does, so every
@@ -370,10 +372,14 @@ def detect_unicode_form(head: Sequence[bytes], gold_nfc: bool) -> Finding | None
     lost. The scores stay those of the raw strings (normalising would change published
     numbers); the finding names the cause that "is the file really --lang de?" does not.
 
-    A line counts when NFC or NFD changes it (the only lines that can differ); the file is
-    named when every such sampled line is not NFC, or at least as many as a tokenisation
+    ``gold_words``: the gold's words that are not ASCII, None for a gold that is not NFC
+    itself (then no form is said to be wrong). A line counts when NFC or NFD changes it (the
+    only lines that can differ); it is a hit when it is not NFC and NFC makes one of its
+    words a word of the gold: only then would normalising match anything (a decomposed
+    word the gold lacks anyway is no reason to blame the form, nor to refuse a file). The
+    file is named when every counted line is a hit, or at least as many as a tokenisation
     mismatch needs: one stray decomposed letter in a large NFC file is no file's form."""
-    if not gold_nfc:
+    if gold_words is None:
         return None
     candidates = hits = sampled = 0
     first: tuple[int, str] | None = None
@@ -383,9 +389,11 @@ def detect_unicode_form(head: Sequence[bytes], gold_nfc: bool) -> Finding | None
             continue
         if not unicodedata.is_normalized("NFC", text):
             candidates += 1
-            hits += 1
-            if first is None:
-                first = (n, text)
+            composed = set(unicodedata.normalize("NFC", text).split()) - set(text.split())
+            if any(word in gold_words for word in composed):
+                hits += 1
+                if first is None:
+                    first = (n, text)
         elif not unicodedata.is_normalized("NFD", text):
             candidates += 1
     if first is None:
@@ -656,15 +664,22 @@ class MistakeCheck:
         self.sentences_of = sentences_of
         self.retokenize = retokenize
         self.sentences = _Sentences(texts)
+        self._gold_words: frozenset[str] | None = None
         self._gold_nfc: bool | None = None
 
     @property
-    def gold_nfc(self) -> bool:
-        """Whether every sentence of this gold is NFC (a gold in another form is compared as
-        it is, and no form is said to be wrong), computed once for a whole run."""
+    def gold_words(self) -> frozenset[str] | None:
+        """The gold's words that are not ASCII (those a Unicode form can change), or None
+        when a sentence of the gold is not NFC itself (a gold in another form is compared
+        as it is, and no form is said to be wrong); computed once for a whole run."""
         if self._gold_nfc is None:
-            self._gold_nfc = all(unicodedata.is_normalized("NFC", t) for t in self.texts.values())
-        return self._gold_nfc
+            texts = self.texts.values()
+            self._gold_nfc = all(unicodedata.is_normalized("NFC", t) for t in texts)
+            if self._gold_nfc:
+                self._gold_words = frozenset(
+                    w for t in texts if not t.isascii() for w in t.split() if not w.isascii()
+                )
+        return self._gold_words
 
     def format(self, head: Sequence[bytes]) -> list[Finding]:
         """The checks that explain a file that does not parse, or parses as nonsense."""
@@ -693,7 +708,7 @@ class MistakeCheck:
             for f in found
         ):
             return found
-        form = None if reading_error else detect_unicode_form(head, self.gold_nfc)
+        form = None if reading_error else detect_unicode_form(head, self.gold_words)
         if form is not None:  # said before the gold fit: it is why words miss their sentence
             found.append(form)
         if suspicious:

@@ -30,6 +30,8 @@ LINES = [
     "1\tEr\twurde\tGründungsrichter des obersten Gerichts von Australien",
     "1\tEr\tdiente als\terster Premierminister von Australien",
 ]
+#: The gold's words a Unicode form can change (MistakeCheck.gold_words of SENTENCE).
+WORDS = frozenset({"Gründungsrichter"})
 DE_GOLD = GOLD_DIR / "1.1.0" / "de" / "default" / "benchie_gold_annotations_de.txt"
 
 
@@ -43,7 +45,7 @@ def test_nfd_line_is_named_with_its_decomposed_letter() -> None:
     NFC could change."""
     head = _head(LINES, "NFD")
     assert head[0] != _head(LINES)[0] and b"u\xcc\x88" in head[0] and head[1] == _head(LINES)[1]
-    found = detect_unicode_form(head, gold_nfc=True)
+    found = detect_unicode_form(head, WORDS)
     assert found is not None and (found.code, found.line) == ("unicode-normalisation", 1)
     assert found.message.startswith(
         "line 1 is Unicode NFD (decomposed: 'u' + U+0308 for 'ü'), the gold is NFC: its "
@@ -53,22 +55,34 @@ def test_nfd_line_is_named_with_its_decomposed_letter() -> None:
 
 
 def test_no_finding_without_non_nfc_text_or_with_a_gold_not_nfc() -> None:
-    assert detect_unicode_form(_head(LINES), gold_nfc=True) is None
-    assert detect_unicode_form(_head(LINES[1:], "NFD"), gold_nfc=True) is None  # ASCII
-    assert detect_unicode_form(_head(LINES, "NFD"), gold_nfc=False) is None
+    assert detect_unicode_form(_head(LINES), WORDS) is None
+    assert detect_unicode_form(_head(LINES[1:], "NFD"), WORDS) is None  # ASCII
+    assert detect_unicode_form(_head(LINES, "NFD"), None) is None
 
 
 def test_a_stray_decomposed_letter_in_an_nfc_file_is_not_the_file_s_form() -> None:
     """One NFD line among 40 NFC lines with 'ü': under the share a mismatch needs."""
     lines = [LINES[0]] * 40
     head = [*_head(lines), *_head(LINES[:1], "NFD")]
-    assert detect_unicode_form(head, gold_nfc=True) is None
-    assert detect_unicode_form([*head, *_head(LINES[:1] * 2, "NFD")], gold_nfc=True) is not None
+    assert detect_unicode_form(head, WORDS) is None
+    assert detect_unicode_form([*head, *_head(LINES[:1] * 2, "NFD")], WORDS) is not None
+
+
+def test_a_decomposed_word_the_gold_lacks_is_no_finding() -> None:
+    """NFC must make a word of the gold: 'café' decomposed, appended to English lines,
+    matches no sentence in either form, so the form is no cause (it had refused such a
+    file as nothing scorable, where the same file in NFC was scored, exit 0)."""
+    lines = [f"{line} café" for line in LINES]
+    assert detect_unicode_form(_head(lines, "NFD"), WORDS) is None
+    assert detect_unicode_form(_head(lines, "NFD"), WORDS | {"café"}) is not None
+    check = MistakeCheck("de", {"1": SENTENCE})
+    assert check.gold_words == WORDS
+    assert MistakeCheck("de", {"1": unicodedata.normalize("NFD", SENTENCE)}).gold_words is None
 
 
 def test_text_neither_nfc_nor_nfd_is_named_too() -> None:
     """A CJK compatibility ideograph (U+F900) is no NFD, but NFC maps it to U+8C48."""
-    found = detect_unicode_form(["1\t\uf900\tis\tx".encode()], gold_nfc=True)
+    found = detect_unicode_form(["1\t\uf900\tis\tx".encode()], frozenset({"\u8c48"}))
     assert found is not None
     assert found.message.startswith("line 1 is not Unicode NFC (U+F900 for '\u8c48')")
 
