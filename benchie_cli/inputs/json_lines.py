@@ -67,8 +67,54 @@ def repeated_key(text: str, doc: object) -> str | None:
         json.loads(text, object_pairs_hook=unique_pairs)
     except RepeatedKey as exc:
         return exc.key
-    except (ValueError, RecursionError):  # (orjson read it: nothing the decoder adds)
-        return None
+    except RecursionError:  # (deeper than the decoder's recursion goes; orjson's 1,024 not)
+        return _repeated_key_scanned(text)
+    return None
+
+
+#: What :func:`_repeated_key_scanned` stops at: a string's start, an object's or array's
+#: start or end, a comma.
+_STRUCTURE = re.compile(r'["{}\[\],]')
+#: A string's end: its closing quote, after any escaped characters.
+_STRING_REST = re.compile(r'(?:[^"\\]|\\.)*"', re.DOTALL)
+
+
+def _repeated_key_scanned(text: str) -> str | None:
+    """:func:`repeated_key` of a valid JSON ``text`` without recursion, for one nested
+    deeper than the standard library's decoder goes: the keys of each open object, met in
+    one pass (a key is a string where an object expects one: after ``{`` or its commas),
+    each decoded alone, so that ``"a"`` and ``"\\u0061"`` are one key."""
+    import json
+
+    keys: list[set[str] | None] = []  # each open object's keys; None for an open array
+    expect_key = False
+    pos = 0
+    while (m := _STRUCTURE.search(text, pos)) is not None:
+        char, pos = m.group(), m.end()
+        if char == '"':
+            end = _STRING_REST.match(text, pos)
+            if end is None:  # (not valid JSON: orjson has refused it before)
+                return None
+            if expect_key:
+                key = json.loads(text[pos - 1 : end.end()])
+                seen = keys[-1]
+                assert seen is not None
+                if key in seen:
+                    return str(key)
+                seen.add(key)
+                expect_key = False
+            pos = end.end()
+        elif char == "{":
+            keys.append(set())
+            expect_key = True
+        elif char == "[":
+            keys.append(None)
+            expect_key = False
+        elif char in "}]":
+            keys.pop()
+            expect_key = False
+        else:  # a comma: a key next, inside an object
+            expect_key = bool(keys) and keys[-1] is not None
     return None
 
 

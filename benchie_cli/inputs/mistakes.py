@@ -362,9 +362,7 @@ def _decomposed_example(text: str) -> str:
     return f"{word!r} is {len(word)} code points, {len(composed)} in NFC"
 
 
-def detect_unicode_form(
-    head: Sequence[bytes], gold_words: Container[str] | None
-) -> Finding | None:
+def detect_unicode_form(head: Sequence[bytes], gold_words: Container[str] | None) -> Finding | None:
     """Text in another Unicode normalisation form than the gold's NFC: NFD (``'u'`` +
     U+0308 for ``'ü'``, as macOS file names and some tools write it) looks the same on a
     screen, but the scorer compares strings as the original BenchIE scorer does, so every

@@ -1065,6 +1065,13 @@ def _json_array(lines: Lines, name: str) -> Iterator[NativeExtraction | Skipped]
             ) from None
         except json_lines.RepeatedKey as exc:  # (at the object's first line)
             raise json_lines.repeated_key_error(exc.key, name, line(pos)) from None
+        except RecursionError:
+            raise BenchieError(
+                "not valid JSON here: nested deeper than the decoder goes (about a thousand "
+                "levels); a sentence object holds a list of triples, not nested lists",
+                path=name,
+                line=line(pos),
+            ) from None
         except ValueError as exc:  # NaN, Infinity
             raise BenchieError(f"not valid JSON: {exc}", path=name, line=line(pos)) from None
         yield from _json_doc(item, name, line(pos), seen)
