@@ -411,6 +411,11 @@ def test_auto_tells_openie4_from_openie5_by_the_whole_file(
         assert detect_format(b"".join(null), "null") == "openie5"
         assert detect_format(b"".join(lines), "plain") == "openie4"
     assert cli("score", *args, files["null"]).exit_code == 0
+    in_text = list(ambiguous)  # the mark in a sentence's text is no offset: still refused
+    in_text[39] = in_text[39].rstrip(b"\n") + b" List(null)\n"
+    files["in_text"] = tmp_path / "in_text.txt"
+    files["in_text"].write_bytes(b"".join(in_text))
+    assert cli("score", *args, files["in_text"]).exit_code == 2
     for fmt in ("openie4", "openie5"):  # (named, it is read as named)
         named = cli("score", *args, "--input-format", fmt, files["ambiguous"])
         assert named.exit_code == 0, named.stderr
