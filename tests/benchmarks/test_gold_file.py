@@ -150,6 +150,15 @@ def test_reoie2016_and_wire57_own_gold_score_as_their_metrics(cli: RunCli, tmp_p
     assert old["systems"][0]["reoie2016"] == json.loads(json.dumps(expected))  # type: ignore[index]
     assert expected != report["systems"][0]["reoie2016"]  # (another gold, other numbers)
     assert cli("verify", "--gold-file", text, tmp_path / "o.json", system).exit_code == 0
+    braced = tmp_path / "braced"  # a text gold whose first sentence begins with "{"
+    braced.write_text("{ Ann } likes Bob .\tlikes\tlikes\t{ Ann }\tBob\n" + text.read_text())
+    assert _report(
+        cli, tmp_path / "b.json", "--benchmark", "reoie2016", "--gold-file", braced, system
+    )
+    array = tmp_path / "array"
+    array.write_text("[]")
+    res = cli("score", "--benchmark", "reoie2016", "--gold-file", array, system)
+    assert res.exit_code == 2 and "the gold must be a JSON object" in res.stderr, res.stderr
 
     reference = tmp_path / "wire.json"
     reference.write_text(json.dumps(WIRE))

@@ -195,13 +195,23 @@ def read_gold(path: str) -> Extractions:
 
 def read_gold_content(path: str, text: str) -> Extractions:
     """The gold in either format, told by its content rather than its name: Re-OIE2016 JSON
-    when it begins with ``{`` (after blanks), else OIE2016 text (the scorer's ``old`` gold,
-    whose lines begin with a sentence). ``score --gold-file`` reads a file so, as the
+    when it begins with ``{`` (after blanks) and reads as JSON, else OIE2016 text (the
+    scorer's ``old`` gold, whose lines begin with a sentence: one that begins with ``{``, its
+    first line holding a TAB, is text too); one that begins with ``[`` is JSON of the wrong
+    shape. ``score --gold-file`` reads a file so, as the
     original reads either by its ``new``/``old`` flag; the gold's sha256 in the report
     names which one was used."""
-    if text.lstrip()[:1] == "{":
+    start = text.lstrip()
+    if start[:1] == "[":  # (JSON, but not the object the gold is: its reader says so)
         return read_gold_json(path, text)
-    return read_gold_text(path, text)
+    if start[:1] != "{":
+        return read_gold_text(path, text)
+    try:
+        return read_gold_json(path, text)
+    except ReOieError:
+        if "\t" not in start.split("\n", 1)[0]:
+            raise
+        return read_gold_text(path, text)  # a text gold whose first sentence begins with {
 
 
 def read_system(path: str, text: str | None = None) -> Extractions:
