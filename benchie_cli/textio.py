@@ -130,6 +130,16 @@ def _text(line: bytes) -> bool:
     return True
 
 
+def _overlong(line: bytes, name: str, lineno: int) -> BenchieError:
+    """The error for a line beyond ``MAX_LINE_BYTES`` as the block reader has it: a CR that
+    no LF follows inside it, in a text, is its likelier cause (lines ending in CR alone run
+    on up to the limit), said with its fix."""
+    content = line[:-1] if line.endswith(b"\r") else line
+    if b"\r" in content and _text(content[: MAX_LINE_BYTES + 4]):
+        return _lone_cr(name, lineno)
+    return _too_long(name, lineno)
+
+
 def _first_lone_cr(lines: list[bytes]) -> int | None:
     """The index of the first of ``lines`` (each without its LF) holding a CR other than
     one last CR (a CRLF's), or None. Counted in C first: in the lines joined, each followed
@@ -552,7 +562,8 @@ def iter_lines(path: str, digest: Hasher | None = None) -> Iterator[tuple[int, b
             if content.endswith(b"\r"):
                 content = content[:-1]
             if len(content) > MAX_LINE_BYTES:
-                raise _too_long(name, lineno)
+                cr = b"\r" in content and _text(content)  # (lines that end in CR alone)
+                raise _lone_cr(name, lineno) if cr else _too_long(name, lineno)
             if b"\r" in content and _text(content):
                 raise _lone_cr(name, lineno)
             yield lineno, content, raw
@@ -604,9 +615,9 @@ def iter_line_blocks(
             lines = (carry + chunk).split(b"\n") if carry else chunk.split(b"\n")
             carry = lines.pop()
             if lines and len(lines[0]) > MAX_LINE_BYTES and _line_too_long(lines[0], first):
-                raise _too_long(name, done + 1)
+                raise _overlong(lines[0], name, done + 1)
             if len(carry) > MAX_LINE_BYTES and _line_too_long(carry, first and not lines):
-                raise _too_long(name, done + len(lines) + 1)
+                raise _overlong(carry, name, done + len(lines) + 1)
             if first and lines:
                 first = False
                 lines[0] = without_bom(lines[0])
@@ -725,15 +736,19 @@ def check_line_lengths(data: bytes, shown: str) -> None:
     # break jumps over every line it holds at once (a few searches for a file of short
     # lines, which scanning every line start took a byte-by-byte pass for). A line with
     # no break in its window may still fit: a CR or the first line's BOM is not content.
+    # The readers of these files take lines as text mode does (universal newlines), so a
+    # CR ends a line too: a file of classic Mac OS's line ends is no file without breaks.
     start = 0
     while len(data) - start > MAX_LINE_BYTES:
-        newline = data.rfind(b"\n", start, start + MAX_LINE_BYTES + 1)
+        window = start + MAX_LINE_BYTES + 1
+        newline = max(data.rfind(b"\n", start, window), data.rfind(b"\r", start, window))
         if newline >= 0:
             start = newline + 1
             continue
-        end = data.find(b"\n", start)
+        ends = [e for e in (data.find(b"\n", start), data.find(b"\r", start)) if e >= 0]
+        end = min(ends) if ends else -1
         if _line_too_long(data[start : None if end < 0 else end], start == 0):
-            raise _too_long(shown, data.count(b"\n", 0, start) + 1)
+            raise _too_long(shown, len(data[:start].splitlines()) + 1)
         if end < 0:
             return
         start = end + 1

@@ -5,6 +5,7 @@ files are the point."""
 
 from __future__ import annotations
 
+import gzip
 import os
 import shutil
 import subprocess
@@ -18,7 +19,7 @@ import pytest
 
 from benchie_cli.errors import printable_path
 from benchie_cli.textio import BLOCK_SIZE, MAX_LINE_BYTES
-from tests.conftest import GOLD_DIR, example
+from tests.conftest import GOLD_DIR, REPO, example
 
 EN_GOLD = next((GOLD_DIR / "1.1.0" / "en" / "default").glob("*.txt"))
 Run = Callable[..., subprocess.CompletedProcess[str]]
@@ -255,6 +256,50 @@ def test_a_cr_without_lf_is_refused_at_its_line(
         crlf,
         *(["-o", tmp_path / "o.tsv"] if command == "strip-implicit" else []),
     ).returncode in (0, 1)
+
+
+@pytest.mark.parametrize("command", ["score", "validate", "analyze"])
+def test_cr_line_ends_past_the_line_limit_are_said_as_such(
+    cli_process: Run, tmp_path: Path, command: str
+) -> None:
+    """A file of CR line ends over 1 MiB runs on past the line limit before any CR is
+    seen as a line's end: the CR is the cause said, not "a file without line breaks"."""
+    text = example("en", "clausie").read_bytes().replace(b"\n", b"\r")
+    path = tmp_path / "cr.tsv"
+    path.write_bytes(text * (MAX_LINE_BYTES // len(text) + 2))
+    res = cli_process(command, "--lang", "en", path)
+    said = res.stdout if command == "validate" else res.stderr
+    assert f"{path}:1: error: a CR (\\r) that no LF follows" in said, said
+
+
+def test_cr_line_ends_are_line_ends_to_the_original_scorers_readers(
+    cli_process: Run, tmp_path: Path
+) -> None:
+    """CaRB's readers take lines as text mode does, CR included: a file of CR line ends over
+    1 MiB scores as its LF twin (it was refused as a line over the limit)."""
+    lf = tmp_path / "lf.txt"
+    lf.write_bytes(gzip.decompress((REPO / "tests/data/carb/openie4_output.txt.gz").read_bytes()))
+    cr = tmp_path / "cr.txt"
+    cr.write_bytes(lf.read_bytes().replace(b"\n", b"\r"))
+    assert cr.stat().st_size > MAX_LINE_BYTES
+    runs = [
+        cli_process(
+            "score",
+            "--benchmark",
+            "carb",
+            "--input-format",
+            "openie4",
+            "--format",
+            "json",
+            f"x={f}",
+        )
+        for f in (lf, cr)
+    ]
+    assert all(r.returncode == 0 for r in runs), runs[1].stderr
+    first, second = (orjson.loads(r.stdout)["systems"][0] for r in runs)
+    assert {k: v for k, v in first.items() if k not in ("file", "sha256")} == {
+        k: v for k, v in second.items() if k not in ("file", "sha256")
+    }
 
 
 def test_longest_allowed_line_is_read(cli_process: Run, tmp_path: Path) -> None:
