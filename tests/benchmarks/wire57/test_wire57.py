@@ -238,8 +238,8 @@ def test_command(
     assert w.main([files[0]]) == 2
 
 
-# ("y" * 230: its file name fits in 255 bytes, its temporary file's does not)
-@pytest.mark.parametrize("hostile", ["../up", "a\x00b", "\ud800", "x" * 300, "y" * 230])
+# ("y" * 240: its file name, "<name>_prec_scores.dat", is 256 bytes, one over the limit)
+@pytest.mark.parametrize("hostile", ["../up", "a\x00b", "\ud800", "x" * 300, "y" * 240])
 def test_raw_scores_of_a_system_named_as_no_file_writes_none(
     tmp_path: Path, hostile: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
