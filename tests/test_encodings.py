@@ -53,6 +53,7 @@ def test_no_byte_order_mark_by_hand() -> None:
     "command",
     [
         ["score", "--lang", "en"],
+        ["strip-implicit", "--lang", "en"],
         ["score", "--benchmark", "carb", "--split", "test", "--input-format", "openie4"],
         ["score", "--benchmark", "oie2016", "--input-format", "openie4"],
         ["score", "--suite"],

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from benchie_cli.errors import BenchieError
 from benchie_cli.gold.parse import Gold
 from benchie_cli.inputs.mistakes import Retokenizer
-from benchie_cli.inputs.submission import is_directive, split_confidence, split_line
+from benchie_cli.inputs.submission import is_directive, line_message, split_confidence, split_line
 from benchie_cli.textio import display_name, iter_lines
 from benchie_cli.tokens import ImplicitTest
 
@@ -78,8 +78,8 @@ def strip_implicit(
                 line = cut[0]
         fields = split_line(line)
         if fields is not None:
-            if len(fields) == 2:
-                raise BenchieError(fields[1], path=name, line=lineno)
+            if len(fields) == 2:  # (line 1's NUL: UTF-16 named, as every reader names it)
+                raise BenchieError(line_message(fields, line, lineno), path=name, line=lineno)
             sent_id, subject, relation, obj, _ = fields
             if sent_id not in gold.sentences:
                 unknown += 1
