@@ -1067,8 +1067,8 @@ def _json_array(lines: Lines, name: str) -> Iterator[NativeExtraction | Skipped]
             raise json_lines.repeated_key_error(exc.key, name, line(pos)) from None
         except RecursionError:
             raise BenchieError(
-                "not valid JSON here: nested deeper than the decoder goes (about a thousand "
-                "levels); a sentence object holds a list of triples, not nested lists",
+                "not valid JSON here: nested deeper than the JSON decoder goes (a thousand "
+                "levels or more); a sentence object holds a list of triples, not nested lists",
                 path=name,
                 line=line(pos),
             ) from None
