@@ -21,7 +21,14 @@ from typing import TYPE_CHECKING
 
 from benchie_cli.errors import BenchieError, printable_path
 from benchie_cli.gold.dirs import GoldDirs
-from benchie_cli.textio import LINK_LOOP, STDIN, WRITTEN_NAME_MAX, atomic_write, display_name
+from benchie_cli.textio import (
+    LINK_LOOP,
+    STDIN,
+    WRITTEN_NAME_MAX,
+    atomic_write,
+    display_name,
+    name_bytes,
+)
 
 if TYPE_CHECKING:
     from benchie_cli.curves import Curve
@@ -38,19 +45,16 @@ EXTENSIONS = {
     ".txt": "table",
 }
 
+#: The formats only ``score --suite`` writes.
+_SUITE_FORMATS = ("latex", "csv")
 #: What ``score`` (one benchmark's leaderboard) writes by ``-o``'s extension.
-LEADERBOARD_EXTENSIONS = {
-    ".json": "json",
-    ".html": "html",
-    ".htm": "html",
-    ".md": "markdown",
-    ".txt": "table",
-}
+LEADERBOARD_EXTENSIONS = {e: f for e, f in EXTENSIONS.items() if f not in _SUITE_FORMATS}
 #: How to get the formats only ``score --suite`` writes, said when a leaderboard's ``-o``
 #: names one.
 SUITE_ONLY = {
-    ".csv": "a csv table is --suite's: benchie score --suite FILE... -o NAME.csv",
-    ".tex": "a latex table is --suite's: benchie score --suite FILE... -o NAME.tex",
+    e: f"a {f} table is --suite's: benchie score --suite FILE... -o NAME{e}"
+    for e, f in EXTENSIONS.items()
+    if f in _SUITE_FORMATS
 }
 #: What ``analyze`` writes by ``-o``'s extension.
 ANALYSIS_EXTENSIONS = {".json": "json", ".html": "html", ".htm": "html", ".txt": "text"}
@@ -222,19 +226,11 @@ def check_output(
         check_outside_store(output, root)
 
 
-def _name_bytes(name: str) -> int:
-    """A file name's length as the file system counts it: in bytes of its encoding."""
-    try:
-        return len(os.fsencode(name))
-    except UnicodeEncodeError:  # (not encodable: the write names that problem itself)
-        return 0
-
-
 def _check_name_length(output: str) -> None:
     """Refuse, before the work, an output whose file name the file system would refuse
     after it ("File name too long"): over :data:`~benchie_cli.textio.WRITTEN_NAME_MAX`
     bytes, the limit of the common file systems."""
-    length = _name_bytes(os.path.basename(output))
+    length = name_bytes(os.path.basename(output)) or 0  # (not encodable: the write says so)
     if length > WRITTEN_NAME_MAX:
         raise BenchieError(
             f"file name too long: {length:,} bytes, more than the {WRITTEN_NAME_MAX} a file "
@@ -284,10 +280,11 @@ def write_curves(
         return [f"the {metric} curve of system {printable_path(name)!r}" for name, metric in found]
 
     for n, name in enumerate(names):
-        if _name_bytes(name) > WRITTEN_NAME_MAX:
+        size = name_bytes(name) or 0  # (not encodable: the write says so)
+        if size > WRITTEN_NAME_MAX:
             raise BenchieError(
                 f"--curves: the file name of {' and '.join(whose([n]))} would be "
-                f"{_name_bytes(name):,} bytes, more than the {WRITTEN_NAME_MAX} a file system "
+                f"{size:,} bytes, more than the {WRITTEN_NAME_MAX} a file system "
                 "takes: give the system a shorter name (NAME=PATH); nothing written",
                 path=directory,
             )

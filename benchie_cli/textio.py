@@ -142,15 +142,11 @@ def _overlong(line: bytes, name: str, lineno: int) -> BenchieError:
 
 def _first_lone_cr(lines: list[bytes]) -> int | None:
     """The index of the first of ``lines`` (each without its LF) holding a CR other than
-    one last CR (a CRLF's), or None. Counted in C first: in the lines joined, each followed
-    by its LF, every CR is a CRLF's exactly when there are as many CRLFs as CRs."""
-    joined = b"\n".join(lines) + b"\n"
-    if joined.count(b"\r") == joined.count(b"\r\n"):
-        return None
+    one last CR (a CRLF's), or None."""
     for k, line in enumerate(lines):
         if b"\r" in (line[:-1] if line.endswith(b"\r") else line):
             return k
-    return None  # (unreachable: a CR without LF is in some line)
+    return None
 
 
 def _check_kind(fh: BinaryIO, path: str) -> None:
@@ -602,7 +598,6 @@ def iter_line_blocks(
         carry = b""
         first = start == 0
         done = 0  # lines yielded so far
-        carriage = False  # whether a CR was read: only then are lines checked for a lone one
         read = _block_reader(fh)
         while remaining is None or remaining > 0:
             chunk = read(BLOCK_SIZE if remaining is None else min(BLOCK_SIZE, remaining))
@@ -612,7 +607,8 @@ def iter_line_blocks(
                 remaining -= len(chunk)
             if digest is not None:
                 digest.update(chunk)
-            lines = (carry + chunk).split(b"\n") if carry else chunk.split(b"\n")
+            data = carry + chunk if carry else chunk
+            lines = data.split(b"\n")
             carry = lines.pop()
             if lines and len(lines[0]) > MAX_LINE_BYTES and _line_too_long(lines[0], first):
                 raise _overlong(lines[0], name, done + 1)
@@ -621,8 +617,10 @@ def iter_line_blocks(
             if first and lines:
                 first = False
                 lines[0] = without_bom(lines[0])
-            if carriage or b"\r" in chunk:  # (a CRLF file has one in every block)
-                carriage = True
+            # Counted in C on the block's bytes (a CRLF file has a CR in every block): in its
+            # whole lines, every CR is a CRLF's exactly when there are as many CRLFs as CRs.
+            whole = len(data) - len(carry)
+            if b"\r" in data and data.count(b"\r", 0, whole) != data.count(b"\r\n", 0, whole):
                 k = _first_lone_cr(lines)
                 if k is not None and _text(lines[k]):
                     if k:  # (the lines before it are read first: their errors come first)
@@ -632,7 +630,7 @@ def iter_line_blocks(
             yield lines
         if carry:
             last = without_bom(carry) if first else carry
-            if carriage and _first_lone_cr([last]) is not None and _text(last):
+            if _first_lone_cr([last]) is not None and _text(last):
                 raise _lone_cr(name, done + 1)
             yield [last]
     except OSError as exc:
@@ -815,16 +813,23 @@ def write_files_of(files: Sequence[tuple[str, str]], inputs: Sequence[str]) -> N
 WRITTEN_NAME_MAX = 255
 
 
+def name_bytes(name: str) -> int | None:
+    """A file name's length as the file system counts it, in bytes of its encoding; None for
+    a name it cannot encode."""
+    try:
+        return len(os.fsencode(name))
+    except UnicodeEncodeError:
+        return None
+
+
 def writable_name(name: str) -> bool:
     """Whether ``name`` can be the name of a file :func:`atomic_write` writes in a directory:
     no separator, no NUL, encodable in the file system's encoding, at most
     :data:`WRITTEN_NAME_MAX` bytes (the file system's limit, its temporary file's included)."""
     if any(c in name for c in (os.sep, os.altsep or os.sep, "\x00")):
         return False
-    try:
-        return len(name.encode(sys.getfilesystemencoding(), "surrogateescape")) <= WRITTEN_NAME_MAX
-    except UnicodeEncodeError:
-        return False
+    size = name_bytes(name)
+    return size is not None and size <= WRITTEN_NAME_MAX
 
 
 #: The error for an output path that is a loop of symbolic links (``realpath`` leaves it a

@@ -282,19 +282,8 @@ def test_cr_line_ends_are_line_ends_to_the_original_scorers_readers(
     cr = tmp_path / "cr.txt"
     cr.write_bytes(lf.read_bytes().replace(b"\n", b"\r"))
     assert cr.stat().st_size > MAX_LINE_BYTES
-    runs = [
-        cli_process(
-            "score",
-            "--benchmark",
-            "carb",
-            "--input-format",
-            "openie4",
-            "--format",
-            "json",
-            f"x={f}",
-        )
-        for f in (lf, cr)
-    ]
+    score = ["score", "--benchmark", "carb", "--input-format", "openie4", "--format", "json"]
+    runs = [cli_process(*score, f"x={f}") for f in (lf, cr)]
     assert all(r.returncode == 0 for r in runs), runs[1].stderr
     first, second = (orjson.loads(r.stdout)["systems"][0] for r in runs)
     assert {k: v for k, v in first.items() if k not in ("file", "sha256")} == {
