@@ -477,9 +477,14 @@ def check(request: Request) -> None:
 
 
 def score(request: Request, hooks: Hooks = SILENT) -> Outcome:
-    """Score ``request`` through its benchmark's runner, after :func:`check`."""
+    """Score ``request`` through its benchmark's runner, after :func:`check`; its
+    per-sentence statistics may be shared out to ``request.jobs`` processes
+    (:mod:`benchie_cli.workers`)."""
+    from benchie_cli.workers import allowed
+
     check(request)
-    return runner(request.benchmark).score(request, hooks)
+    with allowed(request.jobs):
+        return runner(request.benchmark).score(request, hooks)
 
 
 def refuse_benchie_options(

@@ -79,8 +79,9 @@ if TYPE_CHECKING:
     "--jobs",
     type=JOBS,
     default=None,
-    help="Processes for a large submission file (16 MB or more) [default: one per core]. "
-    "Never changes a number.",
+    help="Processes to score with [default: one per core]: BenchIE's metric reads a "
+    "submission of 16 MB or more in parts; the other benchmarks share out their "
+    "per-sentence statistics when there are enough. Never changes a number.",
 )
 @click.option(
     "--strict",
@@ -222,7 +223,7 @@ def score(
     if suite and curves is not None:
         raise BenchieError("--curves writes the curves of one benchmark's run, not of --suite")
     if suite:
-        _score_suite(submissions, given, gold_dir, fmt, output, input_format, with_pr)
+        _score_suite(submissions, given, gold_dir, fmt, output, input_format, with_pr, jobs)
         return
     if fmt in _SUITE_FORMATS or with_pr:
         raise BenchieError(
@@ -339,7 +340,6 @@ _SUITE_REFUSES = (
     "per_sentence",
     "retokenize",
     "expect_gold",
-    "jobs",
     "strict",
     "sentences",
 )
@@ -357,9 +357,12 @@ def _score_suite(
     output: str | None,
     input_format: str,
     with_pr: bool,
+    jobs: int | None,
 ) -> None:
-    """``score --suite FILE...``: every benchmark of the store on each system output."""
+    """``score --suite FILE...``: every benchmark of the store on each system output;
+    ``jobs``: the processes its per-sentence statistics may be shared out to."""
     from benchie_cli import suite, suite_views
+    from benchie_cli.workers import allowed
 
     refused = [_as_given(n) for n in _SUITE_REFUSES if n in given]
     if refused:
@@ -371,9 +374,10 @@ def _score_suite(
     systems = expand(submissions, every_file=True)
     root = resolve(gold_dir)
     check_output(output, [s.path for s in systems], stores=[root])
-    report = suite.run_systems(
-        [(s.name, s.path) for s in systems], input_format, root, say=say, curves=fmt == "html"
-    )
+    with allowed(jobs):
+        report = suite.run_systems(
+            [(s.name, s.path) for s in systems], input_format, root, say=say, curves=fmt == "html"
+        )
     measures = tuple(suite_views.MEASURES) if with_pr else suite_views.DEFAULT_MEASURES
     data = suite_views.render_as(report, fmt, measures)
     atomic_write(output or STDIN, data)

@@ -15,7 +15,7 @@ import signal
 import sys
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager, suppress
+from contextlib import suppress
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -57,6 +57,7 @@ from benchie_cli.textio import (
     reported_sha256,
 )
 from benchie_cli.tokens import ImplicitTest, language_hint, mostly_implicit
+from benchie_cli.workers import become_worker, stop_signals_blocked
 
 if TYPE_CHECKING:
     from multiprocessing.connection import Connection
@@ -241,13 +242,6 @@ _FORKED: Scorer | None = None
 #: A worker's answer: its tally, or an error as (message, line, exit status).
 _RangeResult = tuple["_Tally | None", "tuple[str, int | None, int] | None"]
 
-#: The signals that stop a run (``benchie_cli.cli.run`` turns them into ``SystemExit``).
-#: They are blocked while workers are forked and reaped, so that no worker can escape the
-#: parent's bookkeeping; a forked worker unblocks them once its own handlers are set.
-_STOP_SIGNALS: frozenset[int] = frozenset(
-    getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)
-)  # Windows has no SIGHUP (nor parallel scoring); the CLI must still import there
-
 
 def _workers(path: str, jobs: int | None) -> int:
     """How many processes should score ``path``: 1 for stdin, small files, or no fork."""
@@ -312,21 +306,6 @@ def _hash_and_count(path: str, cuts: list[int]) -> tuple[str, list[int]]:
     return digest.hexdigest(), counts
 
 
-@contextmanager
-def _stop_signals_blocked() -> Iterator[None]:
-    """Hold back the stop signals (they are delivered on exit from the block).
-
-    A ``SystemExit`` raised by a signal between ``fork()`` and the parent's recording of the
-    child would leave a worker nobody stops; one raised while the workers are being killed
-    and reaped (a second Ctrl-C) would leave some of them running.
-    """
-    signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)
-
-
 def _scan_range(
     send: Connection,
     path: str,
@@ -341,15 +320,9 @@ def _scan_range(
     ``directive`` is the byte offset of the file's confidence directive, if it has one: every
     range is then read with confidences, and the range holding the directive skips it.
 
-    Ctrl-C reaches the whole foreground process group, so a worker ignores SIGINT and
-    leaves the decision to the parent, which kills its workers when it stops; SIGTERM and
-    SIGHUP regain their default action (the parent's handlers raise ``SystemExit``, which a
-    worker must not run). Only then are the signals the parent blocked for the fork
-    unblocked, so none reaches an inherited handler.
+    Its signal handling is a worker's (:func:`benchie_cli.workers.become_worker`).
     """
-    for signum in _STOP_SIGNALS:
-        signal.signal(signum, signal.SIG_IGN if signum == signal.SIGINT else signal.SIG_DFL)
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)
+    become_worker()
     assert _FORKED is not None
     result: _RangeResult
     try:
@@ -805,7 +778,7 @@ class Scorer:
         _FORKED = self
         started: dict[Connection, BaseProcess] = {}  # in file order
         try:
-            with _stop_signals_blocked():
+            with stop_signals_blocked():
                 for start, end in itertools.pairwise(bounds):
                     receive, send = context.Pipe(duplex=False)
                     worker = context.Process(
@@ -841,7 +814,7 @@ class Scorer:
                         ) from None
         finally:
             _FORKED = None
-            with _stop_signals_blocked():
+            with stop_signals_blocked():
                 for receive, process in started.items():
                     process.kill()  # harmless for one that has answered; stops the others
                     process.join()

@@ -23,6 +23,7 @@ from operator import add, itemgetter
 from typing import NamedTuple
 
 from benchie_cli.benchmarks.carb.data import ConfidenceOnly, Extraction, Extractions
+from benchie_cli.workers import ordered_map
 
 # --------------------------------------------------------------------------- sentences
 
@@ -415,21 +416,49 @@ class CorpusStats(NamedTuple):
     outside: set[float]
 
 
+def _work(gold: Sequence[Extraction], predicted: Sequence[Extraction]) -> int:
+    """A sentence's statistics' cost, in pairs of tuples compared, for sharing them out
+    (:func:`benchie_cli.workers.ordered_map`)."""
+    return len(predicted) * (len(gold) + 1)
+
+
+#: :class:`SentenceStats` made of plain tuples, which :mod:`marshal` keeps.
+PlainStats = tuple[int, tuple[tuple[float, float, int, float], ...]]
+
+
+def _plain(stats: SentenceStats) -> PlainStats:
+    """A sentence's statistics as plain tuples (:data:`PlainStats`)."""
+    return stats.n_gold, tuple([(c, p, n, r) for c, p, n, r in stats.levels])
+
+
+def _rebuilt(plain: PlainStats) -> SentenceStats:
+    """:func:`_plain` undone."""
+    n_gold, levels = plain
+    new = tuple.__new__
+    return SentenceStats(n_gold, tuple([new(Level, level) for level in levels]))
+
+
 def corpus_stats(
     gold: Extractions, predicted: Extractions, *, single: bool = False, moie: bool = False
 ) -> CorpusStats:
     """The statistics :func:`curve` adds up, with predictions grouped as :func:`group` does;
-    ``single`` and ``moie`` as for :func:`sentence_stats`."""
+    ``single`` and ``moie`` as for :func:`sentence_stats`. Shared out to worker processes
+    when the run allows them (:mod:`benchie_cli.workers`; the same statistics)."""
     gold_groups, predicted_groups = group(gold), group(predicted)
-    sentences = {
-        key: sentence_stats(exs, predicted_groups.get(key, ()), single=single, moie=moie)
-        for key, exs in gold_groups.items()
-    }
+    keys = list(gold_groups)
+
+    def one(key: str) -> SentenceStats:
+        return sentence_stats(
+            gold_groups[key], predicted_groups.get(key, ()), single=single, moie=moie
+        )
+
+    weights = [_work(gold_groups[key], predicted_groups.get(key, ())) for key in keys]
+    stats = ordered_map(one, keys, weights=weights, plain=_plain, rebuilt=_rebuilt)
     outside: set[float] = set()
     for key, exs in predicted_groups.items():
         if key not in gold_groups:
             outside.update(map(_CONFIDENCE, exs))
-    return CorpusStats(sentences, outside)
+    return CorpusStats(dict(zip(keys, stats, strict=True)), outside)
 
 
 def corpus_stats_both(
@@ -439,21 +468,31 @@ def corpus_stats_both(
     once for both (the statistics are those each computes alone); ``moie`` as for
     :func:`sentence_stats`."""
     gold_groups, predicted_groups = group(gold), group(predicted)
-    default: dict[str, SentenceStats] = {}
-    single: dict[str, SentenceStats] = {}
-    for key, exs in gold_groups.items():
-        mine = predicted_groups.get(key, ())
+    keys = list(gold_groups)
+
+    def both(key: str) -> tuple[SentenceStats, SentenceStats]:
+        exs, mine = gold_groups[key], predicted_groups.get(key, ())
         if not mine:  # (as in sentence_stats)
-            default[key] = single[key] = SentenceStats(len(exs), ())
-            continue
+            empty = SentenceStats(len(exs), ())
+            return empty, empty
         golds = [_Gold(g, moie) for g in exs]
         columns = _columns(golds, mine, moie)
-        default[key] = _stats(golds, mine, columns)
-        single[key] = _stats_single(golds, mine, columns)
+        return _stats(golds, mine, columns), _stats_single(golds, mine, columns)
+
+    def plain(pair: tuple[SentenceStats, SentenceStats]) -> tuple[PlainStats, PlainStats]:
+        return _plain(pair[0]), _plain(pair[1])
+
+    def rebuilt(plain: tuple[PlainStats, PlainStats]) -> tuple[SentenceStats, SentenceStats]:
+        return _rebuilt(plain[0]), _rebuilt(plain[1])
+
+    weights = [_work(gold_groups[key], predicted_groups.get(key, ())) for key in keys]
+    pairs = ordered_map(both, keys, weights=weights, plain=plain, rebuilt=rebuilt)
     outside: set[float] = set()
     for key, exs in predicted_groups.items():
         if key not in gold_groups:
             outside.update(map(_CONFIDENCE, exs))
+    default = {key: pair[0] for key, pair in zip(keys, pairs, strict=True)}
+    single = {key: pair[1] for key, pair in zip(keys, pairs, strict=True)}
     return CorpusStats(default, outside), CorpusStats(single, outside)
 
 

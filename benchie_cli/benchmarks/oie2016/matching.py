@@ -17,6 +17,7 @@ from benchie_cli.benchmarks.carb.matching import equal_pairs, sentence_key, word
 from benchie_cli.benchmarks.oie2016.data import WHITESPACE, Extraction, Extractions
 from benchie_cli.benchmarks.oie2016.wordnet import lemmatize
 from benchie_cli.disk_cache import clear_on_bypass
+from benchie_cli.workers import ordered_map
 
 # --------------------------------------------------------------------------- sentences
 
@@ -132,13 +133,34 @@ class CorpusStats(NamedTuple):
     sentences: dict[str, SentenceStats]
 
 
+def _plain(stats: SentenceStats) -> tuple[int, tuple[float, ...], tuple[float, ...]]:
+    """A sentence's statistics as a plain tuple, which :mod:`marshal` keeps."""
+    return stats.n_gold, stats.positives, stats.negatives
+
+
+def _rebuilt(plain: tuple[int, tuple[float, ...], tuple[float, ...]]) -> SentenceStats:
+    """:func:`_plain` undone."""
+    return SentenceStats(*plain)
+
+
 def corpus_stats(gold: Extractions, predicted: Extractions) -> CorpusStats:
     """The statistics of every gold sentence. Predictions for sentences outside the gold
-    are ignored entirely (unlike CaRB, their confidences add no threshold)."""
+    are ignored entirely (unlike CaRB, their confidences add no threshold). Shared out to
+    worker processes when the run allows them (:mod:`benchie_cli.workers`; the same
+    statistics)."""
     gold_groups, predicted_groups = group(gold), group(predicted)
-    return CorpusStats(
-        {
-            key: sentence_stats(exs, predicted_groups.get(key, ()))
-            for key, exs in gold_groups.items()
-        }
-    )
+    keys = list(gold_groups)
+
+    def one(key: str) -> SentenceStats:
+        return sentence_stats(gold_groups[key], predicted_groups.get(key, ()))
+
+    # The predicates' lemmas are looked up here, before any worker starts: a lemma a worker
+    # looked up would not reach the memo this process keeps between runs.
+    for key in keys:
+        mine = predicted_groups.get(key)
+        if mine:  # (sentence_stats prepares no gold tuple of a sentence without any)
+            for e in (*gold_groups[key], *mine):
+                _predicate_lemmas(e.pred)
+    weights = [len(predicted_groups.get(key, ())) * (len(gold_groups[key]) + 1) for key in keys]
+    stats = ordered_map(one, keys, weights=weights, plain=_plain, rebuilt=_rebuilt)
+    return CorpusStats(dict(zip(keys, stats, strict=True)))

@@ -18,6 +18,7 @@ from benchie_cli.benchmarks.carb import data as carb_data
 from benchie_cli.benchmarks.carb import metric as carb_metric
 from benchie_cli.benchmarks.carb.data import Extraction, Extractions
 from benchie_cli.benchmarks.carb.metric import CurvePoint, Level, SentenceStats
+from benchie_cli.workers import allowed
 from tests.benchmarks.carb.test_carb_metric import _CORPUS, _carb_match
 from tests.conftest import DATA
 
@@ -72,10 +73,13 @@ def carb_gold() -> Extractions:
 # --------------------------------------------------------------------------- OpenIE6's numbers
 
 
-def test_openie4_curve_byte_for_byte(carb_gold: Extractions) -> None:
-    """The curve file OpenIE6's scorer writes (``--out``), byte for byte."""
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_openie4_curve_byte_for_byte(carb_gold: Extractions, jobs: int) -> None:
+    """The curve file OpenIE6's scorer writes (``--out``), byte for byte; also with the
+    statistics shared out to a worker process."""
     system = carb_data.read_system(str(CARB / "openie4_output.txt.gz"), "openie4")
-    result = carb_metric.score(carb_gold, system, single=True)
+    with allowed(jobs):
+        result = carb_metric.score(carb_gold, system, single=True)
     out = io.StringIO()
     carb_metric.write_curve(result.curve, out)
     expected = gzip.decompress((CARB / "OpenIE-4.carb-ss.dat.gz").read_bytes()).decode()

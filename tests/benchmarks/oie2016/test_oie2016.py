@@ -17,6 +17,7 @@ from benchie_cli.benchmarks.oie2016 import data, matching
 from benchie_cli.benchmarks.oie2016 import metric as m
 from benchie_cli.benchmarks.oie2016.wordnet import lemmatize
 from benchie_cli.errors import BenchieError
+from benchie_cli.workers import allowed
 from tests.conftest import DATA as TEST_DATA
 from tests.conftest import REPO
 
@@ -48,11 +49,14 @@ def gold() -> data.Extractions:
     return merged
 
 
+@pytest.mark.parametrize("jobs", [1, 2])
 @pytest.mark.parametrize(("output", "fmt", "dat", "rows", "matched"), PUBLISHED)
 def test_published_curves(
-    gold: data.Extractions, output: str, fmt: str, dat: str, rows: int, matched: int
+    gold: data.Extractions, output: str, fmt: str, dat: str, rows: int, matched: int, jobs: int
 ) -> None:
-    result = m.score(gold, data.read_system(str(DATA / output), fmt))
+    """The published curves, also with the statistics shared out to a worker process."""
+    with allowed(jobs):
+        result = m.score(gold, data.read_system(str(DATA / output), fmt))
     assert result.n_gold == 8481
     assert result.n_matched == matched
     published = gzip.decompress((DATA / dat).read_bytes()).decode("ascii")
