@@ -48,6 +48,7 @@ from benchie_cli.benchmarks.carb.data import (
     read_gold,
     read_reverb,
     read_sentences,
+    split_lines,
     universal_lines,
 )
 from benchie_cli.benchmarks.carb.metric import curve_of, group, outside, sentence_key
@@ -327,7 +328,7 @@ def score_native(
     shown = display_name(path)
     facts, data = read_submission(path)  # bounded, stdin too; gzip within the same bound
     text = decode_text(data, shown)
-    split = text.splitlines()
+    split = split_lines(text)
     lines = split if universal_lines(text) else io.StringIO(text, newline=None)
     is_outside = outside(gold)
     reader = CARB_READERS.get(fmt)

@@ -554,3 +554,13 @@ def test_the_fast_lines_are_taken_only_without_other_breaks() -> None:
     assert not any(universal_lines(f"a{c}b") for c in "\v\f\x1c\x1d\x1e\x85\u2028\u2029")
     # (where they differ: "a\x0cb" is one line in text mode, two for str.splitlines)
     assert len(list(io.StringIO("a\x0cb", newline=None))) == 1 != len("a\x0cb".splitlines())
+
+
+@given(st.lists(st.sampled_from([*_PIECES, "\n\n", ""]), max_size=30).map("".join))
+def test_split_lines_is_splitlines(text: str) -> None:
+    """The split by LF alone gives exactly ``str.splitlines``'s lines (a final LF makes no
+    empty line, an empty text none), and any other text is split by ``splitlines``."""
+    from benchie_cli.benchmarks.carb.data import split_lines
+
+    assert split_lines(text) == text.splitlines()
+    assert split_lines(text + "\n") == (text + "\n").splitlines()
