@@ -180,13 +180,20 @@ def _answer(read: int) -> object | None:
 
 def _reap(pid: int, read: int, *, kill: bool = False) -> bool:
     """Wait for a worker (killed first if ``kill``) and close its pipe: whether it exited
-    with status 0, which it does only once its whole answer is written."""
-    if kill:
-        with suppress(ProcessLookupError):
-            os.kill(pid, signal.SIGKILL)
-    _, status = os.waitpid(pid, 0)
-    os.close(read)
-    return os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
+    with status 0, which it does only once its whole answer is written. A worker reaped by
+    someone else (a program that embeds benchie and ignores SIGCHLD) has no status: its
+    answer is not taken."""
+    try:
+        if kill:
+            with suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        try:
+            _, status = os.waitpid(pid, 0)
+        except ChildProcessError:
+            return False
+        return os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
+    finally:
+        os.close(read)
 
 
 def ordered_map(

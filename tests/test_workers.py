@@ -214,3 +214,13 @@ def test_workers_ignore_ctrl_c_and_leave_the_decision_to_the_parent() -> None:
         )
     assert got[1] == (1, 1)  # the worker's
     assert signal.getsignal(signal.SIGINT) != signal.SIG_IGN  # the parent's unchanged
+
+
+def test_workers_reaped_elsewhere_leave_their_shares_to_the_parent() -> None:
+    """A program that embeds benchie and ignores SIGCHLD has its children reaped by the
+    kernel: no exit status to check, so their answers are not taken, and no error."""
+    before = signal.signal(signal.SIGCHLD, signal.SIG_IGN)
+    try:
+        assert _map(_square, list(range(6)), jobs=3) == [x * x for x in range(6)]
+    finally:
+        signal.signal(signal.SIGCHLD, before)
