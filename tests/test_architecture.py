@@ -53,6 +53,7 @@ FLOORS: tuple[tuple[str, ...], ...] = (
         "benchie_cli.prf",
         "benchie_cli.slots",
         "benchie_cli.gc_pause",
+        "benchie_cli.workers",
         "benchie_cli.stops",
         "benchie_cli.records",
     ),
