@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import marshal
 import os
+import select
 import signal
 import sys
 from collections.abc import Callable, Iterator, Sequence
@@ -36,17 +37,19 @@ STOP_SIGNALS: frozenset[int] = frozenset(
 
 @contextmanager
 def stop_signals_blocked() -> Iterator[None]:
-    """Hold back the stop signals (they are delivered on exit from the block).
+    """Hold back the stop signals (they are delivered on exit from the block, where the
+    signal mask is restored as it was: a signal the caller had blocked stays blocked).
 
     A ``SystemExit`` raised by a signal between ``fork()`` and the parent's recording of the
     child would leave a worker nobody stops; one raised while the workers are being killed
     and reaped (a second Ctrl-C) would leave some of them running.
     """
-    signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, ())  # (the mask, unchanged)
     try:
+        signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
         yield
     finally:
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
 def become_worker() -> None:
@@ -164,12 +167,35 @@ def _start(
     return pid, read
 
 
+#: How often, in milliseconds, a parent waiting for an answer looks for a stop signal held
+#: back.
+_POLL_MS = 20
+
+#: :func:`_answer`'s answer when a stop signal came first.
+_STOPPED = object()
+
+
+def stop_pending() -> bool:
+    """Whether a stop signal is pending, held back by :func:`stop_signals_blocked`."""
+    return not STOP_SIGNALS.isdisjoint(signal.sigpending())
+
+
 def _answer(read: int) -> object | None:
     """A worker's answer, decoded, None if it has none (it failed or was killed): its pipe
-    read to the end, which comes when the worker exits."""
+    read to the end, which comes when the worker exits; :data:`_STOPPED` as soon as a stop
+    signal is pending."""
     chunks = []
+    waiting = select.poll()  # (not select.select: a descriptor may be past FD_SETSIZE)
+    waiting.register(read, select.POLLIN)
     with suppress(OSError):
-        while chunk := os.read(read, 1 << 16):
+        while True:
+            if not waiting.poll(_POLL_MS):
+                if stop_pending():
+                    return _STOPPED
+                continue
+            chunk = os.read(read, 1 << 16)
+            if not chunk:
+                break
             chunks.append(chunk)
     try:
         answer: object = marshal.loads(b"".join(chunks))
@@ -212,34 +238,51 @@ def ordered_map(
 
     ``fn`` must be pure: it runs in whichever process, and a share whose worker fails is
     computed again here. However this ends (results, an error, a signal's ``SystemExit``),
-    every worker has been killed and reaped.
+    every worker has been killed and reaped: the stop signals are held back while there are
+    workers, and one that comes is taken once they are gone (a second one cannot interrupt
+    the cleanup of the first, and a signal the caller blocked stays blocked).
     """
     parts = processes(sum(weights), len(items))
     if parts == 1:
         return [fn(item) for item in items]
     cuts = _cuts(weights, parts)
     started: dict[int, tuple[int, int]] = {}  # share's first index -> (pid, read end)
-    try:
-        with stop_signals_blocked():
+    results: list[R] = []  # those of items[: len(results)]
+
+    def computed(share: Sequence[T]) -> bool:  # (False: a stop came first)
+        for item in share:
+            if stop_pending():
+                return False
+            results.append(fn(item))
+        return True
+
+    # The stop signals are held back for the whole map, so that no handler's SystemExit
+    # can come between a fork and its recording, or in the middle of the cleanup: a stop
+    # is looked for between items and while waiting, every worker is then killed and
+    # reaped, and the stop is taken on leaving the block (its handler raises there).
+    with stop_signals_blocked():
+        try:
             for start, end in pairwise(cuts[1:]):
                 worker = _start(fn, items[start:end], plain)
                 if worker is None:
                     break
                 started[start] = worker
-        results = [fn(item) for item in items[: cuts[1]]]
-        for start, end in pairwise(cuts[1:]):
-            answer = None
-            if start in started:
-                answer = _answer(started[start][1])
-                with stop_signals_blocked():
-                    if not _reap(*started.pop(start)):
-                        answer = None
-            if isinstance(answer, list) and len(answer) == end - start:
-                results.extend(map(rebuilt, answer))
-            else:  # no worker, or one that failed: its share computed here
-                results.extend(fn(item) for item in items[start:end])
-        return results
-    finally:
-        with stop_signals_blocked():
+            if computed(items[: cuts[1]]):
+                for start, end in pairwise(cuts[1:]):
+                    answer = None
+                    if start in started:
+                        answer = _answer(started[start][1])
+                        if answer is _STOPPED:
+                            break
+                        if not _reap(*started.pop(start)):
+                            answer = None
+                    if isinstance(answer, list) and len(answer) == end - start:
+                        results.extend(map(rebuilt, answer))
+                    elif not computed(items[start:end]):  # (no worker, or a failed one)
+                        break
+        finally:
             for pid, read in started.values():
                 _reap(pid, read, kill=True)
+    # A stop whose handler did not raise (a program's own): the rest computed here.
+    results.extend(fn(item) for item in items[len(results) :])
+    return results

@@ -11,6 +11,7 @@ import signal
 import struct
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterator
 from typing import TypeVar
 
@@ -224,3 +225,50 @@ def test_workers_reaped_elsewhere_leave_their_shares_to_the_parent() -> None:
         assert _map(_square, list(range(6)), jobs=3) == [x * x for x in range(6)]
     finally:
         signal.signal(signal.SIGCHLD, before)
+
+
+def test_two_stops_at_once_leave_no_worker() -> None:
+    """Two stop signals at once (Ctrl-C, then a supervisor's SIGTERM): the first one's
+    ``SystemExit`` must not unwind past the cleanup while the second one's handler runs in
+    it. Every worker is killed and reaped (the fixture checks that none is left), and the
+    run stops with one of the two statuses."""
+
+    armed = [True]  # (the test's own handling: none after the map)
+
+    def stop(signum: int, _: object) -> None:
+        if armed[0]:
+            raise SystemExit(128 + signum)
+
+    def slow_or_two_stops(x: int) -> int:
+        if os.getpid() != PARENT:
+            time.sleep(5)  # a worker still busy at the cleanup (bounded, should one leak)
+        if x == 0:  # both pending at once, then the mask as it was
+            mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+            os.kill(os.getpid(), signal.SIGINT)
+            os.kill(os.getpid(), signal.SIGTERM)
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+        return x
+
+    before = {s: signal.signal(s, stop) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        with pytest.raises(SystemExit) as stopped:
+            try:
+                _map(slow_or_two_stops, list(range(6)), jobs=3)
+            finally:
+                armed[0] = False  # (no call: no handler can run before it)
+    finally:
+        for signum, handler in before.items():
+            signal.signal(signum, handler)
+    assert stopped.value.code in (128 + signal.SIGINT, 128 + signal.SIGTERM)
+    assert not signal.pthread_sigmask(signal.SIG_BLOCK, []) & {signal.SIGINT, signal.SIGTERM}
+
+
+def test_the_callers_blocked_signals_stay_blocked() -> None:
+    """A program that blocks SIGTERM to take it with ``sigwait`` keeps it blocked: the map
+    restores the signal mask it found, rather than unblocking the stop signals."""
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
+    try:
+        assert _map(_square, list(range(6)), jobs=3) == [x * x for x in range(6)]
+        assert signal.SIGTERM in signal.pthread_sigmask(signal.SIG_BLOCK, [])
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
