@@ -62,6 +62,8 @@ def become_worker() -> None:
     unblocked, so none reaches an inherited handler.
     """
     for signum in STOP_SIGNALS:
+        if signal.getsignal(signum) == signal.SIG_IGN:
+            continue  # one the run ignores (nohup's SIGHUP) is the worker's to ignore too
         signal.signal(signum, signal.SIG_IGN if signum == signal.SIGINT else signal.SIG_DFL)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
 
@@ -94,11 +96,15 @@ WORK_PER_PROCESS = 2_000
 def processes(work: int, items: int) -> int:
     """How many processes should share ``work`` over ``items`` items: 1 where there is no
     fork (only Linux's is used, as for BenchIE's ``--jobs``), where another thread runs
-    (a fork copies a process's threads' locks, not the threads), where ``--jobs 1`` was
-    given, or where the work is too little to pay for a worker."""
+    (a fork copies a process's threads' locks, not the threads), where SIGCHLD is ignored
+    (inherited from the program that started this one: no worker's answer could be
+    taken), where ``--jobs 1`` was given, or where the work is too little to pay for a
+    worker."""
     wanted = _allowed
     if wanted == 1 or not sys.platform.startswith("linux") or work < 2 * WORK_PER_PROCESS:
         return 1
+    if signal.getsignal(signal.SIGCHLD) == signal.SIG_IGN:
+        return 1  # the kernel reaps the workers: no exit status, every share done twice
     threading = sys.modules.get("threading")
     if threading is not None and threading.active_count() > 1:
         return 1

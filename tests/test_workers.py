@@ -217,14 +217,42 @@ def test_workers_ignore_ctrl_c_and_leave_the_decision_to_the_parent() -> None:
     assert signal.getsignal(signal.SIGINT) != signal.SIG_IGN  # the parent's unchanged
 
 
-def test_workers_reaped_elsewhere_leave_their_shares_to_the_parent() -> None:
+def test_workers_reaped_elsewhere_leave_their_shares_to_the_parent(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """A program that embeds benchie and ignores SIGCHLD has its children reaped by the
-    kernel: no exit status to check, so their answers are not taken, and no error."""
+    kernel: no exit status to check, so their answers are not taken, and no error. (No
+    worker is started then, but one the kernel reaps anyway is still no error.)"""
+    monkeypatch.setattr(workers, "processes", lambda work, items: 3)
     before = signal.signal(signal.SIGCHLD, signal.SIG_IGN)
     try:
         assert _map(_square, list(range(6)), jobs=3) == [x * x for x in range(6)]
     finally:
         signal.signal(signal.SIGCHLD, before)
+
+
+def test_no_worker_where_sigchld_is_ignored() -> None:
+    """SIGCHLD ignored (inherited from the program that started benchie): every worker's
+    answer would be thrown away and its share computed again, so none is started."""
+    before = signal.signal(signal.SIGCHLD, signal.SIG_IGN)
+    try:
+        with allowed(4):
+            assert processes(10**9, 100) == 1
+    finally:
+        signal.signal(signal.SIGCHLD, before)
+
+
+def test_a_signal_the_run_ignores_stays_ignored_in_its_workers() -> None:
+    """``nohup benchie ...``: SIGHUP is ignored, and a hangup must not kill the workers."""
+
+    def hup_ignored(_: int) -> int:
+        return int(signal.getsignal(signal.SIGHUP) == signal.SIG_IGN)
+
+    before = signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    try:
+        assert _map(hup_ignored, [0, 1]) == [1, 1]  # the parent's, the worker's
+    finally:
+        signal.signal(signal.SIGHUP, before)
 
 
 def test_two_stops_at_once_leave_no_worker() -> None:
