@@ -181,22 +181,33 @@ _POLL_MS = 20
 _STOPPED = object()
 
 
-def stop_pending() -> bool:
-    """Whether a stop signal is pending, held back by :func:`stop_signals_blocked`."""
-    return not STOP_SIGNALS.isdisjoint(signal.sigpending())
+def watched_stops() -> frozenset[int]:
+    """The stop signals that would stop this process now: neither ignored (``nohup``'s
+    SIGHUP; held back, an ignored signal is still pending) nor blocked by the caller (a
+    program that takes SIGTERM with ``sigwait``)."""
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, ())  # (the mask, unchanged)
+    return frozenset(
+        s for s in STOP_SIGNALS if s not in blocked and signal.getsignal(s) != signal.SIG_IGN
+    )
 
 
-def _answer(read: int) -> object | None:
+def stop_pending(watched: frozenset[int]) -> bool:
+    """Whether one of the stop signals ``watched`` is pending, held back by
+    :func:`stop_signals_blocked`."""
+    return not watched.isdisjoint(signal.sigpending())
+
+
+def _answer(read: int, watched: frozenset[int]) -> object | None:
     """A worker's answer, decoded, None if it has none (it failed or was killed): its pipe
     read to the end, which comes when the worker exits; :data:`_STOPPED` as soon as a stop
-    signal is pending."""
+    signal of ``watched`` is pending."""
     chunks = []
     waiting = select.poll()  # (not select.select: a descriptor may be past FD_SETSIZE)
     waiting.register(read, select.POLLIN)
     with suppress(OSError):
         while True:
             if not waiting.poll(_POLL_MS):
-                if stop_pending():
+                if stop_pending(watched):
                     return _STOPPED
                 continue
             chunk = os.read(read, 1 << 16)
@@ -254,10 +265,11 @@ def ordered_map(
     cuts = _cuts(weights, parts)
     started: dict[int, tuple[int, int]] = {}  # share's first index -> (pid, read end)
     results: list[R] = []  # those of items[: len(results)]
+    watched = watched_stops()
 
     def computed(share: Sequence[T]) -> bool:  # (False: a stop came first)
         for item in share:
-            if stop_pending():
+            if stop_pending(watched):
                 return False
             results.append(fn(item))
         return True
@@ -277,7 +289,7 @@ def ordered_map(
                 for start, end in pairwise(cuts[1:]):
                     answer = None
                     if start in started:
-                        answer = _answer(started[start][1])
+                        answer = _answer(started[start][1], watched)
                         if answer is _STOPPED:
                             break
                         if not _reap(*started.pop(start)):

@@ -291,12 +291,37 @@ def test_two_stops_at_once_leave_no_worker() -> None:
     assert not signal.pthread_sigmask(signal.SIG_BLOCK, []) & {signal.SIGINT, signal.SIGTERM}
 
 
+def _pids_with(signum: int) -> list[int]:
+    """The pid that computed each of 6 items, ``signum`` sent to this process by the first."""
+
+    def pid(x: int) -> int:
+        if x == 0:
+            os.kill(os.getpid(), signum)
+        return os.getpid()
+
+    return _map(pid, list(range(6)), jobs=3)
+
+
 def test_the_callers_blocked_signals_stay_blocked() -> None:
     """A program that blocks SIGTERM to take it with ``sigwait`` keeps it blocked: the map
-    restores the signal mask it found, rather than unblocking the stop signals."""
+    restores the signal mask it found, rather than unblocking the stop signals; nor is
+    the signal, pending, a stop of the map, whose workers answer."""
     signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
     try:
-        assert _map(_square, list(range(6)), jobs=3) == [x * x for x in range(6)]
+        pids = _pids_with(signal.SIGTERM)
         assert signal.SIGTERM in signal.pthread_sigmask(signal.SIG_BLOCK, [])
+        assert signal.sigwait({signal.SIGTERM}) == signal.SIGTERM  # (still the caller's)
     finally:
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
+    assert pids[0] == PARENT and PARENT not in pids[-2:]
+
+
+def test_an_ignored_stop_signal_stops_nothing() -> None:
+    """``nohup benchie ...`` and a hangup: SIGHUP, held back while the map has workers, is
+    pending though ignored; it stops neither the map nor its workers, who answer."""
+    before = signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    try:
+        pids = _pids_with(signal.SIGHUP)
+    finally:
+        signal.signal(signal.SIGHUP, before)
+    assert pids[0] == PARENT and PARENT not in pids[-2:]
