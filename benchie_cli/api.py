@@ -67,6 +67,7 @@ from benchie_cli.textio import (
     spool,
     temporary_directory,
 )
+from benchie_cli.workers import allowed
 
 if TYPE_CHECKING:
     from benchie_cli.benchmarks.carb.report import CarbResult
@@ -361,7 +362,8 @@ def score(
     :param retokenize: re-split slots onto their sentence's tokens where unambiguous.
     :param per_sentence: add per-sentence counts to the report.
     :param strict: make warnings errors (unknown ids, empty slots, likely mistakes).
-    :param jobs: worker processes for a large file (None: the machine's cores).
+    :param jobs: worker processes: for a large file, and for CaRB's statistics (None: the
+        machine's cores; 1: this process alone).
     :param input_format: ``auto``, ``benchie`` or a native format (docs/native-formats.md).
     :param say: where messages go (default: a ``BenchieWarning`` each).
     :param on_outcome: called with each result or failure, in order.
@@ -380,20 +382,21 @@ def score(
         per_sentence=per_sentence,
     )
     batch = _submissions(submissions, names, stdin=stdin)
-    scored = score_batch(
-        gold,
-        batch,
-        metric=metric,
-        strip_implicit=strip_implicit,
-        case_sensitive=case_sensitive,
-        retokenize=retokenize,
-        per_sentence=per_sentence,
-        strict=strict,
-        jobs=jobs,
-        input_format=input_format,
-        say=say,
-        on_outcome=on_outcome,
-    )
+    with allowed(jobs):  # (CaRB's metrics' statistics, as the CLI shares them out)
+        scored = score_batch(
+            gold,
+            batch,
+            metric=metric,
+            strip_implicit=strip_implicit,
+            case_sensitive=case_sensitive,
+            retokenize=retokenize,
+            per_sentence=per_sentence,
+            strict=strict,
+            jobs=jobs,
+            input_format=input_format,
+            say=say,
+            on_outcome=on_outcome,
+        )
     carb = tuple(CarbScores.of(r) for r in scored.carb)
     if not scored.results:  # CaRB's metrics alone
         return Report(scored.data, carb, carb)
@@ -842,7 +845,7 @@ def analyze(
             retokenize,
             read_as(recorded, formats),
         )
-        with no_cyclic_gc():
+        with no_cyclic_gc(), allowed(jobs):
             report, results, failures = run_analysis(
                 facets,
                 batch,

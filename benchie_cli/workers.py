@@ -11,8 +11,10 @@ parent computes that share itself, and the run's result (or error) is the one a 
 process gives.
 
 How many processes a map may use is a setting of the run (``--jobs``), not of the
-metric: :func:`allowed` sets it around a command's scoring, and a library call outside
-one computes in its own process, as before.
+metric: :func:`allowed` sets it around a run's scoring (``runner.score``, which the CLI,
+Codabench's program and the API's in-memory scoring go through; ``score --suite``;
+``api.score`` and ``api.analyze``, from their ``jobs``), and a call of a metric's own
+functions outside one computes in its own process.
 """
 
 from __future__ import annotations

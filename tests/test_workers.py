@@ -325,3 +325,27 @@ def test_an_ignored_stop_signal_stops_nothing() -> None:
     finally:
         signal.signal(signal.SIGHUP, before)
     assert pids[0] == PARENT and PARENT not in pids[-2:]
+
+
+def test_the_api_shares_out_as_the_cli_does(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``api.score(..., jobs=N)`` with CaRB's metric: the statistics shared out to N
+    processes (a lower bar than a real run's, so that the example's are shared), the report
+    the same as with one."""
+    from benchie_cli import api
+    from tests.conftest import EXAMPLES
+
+    used: list[int] = []
+    chosen = workers.processes
+
+    def counted(work: int, items: int) -> int:
+        used.append(chosen(work, items))
+        return used[-1]
+
+    monkeypatch.setattr(workers, "WORK_PER_PROCESS", 100)
+    monkeypatch.setattr(workers, "processes", counted)
+    gold = api.load_gold("en")
+    path = str(EXAMPLES / "en" / "clausie.tsv")
+    alone = api.score(gold, path, metric="carb", jobs=1)
+    shared = api.score(gold, path, metric="carb", jobs=2)
+    assert used == [1, 2]
+    assert shared.data == alone.data

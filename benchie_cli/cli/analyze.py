@@ -89,7 +89,13 @@ from benchie_cli.textio import STDIN, atomic_write
     "extension, html for *.html, text for *.txt; any other extension refused]",
 )
 @click.option("-o", "--output", default=None, metavar="FILE", help="Write here, atomically.")
-@click.option("--jobs", type=JOBS, default=None, help="Processes for large submission files.")
+@click.option(
+    "--jobs",
+    type=JOBS,
+    default=None,
+    help="Processes for large submission files and CaRB's per-sentence statistics "
+    "[default: one per core]. Never changes a number.",
+)
 @click.option(
     "--metric",
     type=click.Choice(ANALYZE_METRICS),
