@@ -80,7 +80,7 @@ if TYPE_CHECKING:
     type=JOBS,
     default=None,
     help="Processes to score with [default: one per core]: BenchIE's metric reads a "
-    "submission of 16 MB or more in parts; the other benchmarks share out their "
+    "submission of 16 MB or more in parts; CaRB's and OIE2016's metrics share out their "
     "per-sentence statistics when there are enough. Never changes a number.",
 )
 @click.option(
