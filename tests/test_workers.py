@@ -272,8 +272,8 @@ def test_two_stops_at_once_leave_no_worker() -> None:
             time.sleep(5)  # a worker still busy at the cleanup (bounded, should one leak)
         if x == 0:  # both pending at once, then the mask as it was
             mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
-            os.kill(os.getpid(), signal.SIGINT)
-            os.kill(os.getpid(), signal.SIGTERM)
+            signal.pthread_kill(threading.get_ident(), signal.SIGINT)  # (see _pids_with)
+            signal.pthread_kill(threading.get_ident(), signal.SIGTERM)
             signal.pthread_sigmask(signal.SIG_SETMASK, mask)
         return x
 
@@ -296,7 +296,10 @@ def _pids_with(signum: int) -> list[int]:
 
     def pid(x: int) -> int:
         if x == 0:
-            os.kill(os.getpid(), signum)
+            # To this thread, which holds it back: sent to the process, it could reach
+            # another thread that does not (pytest-xdist's), whose default action for
+            # SIGTERM ends the test process.
+            signal.pthread_kill(threading.get_ident(), signum)
         return os.getpid()
 
     return _map(pid, list(range(6)), jobs=3)
