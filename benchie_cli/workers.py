@@ -98,7 +98,8 @@ WORK_PER_PROCESS = 2_000
 def processes(work: int, items: int) -> int:
     """How many processes should share ``work`` over ``items`` items: 1 where there is no
     fork (only Linux's is used, as for BenchIE's ``--jobs``), where another thread runs
-    (a fork copies a process's threads' locks, not the threads), where SIGCHLD is ignored
+    (a fork copies a process's threads' locks, not the threads: :func:`single_threaded`),
+    where SIGCHLD is ignored
     (inherited from the program that started this one: no worker's answer could be
     taken), where ``--jobs 1`` was given, or where the work is too little to pay for a
     worker."""
@@ -107,12 +108,22 @@ def processes(work: int, items: int) -> int:
         return 1
     if signal.getsignal(signal.SIGCHLD) == signal.SIG_IGN:
         return 1  # the kernel reaps the workers: no exit status, every share done twice
-    threading = sys.modules.get("threading")
-    if threading is not None and threading.active_count() > 1:
+    if not single_threaded():
         return 1
     if wanted is None:
         wanted = len(os.sched_getaffinity(0))
     return max(1, min(wanted, work // WORK_PER_PROCESS, items))
+
+
+def single_threaded() -> bool:
+    """Whether this process runs one thread. Linux lists every thread in /proc/self/task,
+    also those native code started (a BLAS pool, a test runner's I/O thread), which
+    :mod:`threading` does not know of; Python 3.12 warns of a fork beside any of them."""
+    try:
+        return len(os.listdir("/proc/self/task")) == 1
+    except OSError:  # (no /proc: the threads Python started, at least)
+        threading = sys.modules.get("threading")
+        return threading is None or threading.active_count() == 1
 
 
 def _cuts(weights: Sequence[int], parts: int) -> list[int]:

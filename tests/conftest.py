@@ -140,3 +140,15 @@ def alone(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(dirs, "checkout_gold_dir", lambda: None)
     package = Path("/nonexistent/site-packages/benchie_cli/data/gold")
     monkeypatch.setattr(dirs, "package_gold_dir", lambda: package)
+
+
+@pytest.fixture
+def forking(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Forked workers allowed in this test process beside the test runner's own threads
+    (pytest-xdist's I/O thread), for which a real run starts none
+    (``benchie_cli.workers.single_threaded``): the tests of the statistics shared out must
+    share them out. The child runs no thread's code; Python 3.12's warning of a fork
+    beside threads is filtered (pyproject.toml)."""
+    from benchie_cli import workers
+
+    monkeypatch.setattr(workers, "single_threaded", lambda: True)

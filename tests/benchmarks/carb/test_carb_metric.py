@@ -72,7 +72,9 @@ def carb_gold() -> Extractions:
 
 @pytest.mark.parametrize("jobs", [1, 2, 3])
 @pytest.mark.parametrize("fmt", sorted(REFERENCE))
-def test_reference_curves_and_scores(fmt: str, jobs: int, carb_gold: Extractions) -> None:
+def test_reference_curves_and_scores(
+    fmt: str, jobs: int, carb_gold: Extractions, forking: None
+) -> None:
     """The published curves, also with the statistics shared out to 2 and 3 processes."""
     name, auc, optimal, printed, n_points = REFERENCE[fmt]
     system = carb_data.read_system(str(CARB / f"{fmt}_output.txt.gz"), fmt)

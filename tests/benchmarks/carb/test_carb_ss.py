@@ -74,7 +74,7 @@ def carb_gold() -> Extractions:
 
 
 @pytest.mark.parametrize("jobs", [1, 2])
-def test_openie4_curve_byte_for_byte(carb_gold: Extractions, jobs: int) -> None:
+def test_openie4_curve_byte_for_byte(carb_gold: Extractions, jobs: int, forking: None) -> None:
     """The curve file OpenIE6's scorer writes (``--out``), byte for byte; also with the
     statistics shared out to a worker process."""
     system = carb_data.read_system(str(CARB / "openie4_output.txt.gz"), "openie4")

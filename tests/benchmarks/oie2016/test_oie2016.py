@@ -52,7 +52,14 @@ def gold() -> data.Extractions:
 @pytest.mark.parametrize("jobs", [1, 2])
 @pytest.mark.parametrize(("output", "fmt", "dat", "rows", "matched"), PUBLISHED)
 def test_published_curves(
-    gold: data.Extractions, output: str, fmt: str, dat: str, rows: int, matched: int, jobs: int
+    gold: data.Extractions,
+    output: str,
+    fmt: str,
+    dat: str,
+    rows: int,
+    matched: int,
+    jobs: int,
+    forking: None,
 ) -> None:
     """The published curves, also with the statistics shared out to a worker process."""
     with allowed(jobs):
