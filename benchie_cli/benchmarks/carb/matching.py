@@ -416,10 +416,21 @@ class CorpusStats(NamedTuple):
     outside: set[float]
 
 
-def _work(gold: Sequence[Extraction], predicted: Sequence[Extraction]) -> int:
-    """A sentence's statistics' cost, in pairs of tuples compared, for sharing them out
-    (:func:`benchie_cli.workers.ordered_map`)."""
-    return len(predicted) * (len(gold) + 1)
+def work(gold: Extractions, predicted: Extractions, keys: Iterable[str]) -> list[int]:
+    """Each gold sentence's statistics' cost (``keys``, as :func:`group` keys them), in
+    pairs of tuples compared, for sharing them out (:func:`benchie_cli.workers.ordered_map`;
+    OIE2016's matcher compares as many)."""
+    return [len(predicted.get(key, ())) * (len(gold[key]) + 1) for key in keys]
+
+
+def _outside(gold: Extractions, predicted: Extractions) -> set[float]:
+    """The confidences of the predictions for sentences absent from the gold (both grouped
+    by :func:`group`): thresholds of the curve too (:class:`CorpusStats`)."""
+    outside: set[float] = set()
+    for key, exs in predicted.items():
+        if key not in gold:
+            outside.update(map(_CONFIDENCE, exs))
+    return outside
 
 
 #: :class:`SentenceStats` made of plain tuples, which :mod:`marshal` keeps.
@@ -452,12 +463,9 @@ def corpus_stats(
             gold_groups[key], predicted_groups.get(key, ()), single=single, moie=moie
         )
 
-    weights = [_work(gold_groups[key], predicted_groups.get(key, ())) for key in keys]
+    weights = work(gold_groups, predicted_groups, keys)
     stats = ordered_map(one, keys, weights=weights, plain=_plain, rebuilt=_rebuilt)
-    outside: set[float] = set()
-    for key, exs in predicted_groups.items():
-        if key not in gold_groups:
-            outside.update(map(_CONFIDENCE, exs))
+    outside = _outside(gold_groups, predicted_groups)
     return CorpusStats(dict(zip(keys, stats, strict=True)), outside)
 
 
@@ -485,12 +493,9 @@ def corpus_stats_both(
     def rebuilt(plain: tuple[PlainStats, PlainStats]) -> tuple[SentenceStats, SentenceStats]:
         return _rebuilt(plain[0]), _rebuilt(plain[1])
 
-    weights = [_work(gold_groups[key], predicted_groups.get(key, ())) for key in keys]
+    weights = work(gold_groups, predicted_groups, keys)
     pairs = ordered_map(both, keys, weights=weights, plain=plain, rebuilt=rebuilt)
-    outside: set[float] = set()
-    for key, exs in predicted_groups.items():
-        if key not in gold_groups:
-            outside.update(map(_CONFIDENCE, exs))
+    outside = _outside(gold_groups, predicted_groups)
     default = {key: pair[0] for key, pair in zip(keys, pairs, strict=True)}
     single = {key: pair[1] for key, pair in zip(keys, pairs, strict=True)}
     return CorpusStats(default, outside), CorpusStats(single, outside)

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import NamedTuple
 
-from benchie_cli.benchmarks.carb.matching import equal_pairs, sentence_key, word_counts
+from benchie_cli.benchmarks.carb.matching import equal_pairs, sentence_key, word_counts, work
 from benchie_cli.benchmarks.oie2016.data import WHITESPACE, Extraction, Extractions
 from benchie_cli.benchmarks.oie2016.wordnet import lemmatize
 from benchie_cli.disk_cache import clear_on_bypass
@@ -161,6 +161,6 @@ def corpus_stats(gold: Extractions, predicted: Extractions) -> CorpusStats:
         if mine:  # (sentence_stats prepares no gold tuple of a sentence without any)
             for e in (*gold_groups[key], *mine):
                 _predicate_lemmas(e.pred)
-    weights = [len(predicted_groups.get(key, ())) * (len(gold_groups[key]) + 1) for key in keys]
+    weights = work(gold_groups, predicted_groups, keys)
     stats = ordered_map(one, keys, weights=weights, plain=_plain, rebuilt=_rebuilt)
     return CorpusStats(dict(zip(keys, stats, strict=True)))
